@@ -1,0 +1,4 @@
+import { bootstrapService } from '@teamchat/platform';
+import { MessagingModule } from './messaging.module';
+
+void bootstrapService('messaging', MessagingModule);

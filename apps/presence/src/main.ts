@@ -1,0 +1,4 @@
+import { bootstrapService } from '@teamchat/platform';
+import { PresenceModule } from './presence.module';
+
+void bootstrapService('presence', PresenceModule);

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { DecodedParams, ErrorBody, ParamSpecs } from '@teamchat/zulip';
+import type { ServiceName } from './services';
+import { commandSubject } from './subject';
+
+/** The organization a request is for, as resolved from its host name. */
+export const realmRefSchema = z.object({
+  id: z.number().int(),
+  subdomain: z.string(),
+  name: z.string(),
+  url: z.string(),
+  host: z.string(),
+});
+export type RealmRef = z.infer<typeof realmRefSchema>;
+
+/** The authenticated caller. `email` is the address the API shows (may be a dummy one). */
+export const authUserSchema = z.object({
+  id: z.number().int(),
+  realmId: z.number().int(),
+  email: z.string(),
+  deliveryEmail: z.string(),
+  fullName: z.string(),
+  role: z.number().int(),
+  isBot: z.boolean(),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+/** Every command that serves an API endpoint carries this envelope. */
+export interface ApiCommand<P> {
+  realm: RealmRef;
+  user: AuthUser | null;
+  params: P;
+  requestId: string;
+}
+
+export type CommandReply<R> = { ok: true; data: R } | { ok: false; error: ErrorBody };
+
+/**
+ * A request/reply command: its subject, the service that answers it, the runtime schema of
+ * its payload, and (for API commands) the HTTP parameters the gateway decodes for it.
+ */
+export interface CommandDef<Payload, Result> {
+  readonly subject: string;
+  readonly service: ServiceName;
+  readonly payload: z.ZodType<Payload>;
+  /** Phantom: the result type, for typing callers. */
+  readonly _result?: Result;
+}
+
+export interface ApiCommandDef<S extends ParamSpecs, Result> extends CommandDef<ApiCommand<DecodedParams<S>>, Result> {
+  readonly params: S;
+}
+
+export function defineCommand<Payload, Result>(
+  service: ServiceName,
+  verb: string,
+  payload: z.ZodType<Payload>,
+): CommandDef<Payload, Result> {
+  return { subject: commandSubject(service, verb), service, payload };
+}
+
+/** An API command: the payload schema is derived from the parameter declaration. */
+export function defineApiCommand<S extends ParamSpecs, Result>(
+  service: ServiceName,
+  verb: string,
+  params: S,
+): ApiCommandDef<S, Result> {
+  const paramShape = Object.fromEntries(Object.entries(params).map(([name, spec]) => [name, spec.schema.optional()]));
+  const payload = z.object({
+    realm: realmRefSchema,
+    user: authUserSchema.nullable(),
+    params: z.object(paramShape),
+    requestId: z.string(),
+  }) as unknown as z.ZodType<ApiCommand<DecodedParams<S>>>;
+  return { subject: commandSubject(service, verb), service, payload, params };
+}
+
+export type PayloadOf<C> = C extends CommandDef<infer P, unknown> ? P : never;
+export type ResultOf<C> = C extends CommandDef<unknown, infer R> ? R : C extends { _result?: infer R } ? R : never;

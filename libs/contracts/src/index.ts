@@ -1,0 +1,6 @@
+export * from './services';
+export * from './subject';
+export * from './command';
+export * from './health';
+export * as UsersGroups from './users-groups';
+export type { RealmInfo, UserRecord, FetchApiKeyResult } from './users-groups';

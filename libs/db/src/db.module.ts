@@ -1,0 +1,21 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, DATABASE_PING, type AppConfig } from '@teamchat/platform';
+import { PrismaService } from './prisma.service';
+
+/**
+ * Provides PrismaService to a service that owns tables, and puts the database in its
+ * readiness. The gateway does not import it.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: PrismaService,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new PrismaService(config.DATABASE_URL),
+    },
+    { provide: DATABASE_PING, useExisting: PrismaService },
+  ],
+  exports: [PrismaService, DATABASE_PING],
+})
+export class DbModule {}

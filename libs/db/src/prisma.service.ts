@@ -1,0 +1,28 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client';
+
+/** The Prisma client over the pg driver adapter (no native engine). One pool per process. */
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  constructor(databaseUrl: string) {
+    super({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  }
+
+  /** Readiness: does the database answer? */
+  async ping(): Promise<boolean> {
+    try {
+      await this.$queryRaw`SELECT 1`;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}
+
+/** Opens a client outside Nest (the admin command line, tests). */
+export const openPrisma = (databaseUrl: string): PrismaService => new PrismaService(databaseUrl);

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { Module, type Type } from '@nestjs/common';
+import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import type { ServiceName } from '@teamchat/contracts';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+import { CommandClient } from './commands/command-client';
+import { CommandInterceptor } from './commands/command.interceptor';
+import { DrainingNatsServer } from './commands/draining-nats-server';
+import { serviceHealthController } from './health/service-health.controller';
+import { PinoNestLogger, createLogger } from './logger';
+import { PlatformModule } from './platform.module';
+
+/** Reads the config or exits with the list of what is wrong, before anything else starts. */
+export function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+/**
+ * Starts a command service: a Nest microservice on NATS in the queue group named after it,
+ * plus a small HTTP listener for health and metrics. SIGTERM drains NATS, then closes the
+ * database pool through the modules' shutdown hooks.
+ */
+export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>, featureModule: Type<unknown>) {
+  const config = configOrExit();
+  const logger = createLogger(service, config.LOG_LEVEL);
+
+  @Module({
+    imports: [PlatformModule.forRoot(service, config, logger), featureModule],
+    controllers: [serviceHealthController(service)],
+    providers: [{ provide: APP_INTERCEPTOR, useClass: CommandInterceptor }],
+  })
+  class ServiceRootModule {}
+
+  const app = await NestFactory.create(ServiceRootModule, { logger: new PinoNestLogger(logger) });
+  app.connectMicroservice(
+    { strategy: new DrainingNatsServer({ servers: [config.NATS_URL], queue: service, name: service }) },
+    { inheritAppConfig: true },
+  );
+  app.enableShutdownHooks();
+  await app.get(CommandClient).connect();
+  await app.startAllMicroservices();
+  await app.listen(config.HEALTH_PORT, '0.0.0.0');
+  logger.info({ healthPort: config.HEALTH_PORT, queue: service }, `${service} ready`);
+  return app;
+}

@@ -1,0 +1,18 @@
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import type { CommandDef } from '@teamchat/contracts';
+
+export const COMMAND_DEF = Symbol('COMMAND_DEF');
+
+/** Subjects bound in this process; a second handler for one subject is a programming error. */
+const boundSubjects = new Set<string>();
+
+/**
+ * Marks the one handler of a command. With a queue group, two handlers of one subject would
+ * split its messages between them, so a duplicate fails at class definition.
+ */
+export function CommandHandler(def: CommandDef<unknown, unknown>): MethodDecorator {
+  if (boundSubjects.has(def.subject)) throw new Error(`Two handlers for ${def.subject}`);
+  boundSubjects.add(def.subject);
+  return applyDecorators(MessagePattern(def.subject), SetMetadata(COMMAND_DEF, def));
+}

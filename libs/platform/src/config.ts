@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/**
+ * Every setting of every process, from the environment, validated before Nest starts.
+ * The README's configuration table lists the same names; compose and k8s set them.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/teamchat'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\.)?$/, 'must be empty or a token followed by a dot')
+    .default(''),
+  NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  REDIS_KEY_PREFIX: z.string().default('teamchat:'),
+  /** The public URL of the root domain; organizations live at `<subdomain>.<host>`. */
+  EXTERNAL_URL: z.string().url().default('http://localhost:9991'),
+  /** The organization served when the host names none (single-organization installs). */
+  DEFAULT_ORGANIZATION: z.string().default(''),
+  GATEWAY_PORT: port(9991),
+  /** Each command service serves /health/live, /health/ready and /metrics here. */
+  HEALTH_PORT: port(9100),
+  AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  RATE_LIMIT_ENABLED: bool(true),
+  RATE_LIMIT_API_PER_USER: z.coerce.number().int().positive().default(200),
+  RATE_LIMIT_API_PER_IP: z.coerce.number().int().positive().default(100),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_AUTH_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  RATE_LIMIT_AUTH_WINDOW_SECONDS: z.coerce.number().int().positive().default(1800),
+  MAX_REQUEST_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; the error lists every bad variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

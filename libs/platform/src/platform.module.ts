@@ -1,0 +1,49 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { ServiceName } from '@teamchat/contracts';
+import type { Logger } from 'pino';
+import { APP_CONFIG, type AppConfig } from './config';
+import { CommandClient } from './commands/command-client';
+import { LOGGER } from './logger';
+import { MetricsController, MetricsService } from './metrics';
+import { REDIS, createRedis, pingRedis } from './redis';
+import { SERVICE_NAME } from './service-name';
+import { READINESS_CHECKS, type ReadinessCheck } from './health/readiness';
+import { RateLimiter } from './rate-limiter';
+import type { Redis } from 'ioredis';
+
+/** Optional: a service that owns tables provides this to put its database in readiness. */
+export const DATABASE_PING = Symbol('DATABASE_PING');
+
+/** What every process has: its config, logger, Redis, metrics and a NATS command client. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(service: ServiceName, config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [MetricsController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: SERVICE_NAME, useValue: service },
+        {
+          provide: REDIS,
+          useFactory: () => createRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+        },
+        MetricsService,
+        CommandClient,
+        RateLimiter,
+        {
+          provide: READINESS_CHECKS,
+          inject: [REDIS, CommandClient, { token: DATABASE_PING, optional: true }],
+          useFactory: (redis: Redis, commands: CommandClient, database?: { ping(): Promise<boolean> }): ReadinessCheck[] => [
+            ...(database ? [{ name: 'postgres', check: () => database.ping() }] : []),
+            { name: 'redis', check: () => pingRedis(redis) },
+            { name: 'nats', check: async () => commands.isConnected() },
+          ],
+        },
+      ],
+      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, READINESS_CHECKS],
+    };
+  }
+}

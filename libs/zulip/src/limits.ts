@@ -1,0 +1,21 @@
+/** Limits served by POST /register and enforced by the owning services (Zulip's defaults). */
+export const LIMITS = {
+  maxMessageLength: 10000,
+  maxTopicLength: 60,
+  maxStreamNameLength: 60,
+  maxStreamDescriptionLength: 1024,
+  maxChannelFolderNameLength: 60,
+  maxChannelFolderDescriptionLength: 1024,
+  maxFileUploadSizeMib: 100,
+  maxAvatarFileSizeMib: 5,
+  maxStatusTextLength: 60,
+  maxFullNameLength: 100,
+  maxEmailLength: 254,
+  serverTypingStartedWaitPeriodMs: 30000,
+  serverTypingStoppedWaitPeriodMs: 12000,
+  serverTypingStartedExpiryPeriodMs: 45000,
+  eventQueueLongpollTimeoutSeconds: 90,
+} as const;
+
+/** What clients show for the empty topic name ("realm_empty_topic_display_name"). */
+export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';

@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import { ZulipError, badRequest } from '../errors';
+import type { DecodedParams, ParamSpecs } from './param-spec';
+
+/** Raw request variables: the query string and the form body, flattened to text. */
+export type RawParams = Record<string, string>;
+
+export interface DecodeResult<S extends ParamSpecs> {
+  values: DecodedParams<S>;
+  /** Names the endpoint does not support, for `ignored_parameters_unsupported`. */
+  ignored: string[];
+}
+
+/**
+ * Decodes request variables by an endpoint's declaration, with Zulip's error texts
+ * (zerver/lib/typed_endpoint.py): missing, confusing aliases, invalid JSON, wrong types.
+ */
+export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): DecodeResult<S> {
+  const values: Record<string, unknown> = {};
+  const consumed = new Set<string>();
+
+  for (const [name, spec] of Object.entries(specs)) {
+    let usedName: string | undefined;
+    for (const candidate of [name, ...spec.aliases]) {
+      if (!(candidate in raw)) continue;
+      if (usedName !== undefined) {
+        throw new ZulipError('REQUEST_CONFUSING_VAR', `Can't decide between '${usedName}' and '${candidate}' arguments`);
+      }
+      usedName = candidate;
+    }
+    if (usedName === undefined) {
+      if (spec.isRequired()) {
+        throw new ZulipError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+      }
+      values[name] = spec.defaultValue;
+      continue;
+    }
+    consumed.add(usedName);
+    values[name] = decodeOne(usedName, spec.wire, spec.schema, raw[usedName]);
+  }
+
+  const ignored = Object.keys(raw)
+    .filter((key) => !consumed.has(key))
+    .sort();
+  return { values: values as DecodedParams<S>, ignored };
+}
+
+function decodeOne(name: string, wire: 'string' | 'json', schema: z.ZodType<unknown>, text: string): unknown {
+  let value: unknown = text;
+  if (wire === 'json') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest(`${name} is not valid JSON`);
+    }
+  }
+  const nulPath = findNullByte(value, []);
+  if (nulPath) throw badRequest(`${name}${formatPath(nulPath)} must not contain null bytes`);
+
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw badRequest(describeIssue(name, result.error.issues[0]));
+}
+
+function findNullByte(value: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNullByte(value[i], [...path, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key.includes('\0')) return [...path, key];
+      const found = findNullByte(inner, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+const formatPath = (path: readonly PropertyKey[]): string =>
+  path.map((part) => `[${JSON.stringify(typeof part === 'symbol' ? String(part) : part)}]`).join('');
+
+const TYPE_TEXT: Record<string, string> = {
+  int: 'is not an integer',
+  number: 'is not an integer',
+  boolean: 'is not a boolean',
+  string: 'is not a string',
+  array: 'is not a list',
+  object: 'is not a dict',
+};
+
+/** Turns the first validation issue into Zulip's message for it. */
+export function describeIssue(name: string, issue: z.core.$ZodIssue): string {
+  const varName = `${name}${formatPath(issue.path)}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return TYPE_TEXT[issue.expected] ? `${varName} ${TYPE_TEXT[issue.expected]}` : `Invalid ${varName}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `${varName} is too long (limit: ${issue.maximum} characters)`;
+      if (issue.origin === 'array') return `${varName} is too long (limit: ${issue.maximum} items)`;
+      return `${varName} is too large`;
+    case 'too_small':
+      if (issue.origin === 'string') return issue.minimum === 1 ? `${varName} cannot be blank` : `${varName} is too short.`;
+      if (issue.origin === 'array') return `${varName} is too short.`;
+      return `${varName} is too small`;
+    case 'unrecognized_keys':
+      return `Argument "${issue.keys[0]}" at ${varName} is unexpected`;
+    case 'custom':
+      return issue.message;
+    default:
+      return `Invalid ${varName}`;
+  }
+}
