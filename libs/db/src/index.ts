@@ -1,4 +1,4 @@
 export * from './prisma.service';
 export * from './db.module';
 export { Prisma } from './generated/prisma/client';
-export type * from './generated/prisma/models';
+export type { RealmModel, UserModel, ApiKeyModel, CustomProfileFieldModel } from './generated/prisma/models';

@@ -22,7 +22,7 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
   for (const [name, spec] of Object.entries(specs)) {
     let usedName: string | undefined;
     for (const candidate of [name, ...spec.aliases]) {
-      if (!(candidate in raw)) continue;
+      if (!Object.prototype.hasOwnProperty.call(raw, candidate)) continue;
       if (usedName !== undefined) {
         throw new ZulipError('REQUEST_CONFUSING_VAR', `Can't decide between '${usedName}' and '${candidate}' arguments`);
       }

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitState } from '@teamchat/platform';
+import { ZulipError } from '@teamchat/zulip';
+import type { Response } from 'express';
+import { AUTH_MODE, type AuthMode } from '../http/auth-mode.decorator';
+import type { ApiRequest } from '../http/request-context';
+import { notLoggedIn, parseBasicAuth } from './basic-credentials';
+import { CredentialCache } from './credential-cache';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Runs before every route: gives the request an id, finds its organization and caller as the
+ * route's AuthMode asks, and applies the per-user or per-IP rate limit.
+ */
+@Injectable()
+export class ApiAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly credentials: CredentialCache,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const mode =
+      this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, [context.getHandler(), context.getClass()]) ?? 'user';
+    const headerId = req.header('x-request-id');
+    req.ctx = {
+      requestId: headerId && REQUEST_ID_PATTERN.test(headerId) ? headerId : randomUUID(),
+      user: null,
+      ignored: [],
+    };
+    res.setHeader('X-Request-Id', req.ctx.requestId);
+    if (mode === 'none') return true;
+
+    const host = req.header('host') ?? '';
+    const authorization = req.header('authorization');
+    if (authorization && mode !== 'realm') {
+      const { email, apiKey } = parseBasicAuth(authorization);
+      const { realm, user } = await this.credentials.authenticate(host, email, apiKey);
+      req.ctx.realm = realm;
+      req.ctx.user = user;
+    } else {
+      const realm = await this.credentials.realm(host);
+      if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
+      req.ctx.realm = realm;
+    }
+
+    await this.rateLimit(req, res);
+    return true;
+  }
+
+  private async rateLimit(req: ApiRequest, res: Response): Promise<void> {
+    if (!this.config.RATE_LIMIT_ENABLED) return;
+    const windowSeconds = this.config.RATE_LIMIT_WINDOW_SECONDS;
+    const state: RateLimitState = req.ctx.user
+      ? await this.limiter.hit(
+          { name: 'api_by_user', limit: this.config.RATE_LIMIT_API_PER_USER, windowSeconds },
+          String(req.ctx.user.id),
+        )
+      : await this.limiter.hit({ name: 'api_by_ip', limit: this.config.RATE_LIMIT_API_PER_IP, windowSeconds }, req.ip ?? '');
+    res.setHeader('X-RateLimit-Limit', String(state.limit));
+    res.setHeader('X-RateLimit-Remaining', String(state.remaining));
+    res.setHeader('X-RateLimit-Reset', String(state.resetAt));
+    if (!state.allowed) {
+      throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': state.retryAfter });
+    }
+  }
+}

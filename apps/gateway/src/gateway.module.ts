@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ApiAuthGuard } from './auth/api-auth.guard';
+import { CredentialCache } from './auth/credential-cache';
+import { GatewayHealthController } from './health/gateway-health.controller';
+import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
+import { ZulipExceptionFilter } from './http/zulip-exception.filter';
+import { ServerSettingsController } from './server-settings/server-settings.controller';
+import { UsersController } from './users/users.controller';
+
+/**
+ * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
+ * envelope. It holds no domain rules and no database connection.
+ */
+@Module({
+  controllers: [GatewayHealthController, ServerSettingsController, UsersController],
+  providers: [
+    CredentialCache,
+    { provide: APP_GUARD, useClass: ApiAuthGuard },
+    { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
+    { provide: APP_FILTER, useClass: ZulipExceptionFilter },
+  ],
+})
+export class GatewayModule {}

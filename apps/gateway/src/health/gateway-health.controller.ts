@@ -1,0 +1,44 @@
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { COMMAND_SERVICES, HealthCommands } from '@teamchat/contracts';
+import { CommandClient, REDIS, pingRedis } from '@teamchat/platform';
+import type { Response } from 'express';
+import type { Redis } from 'ioredis';
+import { Auth } from '../http/auth-mode.decorator';
+
+const HEALTH_TIMEOUT_MS = 1500;
+
+/**
+ * Liveness is trivial; readiness needs Redis, NATS and an answer from every service's health
+ * command, each of which reports its own Postgres, Redis and NATS.
+ */
+@Controller('health')
+@Auth('none')
+export class GatewayHealthController {
+  constructor(
+    private readonly commands: CommandClient,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) res: Response) {
+    const [redis, ...services] = await Promise.all([
+      pingRedis(this.redis),
+      ...COMMAND_SERVICES.map((service) =>
+        this.commands
+          .call(HealthCommands[service], {}, HEALTH_TIMEOUT_MS)
+          .then((report) => report.ready)
+          .catch(() => false),
+      ),
+    ]);
+    const checks: Record<string, boolean> = { redis, nats: this.commands.isConnected() };
+    COMMAND_SERVICES.forEach((service, i) => (checks[service] = services[i]));
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503);
+    return { ready, checks };
+  }
+}

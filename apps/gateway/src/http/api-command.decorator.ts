@@ -1,0 +1,18 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { ApiCommand, ApiCommandDef } from '@teamchat/contracts';
+import { decodeParams, type DecodedParams, type ParamSpecs } from '@teamchat/zulip';
+import { rawParams, type ApiRequest } from './request-context';
+
+/**
+ * Builds a command's envelope from the request: the organization and caller the guard found,
+ * and the parameters decoded by the command's one declaration.
+ */
+export const ApiCommandOf = createParamDecorator(
+  <S extends ParamSpecs>(def: ApiCommandDef<S, unknown>, context: ExecutionContext): ApiCommand<DecodedParams<S>> => {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const { values, ignored } = decodeParams(def.params, rawParams(req));
+    req.ctx.ignored = ignored;
+    if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; mark its route @Auth('realm') or stronger`);
+    return { realm: req.ctx.realm, user: req.ctx.user, params: values, requestId: req.ctx.requestId };
+  },
+);

@@ -1,0 +1,20 @@
+import type { INestApplication } from '@nestjs/common';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
+
+/**
+ * Zulip's request encodings: form-urlencoded bodies, and multipart form fields for clients
+ * that send only that. Query strings and bodies are parsed flat (`a[b]=1` is the name "a[b]");
+ * repeated names keep their last value later, as Django does.
+ */
+export function configureBodyParsing(app: INestApplication, maxBodyBytes: number): void {
+  const instance = app.getHttpAdapter().getInstance() as express.Express;
+  instance.set('query parser', 'simple');
+  instance.set('trust proxy', true);
+  app.use(express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: 1000 }));
+  const fieldsOnly = multer({ limits: { fieldSize: maxBodyBytes, fields: 1000, files: 0 } }).none();
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.is('multipart/form-data')) return fieldsOnly(req, res, next);
+    next();
+  });
+}

@@ -1,0 +1,28 @@
+import type { AuthUser, RealmInfo } from '@teamchat/contracts';
+import type { Request } from 'express';
+
+/** What the gateway learns about a request before a handler runs. */
+export interface RequestContext {
+  requestId: string;
+  realm?: RealmInfo;
+  user: AuthUser | null;
+  /** Parameter names the endpoint did not use, for `ignored_parameters_unsupported`. */
+  ignored: string[];
+}
+
+export type ApiRequest = Request & { ctx: RequestContext };
+
+/** The request's variables as Zulip reads them: form body over query string, last value wins. */
+export function rawParams(req: Request): Record<string, string> {
+  const raw: Record<string, string> = Object.create(null);
+  const add = (source: unknown) => {
+    if (!source || typeof source !== 'object') return;
+    for (const [key, value] of Object.entries(source)) {
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      if (typeof last === 'string') raw[key] = last;
+    }
+  };
+  add(req.query);
+  if (req.method !== 'GET' && req.method !== 'HEAD') add(req.body);
+  return raw;
+}

@@ -1,0 +1,66 @@
+import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { LOGGER } from '@teamchat/platform';
+import { ZulipError } from '@teamchat/zulip';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ApiRequest } from './request-context';
+
+/**
+ * The one place any failure becomes Zulip's error envelope `{ result, msg, code, ...extra }`.
+ * Faults nobody expected are logged with the request id and answered without internals.
+ */
+@Catch()
+export class ZulipExceptionFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<Request & Partial<ApiRequest>>();
+    const res = host.switchToHttp().getResponse<Response>();
+    const error = this.toZulipError(exception, req);
+
+    if (error.status === 401 && error.code === 'UNAUTHORIZED') {
+      res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
+    }
+    const retryAfter = error.extra['retry-after'];
+    if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
+      res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
+    }
+    res.status(error.status).json({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+  }
+
+  private toZulipError(exception: unknown, req: Request & Partial<ApiRequest>): ZulipError {
+    if (exception instanceof ZulipError) return exception;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return new ZulipError('NOT_FOUND', 'Not Found');
+      if (status === 405) return new ZulipError('BAD_REQUEST', 'Method Not Allowed', {}, 405);
+      if (status < 500) return new ZulipError('BAD_REQUEST', exception.message, {}, status);
+    }
+    const bodyError = bodyParserError(exception);
+    if (bodyError) return bodyError;
+
+    this.logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.path }, 'unexpected fault');
+    return new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', {
+      ...(req.ctx?.requestId ? { request_id: req.ctx.requestId } : {}),
+    });
+  }
+}
+
+/** body-parser and multer failures: malformed, oversized or unreadable bodies. */
+function bodyParserError(exception: unknown): ZulipError | undefined {
+  if (!exception || typeof exception !== 'object') return undefined;
+  const { type, status, code } = exception as { type?: string; status?: number; code?: string };
+  if (type === 'entity.too.large' || code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FILE_SIZE') {
+    return new ZulipError('BAD_REQUEST', 'Request body too large', {}, 413);
+  }
+  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
+    return new ZulipError('BAD_REQUEST', 'Malformed request body', {}, status);
+  }
+  if (typeof code === 'string' && code.startsWith('LIMIT_')) {
+    return new ZulipError('BAD_REQUEST', 'Malformed request body');
+  }
+  if ((exception as Error).message === 'Unexpected end of form' || (exception as Error).message?.startsWith('Multipart')) {
+    return new ZulipError('BAD_REQUEST', 'Malformed request body');
+  }
+  return undefined;
+}

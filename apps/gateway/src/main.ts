@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
+import { GatewayModule } from './gateway.module';
+import { configureBodyParsing } from './http/body-parsing';
+import { httpMetrics } from './http/http-metrics.middleware';
+
+async function bootstrap() {
+  const config = configOrExit();
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+
+  @Module({ imports: [PlatformModule.forRoot('gateway', config, logger), GatewayModule] })
+  class GatewayRootModule {}
+
+  const app = await NestFactory.create(GatewayRootModule, { logger: new PinoNestLogger(logger), bodyParser: false });
+  app.getHttpAdapter().getInstance().disable('x-powered-by');
+  app.use(httpMetrics(app.get(MetricsService)));
+  configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
+  app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  app.enableShutdownHooks();
+  await app.get(CommandClient).connect();
+  await app.listen(config.GATEWAY_PORT, '0.0.0.0');
+  logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');
+}
+
+void bootstrap();

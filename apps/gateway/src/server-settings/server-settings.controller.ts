@@ -1,0 +1,62 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import type { RealmInfo } from '@teamchat/contracts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, ZulipError } from '@teamchat/zulip';
+import { CredentialCache } from '../auth/credential-cache';
+import { Auth } from '../http/auth-mode.decorator';
+import { rawParams, type ApiRequest } from '../http/request-context';
+
+/**
+ * GET /server_settings, unauthenticated: what a client reads before logging in. The
+ * organization's keys are left out when the host selects none.
+ */
+@Controller()
+export class ServerSettingsController {
+  constructor(private readonly credentials: CredentialCache) {}
+
+  @Get('server_settings')
+  @Auth('none')
+  async get(@Req() req: ApiRequest) {
+    req.ctx.ignored = Object.keys(rawParams(req)).sort();
+    const realm = await this.credentials.realm(req.header('host') ?? '').catch((error: unknown) => {
+      if (error instanceof ZulipError && error.code === 'NONEXISTENT_SUBDOMAIN') return null;
+      throw error;
+    });
+    const passwordAuth = realm?.passwordAuthEnabled ?? true;
+    return {
+      authentication_methods: {
+        password: passwordAuth,
+        dev: false,
+        email: passwordAuth,
+        ldap: false,
+        remoteuser: false,
+        github: false,
+        azuread: false,
+        gitlab: false,
+        google: false,
+        apple: false,
+        saml: false,
+        'openid connect': false,
+      },
+      external_authentication_methods: [],
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      push_notifications_enabled: false,
+      is_incompatible: (req.header('user-agent') ?? '').startsWith('ZulipInvalid'),
+      email_auth_enabled: passwordAuth,
+      require_email_format_usernames: true,
+      ...(realm ? realmKeys(realm) : {}),
+    };
+  }
+}
+
+function realmKeys(realm: RealmInfo) {
+  return {
+    realm_url: realm.url,
+    realm_uri: realm.url,
+    realm_name: realm.name,
+    realm_icon: realm.iconUrl,
+    realm_description: realm.description,
+    realm_web_public_access_enabled: realm.spectatorAccess,
+  };
+}

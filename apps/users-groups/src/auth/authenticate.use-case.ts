@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthUser, RealmInfo } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { ZulipError } from '@teamchat/zulip';
+import { RealmDirectory } from '../realms/realm-directory';
+import { resolveSettings } from '../settings/user-settings.catalogue';
+import { apiEmail } from '../settings/email-visibility';
+import { isWellFormedApiKey } from './api-keys';
+
+const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
+
+/**
+ * HTTP Basic `email:api_key` against the organization the host selects, with Zulip's answers
+ * (zerver/decorator.py validate_api_key): all failures are 401 UNAUTHORIZED.
+ */
+@Injectable()
+export class Authenticate {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly realms: RealmDirectory,
+  ) {}
+
+  async execute(input: { host: string; email: string; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser }> {
+    const realm = await this.realms.resolve(input.host);
+    if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
+
+    const record = await this.prisma.apiKey.findUnique({ where: { key: input.apiKey }, include: { user: { include: { realm: true } } } });
+    if (!record) throw unauthorized('Invalid API key');
+    const user = record.user;
+    const visibility = resolveSettings(user.settings).email_address_visibility;
+    const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realm.subdomain));
+    const given = input.email.trim().toLowerCase();
+    if (given !== user.deliveryEmail.toLowerCase() && given !== shownEmail.toLowerCase()) {
+      throw unauthorized('Invalid API key');
+    }
+    if (user.realmId !== realm.id) throw unauthorized('Account is not associated with this subdomain');
+    if (realm.deactivated) throw unauthorized('This organization has been deactivated');
+    if (!user.isActive) throw unauthorized('Account is deactivated');
+
+    return {
+      realm: this.realms.toInfo(realm),
+      user: {
+        id: user.id,
+        realmId: user.realmId,
+        email: shownEmail,
+        deliveryEmail: user.deliveryEmail,
+        fullName: user.fullName,
+        role: user.role,
+        isBot: user.isBot,
+      },
+    };
+  }
+}

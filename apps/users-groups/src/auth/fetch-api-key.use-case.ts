@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ApiCommand, FetchApiKeyResult, UsersGroups } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitRule } from '@teamchat/platform';
+import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { RealmDirectory } from '../realms/realm-directory';
+import { generateApiKey } from './api-keys';
+import { verifyPassword } from './passwords';
+
+type Params = DecodedParams<typeof UsersGroups.fetchApiKeyParams>;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * POST /fetch_api_key (zerver/views/auth.py api_fetch_api_key). A wrong password and an
+ * unknown user look the same; deactivation is told only to someone who knows the password.
+ * Failed attempts per username are limited (Zulip: 5 per 30 minutes).
+ */
+@Injectable()
+export class FetchApiKey {
+  private readonly attempts: RateLimitRule;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly realms: RealmDirectory,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.attempts = {
+      name: 'authenticate_by_username',
+      limit: config.RATE_LIMIT_AUTH_ATTEMPTS,
+      windowSeconds: config.RATE_LIMIT_AUTH_WINDOW_SECONDS,
+    };
+  }
+
+  async execute({ realm: realmRef, params }: ApiCommand<Params>): Promise<FetchApiKeyResult> {
+    const realm = await this.prisma.realm.findUnique({ where: { id: realmRef.id } });
+    if (!realm) throw new ZulipError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain');
+    if (realm.deactivated) throw new ZulipError('REALM_DEACTIVATED', 'This organization has been deactivated');
+    if (!realm.passwordAuthEnabled) {
+      throw new ZulipError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization');
+    }
+    const username = params.username.trim();
+    if (!EMAIL_PATTERN.test(username)) throw badRequest('Enter a valid email address.');
+
+    const limitKey = `${realm.id}:${username.toLowerCase()}`;
+    if (this.config.RATE_LIMIT_ENABLED) {
+      const state = await this.limiter.peek(this.attempts, limitKey);
+      if (!state.allowed) {
+        throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': state.retryAfter });
+      }
+    }
+
+    const user = await this.prisma.user.findFirst({
+      where: { realmId: realm.id, deliveryEmail: { equals: username, mode: 'insensitive' } },
+      include: { password: true, apiKey: true },
+    });
+    const passwordOk = await verifyPassword(user?.password?.hash, params.password);
+    if (!user || !passwordOk) {
+      if (this.config.RATE_LIMIT_ENABLED) await this.limiter.hit(this.attempts, limitKey);
+      throw new ZulipError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+    }
+    if (!user.isActive) throw new ZulipError('USER_DEACTIVATED', 'Account is deactivated');
+
+    const apiKey = user.apiKey?.key ?? (await this.issueKey(user.id));
+    return { api_key: apiKey, email: user.deliveryEmail, user_id: user.id };
+  }
+
+  private async issueKey(userId: number): Promise<string> {
+    const record = await this.prisma.apiKey.upsert({
+      where: { userId },
+      create: { userId, key: generateApiKey() },
+      update: {},
+    });
+    return record.key;
+  }
+}

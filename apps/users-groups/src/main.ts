@@ -1,0 +1,4 @@
+import { bootstrapService } from '@teamchat/platform';
+import { UsersGroupsModule } from './users-groups.module';
+
+void bootstrapService('users-groups', UsersGroupsModule);

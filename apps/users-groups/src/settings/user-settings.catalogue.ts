@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Where a setting may be changed: PATCH /settings (S), PATCH /realm/user_settings_defaults (D). */
+type Endpoints = 'both' | 'defaults-only';
+
+interface SettingDef<T> {
+  schema: z.ZodType<T>;
+  default: T;
+  endpoints: Endpoints;
+}
+
+const flag = (value: boolean, endpoints: Endpoints = 'both'): SettingDef<boolean> => ({
+  schema: z.boolean(),
+  default: value,
+  endpoints,
+});
+const choice = (values: number[], value: number, endpoints: Endpoints = 'both'): SettingDef<number> => ({
+  schema: z.number().int().refine((v) => values.includes(v)),
+  default: value,
+  endpoints,
+});
+const text = (values: string[], value: string, endpoints: Endpoints = 'both'): SettingDef<string> => ({
+  schema: z.string().refine((v) => values.includes(v)),
+  default: value,
+  endpoints,
+});
+
+/**
+ * Every personal setting with Zulip's default for a new organization (zerver/models/users.py).
+ * A new user starts from their organization's defaults, which start from these.
+ */
+export const USER_SETTINGS = {
+  twenty_four_hour_time: flag(false),
+  web_mark_read_on_scroll_policy: choice([1, 2, 3], 1),
+  web_channel_default_view: choice([1, 2, 3, 4], 1),
+  starred_message_counts: flag(true),
+  receives_typing_notifications: flag(true),
+  web_suggest_update_timezone: flag(true),
+  fluid_layout_width: flag(false),
+  high_contrast_mode: flag(false),
+  web_font_size_px: { schema: z.number().int(), default: 16, endpoints: 'both' } as SettingDef<number>,
+  web_line_height_percent: { schema: z.number().int(), default: 140, endpoints: 'both' } as SettingDef<number>,
+  color_scheme: choice([1, 2, 3], 1),
+  enable_drafts_synchronization: flag(true),
+  translate_emoticons: flag(false),
+  display_emoji_reaction_users: flag(true),
+  web_home_view: text(['recent_topics', 'inbox', 'all_messages'], 'inbox'),
+  web_escape_navigates_to_home_view: flag(true),
+  left_side_userlist: flag(false),
+  emojiset: text(['google', 'google-blob', 'twitter', 'text'], 'google'),
+  demote_inactive_streams: choice([1, 2, 3], 1),
+  user_list_style: choice([1, 2, 3], 3),
+  web_animate_image_previews: text(['always', 'on_hover', 'never'], 'on_hover'),
+  web_stream_unreads_count_display_policy: choice([1, 2, 3], 2),
+  hide_ai_features: flag(false),
+  web_left_sidebar_show_channel_folders: flag(true),
+  web_left_sidebar_unreads_count_summary: flag(true),
+  enable_stream_desktop_notifications: flag(false),
+  enable_stream_email_notifications: flag(false),
+  enable_stream_push_notifications: flag(false),
+  enable_stream_audible_notifications: flag(false),
+  notification_sound: text(['none', 'chime', 'ding', 'zulip'], 'zulip'),
+  enable_desktop_notifications: flag(true),
+  enable_sounds: flag(true),
+  email_notifications_batching_period_seconds: {
+    schema: z.number().int().min(1).max(604800),
+    default: 120,
+    endpoints: 'both',
+  } as SettingDef<number>,
+  enable_offline_email_notifications: flag(true),
+  enable_offline_push_notifications: flag(true),
+  enable_online_push_notifications: flag(true),
+  enable_followed_topic_desktop_notifications: flag(true),
+  enable_followed_topic_email_notifications: flag(true),
+  enable_followed_topic_push_notifications: flag(true),
+  enable_followed_topic_audible_notifications: flag(true),
+  enable_digest_emails: flag(true, 'defaults-only'),
+  message_content_in_email_notifications: flag(true, 'defaults-only'),
+  pm_content_in_desktop_notifications: flag(true, 'defaults-only'),
+  wildcard_mentions_notify: flag(true, 'defaults-only'),
+  enable_followed_topic_wildcard_mentions_notify: flag(true, 'defaults-only'),
+  desktop_icon_count_display: choice([1, 2, 3, 4], 1, 'defaults-only'),
+  realm_name_in_email_notifications_policy: choice([1, 2, 3], 1, 'defaults-only'),
+  automatically_follow_topics_policy: choice([1, 2, 3, 4], 3, 'defaults-only'),
+  automatically_unmute_topics_in_muted_streams_policy: choice([1, 2, 3, 4], 2, 'defaults-only'),
+  automatically_follow_topics_where_mentioned: flag(true, 'defaults-only'),
+  resolved_topic_notice_auto_read_policy: text(['always', 'except_followed', 'never'], 'except_followed', 'defaults-only'),
+  presence_enabled: flag(true, 'defaults-only'),
+  enter_sends: flag(false, 'defaults-only'),
+  send_private_typing_notifications: flag(true, 'defaults-only'),
+  send_stream_typing_notifications: flag(true, 'defaults-only'),
+  send_read_receipts: flag(true, 'defaults-only'),
+  email_address_visibility: choice([1, 2, 3, 4, 5], 1, 'defaults-only'),
+  web_navigate_to_sent_message: flag(true, 'defaults-only'),
+} satisfies Record<string, SettingDef<unknown>>;
+
+export type SettingName = keyof typeof USER_SETTINGS;
+export type UserSettings = { [K in SettingName]: (typeof USER_SETTINGS)[K]['default'] };
+
+/** Zulip's defaults, the starting point of every organization's defaults. */
+export function builtinSettingDefaults(): UserSettings {
+  return Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, def]) => [name, def.default])) as UserSettings;
+}
+
+/**
+ * A user's effective settings: what is stored, over the organization's defaults, over Zulip's.
+ * Stored JSON may predate a setting added later; the layers fill it in.
+ */
+export function resolveSettings(...layers: unknown[]): UserSettings {
+  const merged: Record<string, unknown> = builtinSettingDefaults();
+  for (const layer of layers) {
+    if (!layer || typeof layer !== 'object') continue;
+    for (const [name, value] of Object.entries(layer)) {
+      if (name in USER_SETTINGS) merged[name] = value;
+    }
+  }
+  return merged as UserSettings;
+}

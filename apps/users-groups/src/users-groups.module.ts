@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { DbModule } from '@teamchat/db';
+import { AuthHandler } from './auth/auth.handler';
+import { Authenticate } from './auth/authenticate.use-case';
+import { FetchApiKey } from './auth/fetch-api-key.use-case';
+import { CreateOrganization } from './organizations/create-organization.use-case';
+import { RealmDirectory } from './realms/realm-directory';
+import { AccountCredentials } from './users/account-credentials.use-case';
+import { CreateUser } from './users/create-user.use-case';
+import { ListUsers } from './users/list-users.use-case';
+import { UsersHandler } from './users/users.handler';
+
+/** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
+@Module({
+  imports: [DbModule],
+  controllers: [AuthHandler, UsersHandler],
+  providers: [RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
+  exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
+})
+export class UsersGroupsModule {}

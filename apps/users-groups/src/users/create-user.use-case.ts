@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, type UserModel } from '@teamchat/db';
+import { LIMITS, Role, badRequest, isRole } from '@teamchat/zulip';
+import { generateApiKey } from '../auth/api-keys';
+import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
+import { resolveSettings } from '../settings/user-settings.catalogue';
+
+export interface NewUser {
+  realmId: number;
+  email: string;
+  fullName: string;
+  role?: number;
+  password?: string;
+  isBot?: boolean;
+  botType?: number;
+  botOwnerId?: number;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Rules every new account follows, whoever creates it. */
+export function checkNewUser(input: NewUser): void {
+  if (!EMAIL_PATTERN.test(input.email) || input.email.length > LIMITS.maxEmailLength) {
+    throw badRequest(`Invalid email '${input.email}'`);
+  }
+  const name = input.fullName.trim();
+  if (!name) throw badRequest('Name too short!');
+  if (name.length > LIMITS.maxFullNameLength) throw badRequest('Name too long!');
+  if (input.role !== undefined && !isRole(input.role)) throw badRequest('Invalid role');
+  if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
+    throw badRequest('New password is too weak!');
+  }
+}
+
+/**
+ * Creates an account with its API key, its password (when given) and its settings copied
+ * from the organization's defaults. Runs inside the caller's transaction when given one.
+ */
+@Injectable()
+export class CreateUser {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(input: NewUser, tx: Prisma.TransactionClient = this.prisma): Promise<UserModel> {
+    checkNewUser(input);
+    const realm = await tx.realm.findUnique({ where: { id: input.realmId } });
+    if (!realm) throw badRequest('Invalid organization');
+    const taken = await tx.user.findFirst({
+      where: { realmId: input.realmId, deliveryEmail: { equals: input.email, mode: 'insensitive' } },
+      select: { id: true },
+    });
+    if (taken) throw badRequest(`Email '${input.email}' already in use`);
+
+    const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+    return tx.user.create({
+      data: {
+        realmId: input.realmId,
+        deliveryEmail: input.email.trim(),
+        fullName: input.fullName.trim(),
+        role: input.role ?? Role.MEMBER,
+        isBot: input.isBot ?? false,
+        botType: input.isBot ? (input.botType ?? 1) : null,
+        botOwnerId: input.botOwnerId,
+        settings: resolveSettings(realm.userSettingsDefaults),
+        apiKey: { create: { key: generateApiKey() } },
+        ...(passwordHash ? { password: { create: { hash: passwordHash } } } : {}),
+      },
+    });
+  }
+}

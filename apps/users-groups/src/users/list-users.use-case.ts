@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { RealmDirectory } from '../realms/realm-directory';
+import { toUserRecord } from './user-record';
+
+type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
+
+/** GET /users: every account of the organization (active or not), or those in `user_ids`. */
+@Injectable()
+export class ListUsers {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly realms: RealmDirectory,
+  ) {}
+
+  async execute({ realm, user: viewer, params }: ApiCommand<Params>): Promise<{ members: UserRecord[] }> {
+    const ids = params.user_ids ? [...new Set(params.user_ids)] : undefined;
+    const users = await this.prisma.user.findMany({
+      where: { realmId: realm.id, ...(ids ? { id: { in: ids } } : {}) },
+      orderBy: { id: 'asc' },
+    });
+    if (ids && users.length !== ids.length) {
+      const found = new Set(users.map((u) => u.id));
+      throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
+    }
+
+    const profileData = params.include_custom_profile_fields ? await this.profileData(users.map((u) => u.id)) : undefined;
+    const realmHost = this.realms.hostnameOf(realm.subdomain);
+    return {
+      members: users.map((user) =>
+        toUserRecord(user, { viewer, realmHost, clientGravatar: params.client_gravatar, profileData }),
+      ),
+    };
+  }
+
+  private async profileData(userIds: number[]) {
+    const values = await this.prisma.customProfileFieldValue.findMany({ where: { userId: { in: userIds } } });
+    const byUser = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
+    for (const row of values) {
+      const entry = byUser.get(row.userId) ?? {};
+      entry[String(row.fieldId)] =
+        row.renderedValue === null ? { value: row.value } : { value: row.value, rendered_value: row.renderedValue };
+      byUser.set(row.userId, entry);
+    }
+    return byUser;
+  }
+}

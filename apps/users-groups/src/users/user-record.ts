@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { AuthUser, UserRecord } from '@teamchat/contracts';
+import type { UserModel } from '@teamchat/db';
+import { Role } from '@teamchat/zulip';
+import { apiEmail, canSeeDeliveryEmail } from '../settings/email-visibility';
+import { resolveSettings } from '../settings/user-settings.catalogue';
+
+export interface RecordOptions {
+  /** null for a spectator (public access without logging in). */
+  viewer: Pick<AuthUser, 'id' | 'role'> | null;
+  realmHost: string;
+  clientGravatar: boolean;
+  profileData?: Map<number, Record<string, { value: string; rendered_value?: string }>>;
+}
+
+/** Python's `datetime.isoformat()` for a UTC time, which Zulip clients parse. */
+export const pythonIsoformat = (date: Date): string => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+
+export function gravatarUrl(email: string, version: number): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+}
+
+/** A member record as Zulip formats it (zerver/lib/users.py format_user_row). */
+export function toUserRecord(user: UserModel, options: RecordOptions): UserRecord {
+  const visibility = resolveSettings(user.settings).email_address_visibility;
+  const record: UserRecord = {
+    user_id: user.id,
+    email: apiEmail(user, visibility, options.realmHost),
+    delivery_email: canSeeDeliveryEmail(options.viewer, user.id, user.isBot ? 1 : visibility) ? user.deliveryEmail : null,
+    full_name: user.fullName,
+    avatar_url:
+      user.avatarSource === 'G' && options.clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion),
+    avatar_version: user.avatarVersion,
+    date_joined: options.viewer ? pythonIsoformat(user.dateJoined) : user.dateJoined.toISOString().slice(0, 10),
+    is_active: user.isActive,
+    is_admin: user.role <= Role.ADMINISTRATOR,
+    is_owner: user.role === Role.OWNER,
+    is_guest: user.role === Role.GUEST,
+    is_bot: user.isBot,
+    role: user.role,
+    bot_type: user.isBot ? user.botType : null,
+    timezone: user.timezone,
+  };
+  if (!options.viewer) delete (record as Partial<UserRecord>).timezone;
+  if (user.isBot) {
+    record.bot_owner_id = user.botOwnerId ?? undefined;
+  } else if (options.profileData) {
+    record.profile_data = options.profileData.get(user.id) ?? {};
+  }
+  return record;
+}

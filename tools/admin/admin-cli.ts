@@ -1,0 +1,183 @@
+/**
+ * The admin command line: `npm run admin -- <command> [options]`. It works on the database
+ * through the same use cases the users-groups service runs.
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { openPrisma, type PrismaService } from '@teamchat/db';
+import { ConfigError, loadConfig } from '@teamchat/platform';
+import { Role, ZulipError } from '@teamchat/zulip';
+import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
+import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
+import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
+import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-organization --name NAME --owner-email EMAIL --owner-name NAME
+                      [--subdomain SUB] [--owner-password PASSWORD] [--public]
+      Creates an organization and its owner. Without --subdomain it is served at the root
+      domain (EXTERNAL_URL). Prints the owner's API key.
+  create-user --email EMAIL --name NAME [--organization SUB] [--role ROLE] [--password PASSWORD] [--bot]
+      ROLE is owner, administrator, moderator, member (default) or guest, or Zulip's number.
+  reset-password --email EMAIL --password PASSWORD [--organization SUB]
+  api-key --email EMAIL [--organization SUB] [--rotate]
+      Prints the user's API key; --rotate replaces it first.
+  list-organizations
+
+Options for every command: --json prints the result as JSON.
+--organization is the subdomain; it defaults to the root organization ("").`;
+
+const ROLES: Record<string, number> = {
+  owner: Role.OWNER,
+  administrator: Role.ADMINISTRATOR,
+  admin: Role.ADMINISTRATOR,
+  moderator: Role.MODERATOR,
+  member: Role.MEMBER,
+  guest: Role.GUEST,
+};
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function parseRole(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const role = ROLES[text.toLowerCase()] ?? Number(text);
+  if (!Number.isInteger(role)) throw new UsageError(`Unknown role '${text}'`);
+  return role;
+}
+
+async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      subdomain: { type: 'string' },
+      organization: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
+      'owner-password': { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      public: { type: 'boolean' },
+      bot: { type: 'boolean' },
+      rotate: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  const createUser = new CreateUser(prisma);
+  const credentials = new AccountCredentials(prisma);
+  const organization = async () => {
+    const subdomain = (values.organization ?? '').toLowerCase();
+    const realm = await realms.bySubdomain(subdomain);
+    if (!realm) throw new UsageError(`No organization with subdomain '${subdomain}'`);
+    return realm;
+  };
+
+  switch (command) {
+    case 'create-organization': {
+      const { realm, owner } = await new CreateOrganization(prisma, createUser).execute({
+        name: required(values, 'name'),
+        subdomain: values.subdomain ?? '',
+        spectatorAccess: values.public ?? false,
+        owner: {
+          email: required(values, 'owner-email'),
+          fullName: required(values, 'owner-name'),
+          password: values['owner-password'],
+        },
+      });
+      return {
+        organization_id: realm.id,
+        subdomain: realm.subdomain,
+        url: realms.urlOf(realm.subdomain),
+        owner_user_id: owner.id,
+        owner_email: owner.deliveryEmail,
+        api_key: await credentials.apiKey(owner.id),
+      };
+    }
+    case 'create-user': {
+      const realm = await organization();
+      const user = await createUser.execute({
+        realmId: realm.id,
+        email: required(values, 'email'),
+        fullName: required(values, 'name'),
+        role: parseRole(values.role),
+        password: values.password,
+        isBot: values.bot ?? false,
+      });
+      return { user_id: user.id, email: user.deliveryEmail, role: user.role, api_key: await credentials.apiKey(user.id) };
+    }
+    case 'reset-password': {
+      const user = await credentials.findByEmail((await organization()).id, required(values, 'email'));
+      await credentials.setPassword(user.id, required(values, 'password'));
+      return { user_id: user.id, email: user.deliveryEmail, password: 'updated' };
+    }
+    case 'api-key': {
+      const user = await credentials.findByEmail((await organization()).id, required(values, 'email'));
+      const apiKey = values.rotate ? await credentials.rotateApiKey(user.id) : await credentials.apiKey(user.id);
+      return { user_id: user.id, email: user.deliveryEmail, api_key: apiKey };
+    }
+    case 'list-organizations': {
+      const list = await prisma.realm.findMany({ orderBy: { id: 'asc' }, include: { _count: { select: { users: true } } } });
+      return list.map((realm) => ({
+        organization_id: realm.id,
+        subdomain: realm.subdomain,
+        name: realm.name,
+        url: realms.urlOf(realm.subdomain),
+        users: realm._count.users,
+        deactivated: realm.deactivated,
+      }));
+    }
+    default:
+      throw new UsageError(command ? `Unknown command '${command}'` : 'No command given');
+  }
+}
+
+function print(result: unknown, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else if (Array.isArray(result)) {
+    if (result.length === 0) process.stdout.write('No organizations yet.\n');
+    for (const row of result) process.stdout.write(`${Object.entries(row).map(([k, v]) => `${k}=${v}`).join('  ')}\n`);
+  } else {
+    for (const [key, value] of Object.entries(result as object)) process.stdout.write(`${key}: ${value}\n`);
+  }
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let prisma: PrismaService | undefined;
+  try {
+    const config = loadConfig();
+    prisma = openPrisma(config.DATABASE_URL);
+    const result = await run(argv, prisma, new RealmDirectory(prisma, config));
+    print(result, argv.includes('--json'));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof ZulipError || error instanceof ConfigError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await prisma?.$disconnect();
+  }
+}
+
+main().then((code) => process.exit(code));
