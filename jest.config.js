@@ -1,0 +1,12 @@
+// One Jest run for unit specs (colocated *.spec.ts) and integration specs (apps/<service>/test).
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleNameMapper: { '^@teamchat/(.*)$': '<rootDir>/libs/$1/src' },
+  testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+import { TEMPLATE_DATABASE, TEST_POSTGRES_URL } from './test-environment';
+
+const root = path.resolve(__dirname, '../../..');
+
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: `${TEST_POSTGRES_URL}/postgres` });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Once per run: a migrated template every test file's database is copied from. */
+export async function createTemplateDatabase(): Promise<void> {
+  await admin(async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+  });
+  execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `${TEST_POSTGRES_URL}/${TEMPLATE_DATABASE}` },
+    stdio: 'pipe',
+  });
+}
+
+/** A fresh, migrated database of its own (copying the template takes milliseconds). */
+export async function createTestDatabase(): Promise<{ name: string; url: string }> {
+  const name = `teamchat_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  return { name, url: `${TEST_POSTGRES_URL}/${name}` };
+}
+
+export async function dropTestDatabase(name: string): Promise<void> {
+  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}

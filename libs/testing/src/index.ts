@@ -1,0 +1,6 @@
+export * from './api-client';
+export * from './factories';
+export * from './openapi';
+export * from './system';
+export * from './databases';
+export * from './test-environment';
