@@ -7,6 +7,8 @@ module.exports = {
   testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
 };

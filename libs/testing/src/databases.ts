@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { TEMPLATE_DATABASE, TEST_POSTGRES_URL } from './test-environment';
+import { TEST_POSTGRES_URL, templateDatabase } from './test-environment';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -18,13 +18,14 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
 
 /** Once per run: a migrated template every test file's database is copied from. */
 export async function createTemplateDatabase(): Promise<void> {
+  const template = templateDatabase();
   await admin(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+    await client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${template}`);
   });
   execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: `${TEST_POSTGRES_URL}/${TEMPLATE_DATABASE}` },
+    env: { ...process.env, DATABASE_URL: `${TEST_POSTGRES_URL}/${template}` },
     stdio: 'pipe',
   });
 }
@@ -32,7 +33,7 @@ export async function createTemplateDatabase(): Promise<void> {
 /** A fresh, migrated database of its own (copying the template takes milliseconds). */
 export async function createTestDatabase(): Promise<{ name: string; url: string }> {
   const name = `teamchat_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase()}`));
   return { name, url: `${TEST_POSTGRES_URL}/${name}` };
 }
 
