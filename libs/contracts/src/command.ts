@@ -51,12 +51,20 @@ export interface ApiCommandDef<S extends ParamSpecs, Result> extends CommandDef<
   readonly params: S;
 }
 
+/** Every command defined, so a service can check at start that it handles all of its own. */
+export const COMMAND_REGISTRY: CommandDef<unknown, unknown>[] = [];
+
+function register<D extends { subject: string; service: ServiceName }>(def: D): D {
+  COMMAND_REGISTRY.push(def as unknown as CommandDef<unknown, unknown>);
+  return def;
+}
+
 export function defineCommand<Payload, Result>(
   service: ServiceName,
   verb: string,
   payload: z.ZodType<Payload>,
 ): CommandDef<Payload, Result> {
-  return { subject: commandSubject(service, verb), service, payload };
+  return register<CommandDef<Payload, Result>>({ subject: commandSubject(service, verb), service, payload });
 }
 
 /** An API command: the payload schema is derived from the parameter declaration. */
@@ -72,7 +80,7 @@ export function defineApiCommand<S extends ParamSpecs, Result>(
     params: z.object(paramShape),
     requestId: z.string(),
   }) as unknown as z.ZodType<ApiCommand<DecodedParams<S>>>;
-  return { subject: commandSubject(service, verb), service, payload, params };
+  return register<ApiCommandDef<S, Result>>({ subject: commandSubject(service, verb), service, payload, params });
 }
 
 export type PayloadOf<C> = C extends CommandDef<infer P, unknown> ? P : never;

@@ -5,6 +5,7 @@ import type { ServiceName } from '@teamchat/contracts';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { CommandClient } from './commands/command-client';
 import { CommandInterceptor } from './commands/command.interceptor';
+import { unhandledCommands } from './commands/command-handler.decorator';
 import { DrainingNatsServer } from './commands/draining-nats-server';
 import { serviceHealthController } from './health/service-health.controller';
 import { PinoNestLogger, createLogger } from './logger';
@@ -40,6 +41,11 @@ export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>,
   class ServiceRootModule {}
 
   const app = await NestFactory.create(ServiceRootModule, { logger: new PinoNestLogger(logger) });
+  const unhandled = unhandledCommands(service);
+  if (unhandled.length > 0) {
+    logger.fatal({ unhandled }, `${service} has no handler for some of its commands`);
+    process.exit(70); // EX_SOFTWARE: a build that forgot a handler must not start
+  }
   app.connectMicroservice(
     { strategy: new DrainingNatsServer({ servers: [config.NATS_URL], queue: service, name: service }) },
     { inheritAppConfig: true },

@@ -1,11 +1,18 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import type { CommandDef } from '@teamchat/contracts';
+import { COMMAND_REGISTRY, type CommandDef, type ServiceName } from '@teamchat/contracts';
 
 export const COMMAND_DEF = Symbol('COMMAND_DEF');
 
 /** Subjects bound in this process; a second handler for one subject is a programming error. */
 const boundSubjects = new Set<string>();
+
+/** The commands of `service` that no loaded handler serves (checked at start). */
+export function unhandledCommands(service: ServiceName): string[] {
+  return COMMAND_REGISTRY.filter((def) => def.service === service && !boundSubjects.has(def.subject)).map(
+    (def) => def.subject,
+  );
+}
 
 /**
  * Marks the one handler of a command. With a queue group, two handlers of one subject would
