@@ -1,0 +1,247 @@
+/**
+ * The deployment files, tested as data: there is no Docker engine or cluster here, so
+ * docker-compose.yml, k8s/ and the Dockerfile are parsed and checked against the code
+ * (services, entry files, configuration names, ports, probe paths) and against the Kubernetes
+ * schemas. The last block breaks copies of the files in memory and expects the checks to say so.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import {
+  CONFIG_KEYS,
+  ROOT,
+  SERVICES,
+  composeProblems,
+  dockerfileProblems,
+  effectiveUser,
+  FINAL_STAGE,
+  imageConsistencyProblems,
+  k8sProblems,
+  parseCompose,
+  parseDockerfile,
+  parseK8s,
+  readK8s,
+  readText,
+  schemaProblems,
+  stageByName,
+  type Data,
+  type Dockerfile,
+  type K8sObject,
+} from './deploy-checks';
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+const packageJson = JSON.parse(readText('package.json'));
+const dockerignore = readText('.dockerignore');
+const dockerfileText = readText('Dockerfile');
+const composeText = readText('docker-compose.yml');
+const k8sFiles = readK8s();
+
+let dockerfile: Dockerfile;
+let compose: Data;
+let objects: K8sObject[];
+let kustomization: Data;
+const k8sFileNames = Object.keys(k8sFiles.manifests);
+
+beforeAll(() => {
+  dockerfile = parseDockerfile(dockerfileText);
+  compose = parseCompose(composeText);
+  objects = parseK8s(k8sFiles).objects;
+  kustomization = parse(k8sFiles.kustomization);
+});
+
+const allK8sProblems = (objs: K8sObject[], kust: Data = kustomization, names: string[] = k8sFileNames) => [
+  ...schemaProblems(objs),
+  ...k8sProblems(objs, kust, names),
+];
+
+describe('the configuration schema these checks rely on', () => {
+  it('has the variables the deployment files set', () => {
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'NATS_URL', 'EXTERNAL_URL', 'GATEWAY_PORT', 'HEALTH_PORT', 'LOG_LEVEL']) {
+      expect(CONFIG_KEYS.has(name)).toBe(true);
+    }
+  });
+
+  it('has an entry file for every service', () => {
+    for (const service of SERVICES) {
+      expect(fs.existsSync(path.join(ROOT, 'apps', service, 'src', 'main.ts'))).toBe(true);
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  it('has no problems', () => {
+    expect(dockerfileProblems(dockerfile, { packageJson, dockerignore })).toEqual([]);
+  });
+
+  it('builds in a stage named build, with npm ci then tools/build.js', () => {
+    const build = stageByName(dockerfile, 'build');
+    expect(build).toBeDefined();
+    const runs = build!.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(runs.some((run) => /\bnpm ci\b/.test(run))).toBe(true);
+    expect(runs.some((run) => /\bnode tools\/build\.js\b/.test(run))).toBe(true);
+  });
+
+  it('runs the final (runtime) stage as a non-root user', () => {
+    const runtime = FINAL_STAGE(dockerfile)!;
+    expect(runtime.name).toBe('runtime');
+    expect(['root', '0', '']).not.toContain(effectiveUser(dockerfile, runtime));
+  });
+
+  it('copies in only files that exist in the repository', () => {
+    for (const file of ['package.json', 'package-lock.json', 'prisma.config.ts', 'prisma/schema.prisma', 'tools/build.js']) {
+      expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
+    }
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('parses', () => {
+    expect(compose).toBeDefined();
+    expect(typeof compose.services).toBe('object');
+  });
+
+  it('has exactly the seven services plus postgres, redis, nats and migrate', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [...SERVICES, 'postgres', 'redis', 'nats', 'migrate'].sort(),
+    );
+  });
+
+  it('has no problems (entry files, env names, ports, health checks, dependencies)', () => {
+    expect(composeProblems(compose, dockerfile, packageJson)).toEqual([]);
+  });
+});
+
+describe('k8s/', () => {
+  it('parses every file', () => {
+    expect(parseK8s(k8sFiles).problems).toEqual([]);
+    expect(objects.length).toBeGreaterThan(0);
+  });
+
+  it('validates every object against its Kubernetes schema', () => {
+    expect(schemaProblems(objects)).toEqual([]);
+  });
+
+  it('has a Deployment and a Service for every service', () => {
+    for (const service of SERVICES) {
+      const kinds = objects.filter((o) => o.file === `${service}.yaml`).map((o) => o.obj.kind);
+      expect(kinds.sort()).toEqual(['Deployment', 'Service']);
+    }
+  });
+
+  it('has no problems (probes, ports, env, resources, HPA targets, kustomization)', () => {
+    expect(k8sProblems(objects, kustomization, k8sFileNames)).toEqual([]);
+  });
+
+  it('uses the same images as docker-compose.yml', () => {
+    expect(imageConsistencyProblems(compose, objects)).toEqual([]);
+  });
+});
+
+/** The checks must be able to fail: each broken copy (in memory only) must be reported. */
+describe('the checks catch broken files', () => {
+  const expectProblem = (problems: string[], pattern: RegExp) => {
+    expect(problems.some((problem) => pattern.test(problem))).toBe(true);
+  };
+
+  const mutateObject = (kind: string, name: string, change: (obj: Data) => void): K8sObject[] =>
+    clone(objects).map((o) => {
+      if (o.obj.kind === kind && o.obj.metadata?.name === name) change(o.obj);
+      return o;
+    });
+
+  it('compose: a health check on the wrong port', () => {
+    const broken = clone(compose);
+    broken.services.messaging.healthcheck.test = broken.services.messaging.healthcheck.test.map((w: string) => w.replace(':9100/', ':9101/'));
+    expectProblem(composeProblems(broken, dockerfile, packageJson), /messaging: the healthcheck asks port 9101, but HEALTH_PORT is 9100/);
+  });
+
+  it('compose: a health check on an unknown path', () => {
+    const broken = clone(compose);
+    broken.services.gateway.healthcheck.test = broken.services.gateway.healthcheck.test.map((w: string) => w.replace('/health/ready', '/healthz'));
+    expectProblem(composeProblems(broken, dockerfile, packageJson), /gateway: the healthcheck asks \/healthz/);
+  });
+
+  it('compose: a misspelt variable', () => {
+    const broken = clone(compose);
+    broken.services.presence.environment.DATABSE_URL = 'postgresql://x@postgres:5432/teamchat';
+    expectProblem(composeProblems(broken, dockerfile, packageJson), /presence: DATABSE_URL is not a setting/);
+  });
+
+  it('compose: a value the config validation rejects', () => {
+    const broken = clone(compose);
+    broken.services.push.environment.LOG_LEVEL = 'verbose';
+    expectProblem(composeProblems(broken, dockerfile, packageJson), /push: LOG_LEVEL is invalid/);
+  });
+
+  it('compose: a missing service and a command pointing at no entry file', () => {
+    const broken = clone(compose);
+    delete broken.services.uploads;
+    broken.services.scheduler.command = ['node', 'dist/apps/schedule/src/main.js'];
+    const problems = composeProblems(broken, dockerfile, packageJson);
+    expectProblem(problems, /compose: services are/);
+    expectProblem(problems, /scheduler: entry dist\/apps\/schedule\/src\/main\.js has no source file/);
+  });
+
+  it('compose: a service that does not wait for the migration', () => {
+    const broken = clone(compose);
+    broken.services['users-groups'].depends_on.migrate.condition = 'service_started';
+    expectProblem(composeProblems(broken, dockerfile, packageJson), /users-groups must depend on migrate with condition service_completed_successfully/);
+  });
+
+  it('compose: merge keys are resolved (without them the env would be missing)', () => {
+    const unmerged = parse(composeText);
+    expectProblem(composeProblems(unmerged, dockerfile, packageJson), /is not a setting|does not set/);
+  });
+
+  it('k8s: a readiness probe on the wrong port', () => {
+    const broken = mutateObject('Deployment', 'messaging', (d) => (d.spec.template.spec.containers[0].readinessProbe.httpGet.port = 9101));
+    expectProblem(allK8sProblems(broken), /Deployment messaging: readinessProbe asks port 9101, but HEALTH_PORT is 9100/);
+  });
+
+  it('k8s: a liveness probe on the ready path', () => {
+    const broken = mutateObject('Deployment', 'push', (d) => (d.spec.template.spec.containers[0].livenessProbe.httpGet.path = '/health/ready'));
+    expectProblem(allK8sProblems(broken), /Deployment push: livenessProbe asks \/health\/ready, want \/health\/live/);
+  });
+
+  it('k8s: an object that breaks its schema', () => {
+    const broken = mutateObject('Deployment', 'presence', (d) => (d.spec.template.spec.containers[0].ports[0].containerPort = '9100'));
+    expectProblem(allK8sProblems(broken), /Deployment presence: .*containerPort must be integer/);
+  });
+
+  it('k8s: an unknown variable in the ConfigMap and a missing port variable', () => {
+    const broken = mutateObject('ConfigMap', 'teamchat-config', (c) => (c.data.NATS_SERVER = 'nats://nats:4222'));
+    const broken2 = mutateObject('Deployment', 'gateway', (d) => (d.spec.template.spec.containers[0].env = []));
+    expectProblem(allK8sProblems(broken), /ConfigMap teamchat-config: NATS_SERVER is not a setting/);
+    expectProblem(allK8sProblems(broken2), /Deployment gateway: does not set GATEWAY_PORT/);
+  });
+
+  it('k8s: an HPA whose target is not a Deployment, and a kustomization that misses a file', () => {
+    const broken = mutateObject('HorizontalPodAutoscaler', 'messaging', (h) => (h.spec.scaleTargetRef.name = 'message'));
+    expectProblem(allK8sProblems(broken), /scaleTargetRef apps\/v1\/Deployment\/message is not a Deployment/);
+    const kust = clone(kustomization);
+    kust.resources = kust.resources.filter((r: string) => r !== 'hpa.yaml');
+    expectProblem(allK8sProblems(objects, kust), /kustomization\.yaml: resources .* differ/);
+  });
+
+  it('k8s: a Service that does not reach the gateway port, and service links left on', () => {
+    const broken = mutateObject('Service', 'gateway', (s) => (s.spec.ports[0].targetPort = 8080));
+    expectProblem(allK8sProblems(broken), /Service gateway: targetPort 8080 is not GATEWAY_PORT 9991/);
+    const linked = mutateObject('Deployment', 'scheduler', (d) => delete d.spec.template.spec.enableServiceLinks);
+    expectProblem(allK8sProblems(linked), /Deployment scheduler: enableServiceLinks must be false/);
+  });
+
+  it('Dockerfile: running as root, and a build stage without tools/build.js', () => {
+    const asRoot = parseDockerfile(dockerfileText.replace(/^USER .*$/gm, ''));
+    expectProblem(dockerfileProblems(asRoot, { packageJson, dockerignore }), /runtime stage \(runtime\) runs as root/);
+    const noBuild = parseDockerfile(dockerfileText.replace(/node tools\/build\.js/g, 'true'));
+    expectProblem(dockerfileProblems(noBuild, { packageJson, dockerignore }), /does not run node tools\/build\.js/);
+  });
+
+  it('Dockerfile: a runtime image that keeps the devDependencies, or a migrate image without them', () => {
+    const unpruned = parseDockerfile(dockerfileText.replace(/--from=prod-deps \/app\/node_modules/, '--from=build /app/node_modules'));
+    expectProblem(dockerfileProblems(unpruned, { packageJson, dockerignore }), /copies node_modules from build, which keeps the devDependencies/);
+    const pruned = parseDockerfile(dockerfileText.replace(/COPY --from=build \/app\/node_modules/, 'COPY --from=prod-deps /app/node_modules'));
+    expectProblem(composeProblems(compose, pruned, packageJson), /migration stage \(migrate\) has node_modules without devDependencies/);
+  });
+});
