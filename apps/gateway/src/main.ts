@@ -18,7 +18,7 @@ async function bootstrap() {
   app.use(httpMetrics(app.get(MetricsService)));
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
-  app.enableShutdownHooks();
+  app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');

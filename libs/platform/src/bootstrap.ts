@@ -50,7 +50,9 @@ export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>,
     { strategy: new DrainingNatsServer({ servers: [config.NATS_URL], queue: service, name: service }) },
     { inheritAppConfig: true },
   );
-  app.enableShutdownHooks();
+  // Exit 0 once the hooks have run, rather than Nest's default of re-raising the signal (which
+  // ends the process "killed by SIGTERM", reported as a failure by orchestrators and the launcher).
+  app.enableShutdownHooks([], { useProcessExit: true });
   await app.get(CommandClient).connect();
   await app.startAllMicroservices();
   await app.listen(config.HEALTH_PORT, '0.0.0.0');

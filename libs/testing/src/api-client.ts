@@ -55,8 +55,13 @@ export class ApiClient {
   }
 
   /** A request with a raw body, for malformed-input tests. */
-  async raw(method: string, path: string, body: string | undefined, options: RequestOptions & { contentType?: string } = {}) {
-    return this.send(method, path, body, options.contentType ?? 'application/x-www-form-urlencoded', options);
+  async raw<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body: string | undefined,
+    options: RequestOptions & { contentType?: string } = {},
+  ) {
+    return this.send<T>(method, path, body, options.contentType ?? 'application/x-www-form-urlencoded', options);
   }
 
   async request<T>(method: string, path: string, form: Record<string, FormValue> | undefined, options: RequestOptions) {

@@ -4,3 +4,4 @@ export * from './openapi';
 export * from './system';
 export * from './databases';
 export * from './test-environment';
+export * from './expectations';

@@ -36,7 +36,8 @@ export class ApiAuthGuard implements CanActivate {
       ignored: [],
     };
     res.setHeader('X-Request-Id', req.ctx.requestId);
-    if (mode === 'none') return true;
+    // Outside /api/v1 (health, metrics) are probes and scrapers: no organization or caller.
+    if (mode === 'none' || !req.path.startsWith('/api/')) return true;
 
     const host = req.header('host') ?? '';
     const authorization = req.header('authorization');

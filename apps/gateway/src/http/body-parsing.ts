@@ -10,7 +10,9 @@ import multer from 'multer';
 export function configureBodyParsing(app: INestApplication, maxBodyBytes: number): void {
   const instance = app.getHttpAdapter().getInstance() as express.Express;
   instance.set('query parser', 'simple');
-  instance.set('trust proxy', true);
+  // The client address (per-IP rate limits) is the one a proxy on a private network appended to
+  // X-Forwarded-For; `true` would take the leftmost entry, which the client writes itself.
+  instance.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: 1000 }));
   const fieldsOnly = multer({ limits: { fieldSize: maxBodyBytes, fields: 1000, files: 0 } }).none();
   app.use((req: Request, res: Response, next: NextFunction) => {

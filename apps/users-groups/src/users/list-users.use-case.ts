@@ -7,6 +7,9 @@ import { toUserRecord } from './user-record';
 
 type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 
+/** Ids are Postgres `integer`s: a larger number names no user, and must not reach the query. */
+const MAX_ID = 2_147_483_647;
+
 /** GET /users: every account of the organization (active or not), or those in `user_ids`. */
 @Injectable()
 export class ListUsers {
@@ -18,7 +21,7 @@ export class ListUsers {
   async execute({ realm, user: viewer, params }: ApiCommand<Params>): Promise<{ members: UserRecord[] }> {
     const ids = params.user_ids ? [...new Set(params.user_ids)] : undefined;
     const users = await this.prisma.user.findMany({
-      where: { realmId: realm.id, ...(ids ? { id: { in: ids } } : {}) },
+      where: { realmId: realm.id, ...(ids ? { id: { in: ids.filter((id) => Math.abs(id) <= MAX_ID) } } : {}) },
       orderBy: { id: 'asc' },
     });
     if (ids && users.length !== ids.length) {

@@ -13,8 +13,11 @@ export interface RecordOptions {
   profileData?: Map<number, Record<string, { value: string; rendered_value?: string }>>;
 }
 
-/** Python's `datetime.isoformat()` for a UTC time, which Zulip clients parse. */
-export const pythonIsoformat = (date: Date): string => date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+/**
+ * Zulip's `date_joined`: Python's `isoformat(timespec="minutes")` of a UTC time, e.g.
+ * `2019-10-20T07:50+00:00` (zerver/lib/users.py format_user_row).
+ */
+export const isoformatMinutes = (date: Date): string => `${date.toISOString().slice(0, 16)}+00:00`;
 
 export function gravatarUrl(email: string, version: number): string {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
@@ -32,7 +35,7 @@ export function toUserRecord(user: UserModel, options: RecordOptions): UserRecor
     avatar_url:
       user.avatarSource === 'G' && options.clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion),
     avatar_version: user.avatarVersion,
-    date_joined: options.viewer ? pythonIsoformat(user.dateJoined) : user.dateJoined.toISOString().slice(0, 10),
+    date_joined: options.viewer ? isoformatMinutes(user.dateJoined) : user.dateJoined.toISOString().slice(0, 10),
     is_active: user.isActive,
     is_admin: user.role <= Role.ADMINISTRATOR,
     is_owner: user.role === Role.OWNER,
@@ -44,7 +47,7 @@ export function toUserRecord(user: UserModel, options: RecordOptions): UserRecor
   };
   if (!options.viewer) delete (record as Partial<UserRecord>).timezone;
   if (user.isBot) {
-    record.bot_owner_id = user.botOwnerId ?? undefined;
+    record.bot_owner_id = user.botOwnerId; // null for a bot whose owner is gone, as in Zulip
   } else if (options.profileData) {
     record.profile_data = options.profileData.get(user.id) ?? {};
   }

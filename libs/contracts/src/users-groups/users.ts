@@ -17,7 +17,7 @@ export interface UserRecord {
   is_bot: boolean;
   role: number;
   bot_type: number | null;
-  bot_owner_id?: number;
+  bot_owner_id?: number | null;
   is_system_bot?: boolean;
   timezone: string;
   profile_data?: Record<string, { value: string; rendered_value?: string }>;

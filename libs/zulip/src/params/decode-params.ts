@@ -16,7 +16,8 @@ export interface DecodeResult<S extends ParamSpecs> {
  * (zerver/lib/typed_endpoint.py): missing, confusing aliases, invalid JSON, wrong types.
  */
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): DecodeResult<S> {
-  const values: Record<string, unknown> = {};
+  // Collected as entries: assigning `values["__proto__"]` would set a prototype, not a value.
+  const entries: [string, unknown][] = [];
   const consumed = new Set<string>();
 
   for (const [name, spec] of Object.entries(specs)) {
@@ -32,17 +33,17 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
       if (spec.isRequired()) {
         throw new ZulipError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
       }
-      values[name] = spec.defaultValue;
+      entries.push([name, spec.defaultValue]);
       continue;
     }
     consumed.add(usedName);
-    values[name] = decodeOne(usedName, spec.wire, spec.schema, raw[usedName]);
+    entries.push([name, decodeOne(usedName, spec.wire, spec.schema, raw[usedName])]);
   }
 
   const ignored = Object.keys(raw)
     .filter((key) => !consumed.has(key))
     .sort();
-  return { values: values as DecodedParams<S>, ignored };
+  return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored };
 }
 
 function decodeOne(name: string, wire: 'string' | 'json', schema: z.ZodType<unknown>, text: string): unknown {
