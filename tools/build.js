@@ -1,25 +1,23 @@
 #!/usr/bin/env node
 // Compiles the whole workspace (apps, libs, the admin command line) into dist/ with swc,
-// which rewrites the @teamchat/* path aliases. Generates the Prisma client first if needed.
+// which rewrites the @teamchat/* path aliases, after generating the Prisma client.
 const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 function build({ quiet = false } = {}) {
-  const stdio = quiet ? 'ignore' : 'inherit';
-  if (!fs.existsSync(path.join(root, 'libs/db/src/generated/prisma/client.ts'))) {
-    execFileSync(bin('prisma'), ['generate'], {
-      cwd: root,
-      stdio,
-      env: { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/teamchat', ...process.env },
-    });
-  }
+  // Always: a schema change must never leave a stale client behind (it takes under a second).
+  // Prisma wants a well-formed DATABASE_URL even to generate; it does not connect.
+  execFileSync(bin('prisma'), ['generate'], {
+    cwd: root,
+    stdio: quiet ? 'ignore' : 'inherit',
+    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/teamchat' },
+  });
   execFileSync(bin('swc'), ['apps', 'libs', 'tools/admin/admin-cli.ts', '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts'], {
     cwd: root,
-    stdio,
+    stdio: quiet ? 'ignore' : 'inherit',
   });
 }
 

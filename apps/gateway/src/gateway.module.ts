@@ -7,13 +7,14 @@ import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor'
 import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { UsersController } from './users/users.controller';
+import { ChannelsController } from './messaging/channels.controller';
 
 /**
  * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
  * envelope. It holds no domain rules and no database connection.
  */
 @Module({
-  controllers: [GatewayHealthController, ServerSettingsController, UsersController],
+  controllers: [GatewayHealthController, ServerSettingsController, UsersController, ChannelsController],
   providers: [
     CredentialCache,
     { provide: APP_GUARD, useClass: ApiAuthGuard },

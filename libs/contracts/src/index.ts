@@ -4,3 +4,5 @@ export * from './command';
 export * from './health';
 export * as UsersGroups from './users-groups';
 export type { RealmInfo, UserRecord, FetchApiKeyResult } from './users-groups';
+export * as Messaging from './messaging';
+export type { ChannelRecord, SubscriptionRecord, SubscribeResult } from './messaging';

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { Prisma, PrismaService } from '@teamchat/db';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { HEX_COLOR, canSeeChannel } from './channel-rules';
+
+type Params = DecodedParams<typeof Messaging.updateSubscriptionPropertiesParams>;
+
+/** API property → column. `in_home_view` is the legacy inverse of `is_muted`. */
+const BOOLEAN_PROPERTIES = {
+  is_muted: 'isMuted',
+  in_home_view: 'isMuted',
+  pin_to_top: 'pinToTop',
+  desktop_notifications: 'desktopNotifications',
+  audible_notifications: 'audibleNotifications',
+  push_notifications: 'pushNotifications',
+  email_notifications: 'emailNotifications',
+  wildcard_mentions_notify: 'wildcardMentionsNotify',
+} as const;
+
+/**
+ * POST /users/me/subscriptions/properties (zerver/views/streams.py
+ * update_subscription_properties_backend). Every change is checked before any is written.
+ */
+@Injectable()
+export class UpdateSubscriptionProperties {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute({ realm, user, params }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    const updates: { subscriptionId: number; data: Prisma.SubscriptionUpdateInput }[] = [];
+    for (const { stream_id: streamId, property, value } of params.subscription_data) {
+      const channel =
+        streamId > 0 && streamId <= 2147483647
+          ? await this.prisma.stream.findFirst({
+              where: { id: streamId, realmId: realm.id },
+              include: { subscriptions: { where: { userId: caller.id, active: true } } },
+            })
+          : null;
+      const subscription = channel?.subscriptions[0];
+      if (!channel || !canSeeChannel(channel, caller, subscription !== undefined)) throw badRequest('Invalid channel ID');
+      if (!subscription) throw badRequest(`Not subscribed to channel ID ${streamId}`);
+      updates.push({ subscriptionId: subscription.id, data: toColumn(property, value) });
+    }
+    await this.prisma.$transaction(
+      updates.map(({ subscriptionId, data }) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })),
+    );
+    return {};
+  }
+}
+
+function toColumn(property: string, value: boolean | string): Prisma.SubscriptionUpdateInput {
+  if (property === 'color') {
+    if (typeof value !== 'string') throw badRequest('color is not a string');
+    if (!HEX_COLOR.test(value)) throw badRequest('color is not a valid hex color code');
+    return { color: value };
+  }
+  if (!(property in BOOLEAN_PROPERTIES)) throw badRequest(`Unknown subscription property: ${property}`);
+  if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+  const column = BOOLEAN_PROPERTIES[property as keyof typeof BOOLEAN_PROPERTIES];
+  return { [column]: property === 'in_home_view' ? !value : value };
+}
