@@ -230,6 +230,29 @@ describe('admin command line', () => {
     });
   });
 
+  describe('create-channel', () => {
+    it('creates a channel as its creator, subscribing the listed users, served over HTTP', async () => {
+      const owner = await json('api-key', '--organization', 'acme', '--email', 'boss@acme.example.test');
+      const created = await json(
+        'create-channel', '--organization', 'acme', '--name', 'announcements',
+        '--creator-email', 'boss@acme.example.test', '--description', 'News', '--private',
+      );
+      expect(created).toMatchObject({ name: 'announcements', invite_only: true, subscribed: { [String(owner.user_id)]: ['announcements'] } });
+      const res = await system.api.get<{ subscriptions: { name: string; description: string }[] }>(
+        '/users/me/subscriptions', {}, { subdomain: 'acme', auth: { email: 'boss@acme.example.test', apiKey: owner.api_key as string } },
+      );
+      expect(expectSuccess(res).subscriptions).toEqual([expect.objectContaining({ name: 'announcements', description: 'News' })]);
+    });
+
+    it('refuses an invalid channel name with exit code 1 and creates nothing', async () => {
+      const before = await system.db.stream.count();
+      const run = await cli('create-channel', '--organization', 'acme', '--name', '  ', '--creator-email', 'boss@acme.example.test');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe("error: Channel name can't be empty.\n");
+      expect(await system.db.stream.count()).toBe(before);
+    });
+  });
+
   describe('usage errors exit with code 2', () => {
     it('prints the usage when no command is given', async () => {
       const run = await cli();

@@ -11,6 +11,8 @@ import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directo
 import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
 import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
+import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
+import { UserDirectoryReadonly } from '../../apps/messaging/src/users/user-directory.readonly';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -25,6 +27,10 @@ Commands:
   api-key --email EMAIL [--organization SUB] [--rotate]
       Prints the user's API key; --rotate replaces it first.
   list-organizations
+  create-channel --name NAME --creator-email EMAIL [--organization SUB] [--description TEXT]
+                 [--private] [--subscribe EMAIL,EMAIL…]
+      Creates a channel as that user would (the same rules as POST /users/me/subscriptions),
+      subscribing the creator and anyone listed.
 
 Options for every command: --json prints the result as JSON.
 --organization is the subdomain; it defaults to the root organization ("").`;
@@ -70,6 +76,10 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       public: { type: 'boolean' },
       bot: { type: 'boolean' },
       rotate: { type: 'boolean' },
+      'creator-email': { type: 'string' },
+      description: { type: 'string' },
+      private: { type: 'boolean' },
+      subscribe: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -135,6 +145,39 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
         users: realm._count.users,
         deactivated: realm.deactivated,
       }));
+    }
+    case 'create-channel': {
+      const realm = await organization();
+      const creator = await credentials.findByEmail(realm.id, required(values, 'creator-email'));
+      const name = required(values, 'name');
+      const others = (values.subscribe ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+      const result = await new Subscribe(prisma, new UserDirectoryReadonly(prisma)).execute({
+        realm: realms.toInfo(realm),
+        user: {
+          id: creator.id,
+          realmId: realm.id,
+          email: creator.deliveryEmail,
+          deliveryEmail: creator.deliveryEmail,
+          fullName: creator.fullName,
+          role: creator.role,
+          isBot: creator.isBot,
+        },
+        requestId: 'admin-cli',
+        params: {
+          subscriptions: [{ name, description: values.description }],
+          principals: others.length ? [creator.deliveryEmail, ...others] : undefined,
+          authorization_errors_fatal: true,
+          announce: false,
+          invite_only: values.private ?? false,
+          is_web_public: false,
+          is_default_stream: false,
+          history_public_to_subscribers: undefined,
+        },
+      });
+      const channel = await prisma.stream.findFirstOrThrow({
+        where: { realmId: realm.id, name: { equals: name.trim(), mode: 'insensitive' }, isArchived: false },
+      });
+      return { stream_id: channel.id, name: channel.name, invite_only: channel.inviteOnly, subscribed: result.subscribed };
     }
     default:
       throw new UsageError(command ? `Unknown command '${command}'` : 'No command given');

@@ -5,6 +5,7 @@ import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOr
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { httpMetrics } from './http/http-metrics.middleware';
+import { requestId } from './http/request-id.middleware';
 
 async function bootstrap() {
   const config = configOrExit();
@@ -15,6 +16,7 @@ async function bootstrap() {
 
   const app = await NestFactory.create(GatewayRootModule, { logger: new PinoNestLogger(logger), bodyParser: false });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
+  app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

@@ -61,6 +61,8 @@ describe('API conventions', () => {
       expectError(keep(await system.api.get('/no_such_endpoint', {}, { ...on, auth: owner })), 404, 'NOT_FOUND', 'Not Found');
       expectError(keep(await system.api.get('/no_such_endpoint', {}, on)), 404, 'NOT_FOUND', 'Not Found');
       expectError(keep(await system.api.raw('GET', '/../../etc/passwd', undefined, on)), 404, 'NOT_FOUND', 'Not Found');
+      const unknown = await system.api.get('/no_such_endpoint', {}, { ...on, headers: { 'X-Request-Id': 'trace-404' } });
+      expect(unknown.headers.get('x-request-id')).toBe('trace-404');
     });
   });
 
@@ -111,6 +113,7 @@ describe('API conventions', () => {
       const body = `username=${'a'.repeat(MIB + 10)}&password=x`;
       const res = keep(await system.api.raw('POST', '/fetch_api_key', body, on));
       expectError(res, 413, 'BAD_REQUEST', 'Request body too large');
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('refuses a multipart field over MAX_REQUEST_BODY_BYTES with a 413 JSON error', async () => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitState } from '@teamchat/platform';
@@ -9,11 +8,10 @@ import type { ApiRequest } from '../http/request-context';
 import { notLoggedIn, parseBasicAuth } from './basic-credentials';
 import { CredentialCache } from './credential-cache';
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-
 /**
- * Runs before every route: gives the request an id, finds its organization and caller as the
- * route's AuthMode asks, and applies the per-user or per-IP rate limit.
+ * Runs before every route: finds the request's organization and caller as the route's AuthMode
+ * asks, and applies the per-user or per-IP rate limit. (The request id is set earlier, by the
+ * requestId middleware.)
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
@@ -29,13 +27,6 @@ export class ApiAuthGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const mode =
       this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, [context.getHandler(), context.getClass()]) ?? 'user';
-    const headerId = req.header('x-request-id');
-    req.ctx = {
-      requestId: headerId && REQUEST_ID_PATTERN.test(headerId) ? headerId : randomUUID(),
-      user: null,
-      ignored: [],
-    };
-    res.setHeader('X-Request-Id', req.ctx.requestId);
     // Outside /api/v1 (health, metrics) are probes and scrapers: no organization or caller.
     if (mode === 'none' || !req.path.startsWith('/api/')) return true;
 

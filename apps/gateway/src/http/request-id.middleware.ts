@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { ApiRequest } from './request-context';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * First thing on every request, before body parsing and routing, so that even a 404 or a 413
+ * carries an id: the caller's `X-Request-Id` when well formed, else a new one.
+ */
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const given = req.header('x-request-id');
+  const id = given && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+  (req as ApiRequest).ctx = { requestId: id, user: null, ignored: [] };
+  res.setHeader('X-Request-Id', id);
+  next();
+}
