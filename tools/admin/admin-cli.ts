@@ -12,7 +12,7 @@ import { CreateOrganization } from '../../apps/users-groups/src/organizations/cr
 import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
-import { UserDirectoryReadonly } from '../../apps/messaging/src/users/user-directory.readonly';
+import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 

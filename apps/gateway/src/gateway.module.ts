@@ -8,13 +8,24 @@ import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { UsersController } from './users/users.controller';
 import { ChannelsController } from './messaging/channels.controller';
+import { DraftsController } from './messaging/drafts.controller';
+import { MessagesController } from './messaging/messages.controller';
+import { TopicsController } from './messaging/topics.controller';
 
 /**
  * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
  * envelope. It holds no domain rules and no database connection.
  */
 @Module({
-  controllers: [GatewayHealthController, ServerSettingsController, UsersController, ChannelsController],
+  controllers: [
+    GatewayHealthController,
+    ServerSettingsController,
+    UsersController,
+    ChannelsController,
+    MessagesController,
+    TopicsController,
+    DraftsController,
+  ],
   providers: [
     CredentialCache,
     { provide: APP_GUARD, useClass: ApiAuthGuard },

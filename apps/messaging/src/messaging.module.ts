@@ -7,15 +7,18 @@ import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
 import { Unsubscribe } from './channels/unsubscribe.use-case';
 import { UpdateSubscriptionProperties } from './channels/update-subscription-properties.use-case';
-import { UserDirectoryReadonly } from './users/user-directory.readonly';
+import { MessagingCoreModule } from './core/core.module';
+import { DraftsModule } from './drafts/drafts.module';
+import { MessagesModule } from './messages/messages.module';
+import { TopicsModule } from './topics/topics.module';
 
 /**
- * The messaging service: channels, subscriptions and their properties; messages, topics, read
- * state, drafts and topic deletion arrive in the next steps.
+ * The messaging service: channels and subscriptions (here), messages, topics and read state,
+ * topic deletion, drafts (in their feature modules).
  */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule],
   controllers: [ChannelsHandler],
-  providers: [UserDirectoryReadonly, ChannelStatsReader, Subscribe, Unsubscribe, ListSubscriptions, ListChannels, UpdateSubscriptionProperties],
+  providers: [ChannelStatsReader, Subscribe, Unsubscribe, ListSubscriptions, ListChannels, UpdateSubscriptionProperties],
 })
 export class MessagingModule {}

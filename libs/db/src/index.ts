@@ -1,4 +1,15 @@
 export * from './prisma.service';
 export * from './db.module';
 export { Prisma } from './generated/prisma/client';
-export type { RealmModel, UserModel, ApiKeyModel, CustomProfileFieldModel } from './generated/prisma/models';
+export type {
+  RealmModel,
+  UserModel,
+  ApiKeyModel,
+  CustomProfileFieldModel,
+  StreamModel,
+  SubscriptionModel,
+  MessageModel,
+  UserMessageModel,
+  DraftModel,
+  UserTopicModel,
+} from './generated/prisma/models';

@@ -10,3 +10,4 @@ export * from './health/readiness';
 export * from './commands/command-client';
 export * from './commands/command-handler.decorator';
 export * from './commands/command.interceptor';
+export * from './events/event-bus';

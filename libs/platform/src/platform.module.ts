@@ -9,12 +9,13 @@ import { REDIS, createRedis, pingRedis } from './redis';
 import { SERVICE_NAME } from './service-name';
 import { READINESS_CHECKS, type ReadinessCheck } from './health/readiness';
 import { RateLimiter } from './rate-limiter';
+import { EventBus } from './events/event-bus';
 import type { Redis } from 'ioredis';
 
 /** Optional: a service that owns tables provides this to put its database in readiness. */
 export const DATABASE_PING = Symbol('DATABASE_PING');
 
-/** What every process has: its config, logger, Redis, metrics and a NATS command client. */
+/** What every process has: config, logger, Redis, metrics, a NATS command client, the event bus. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -33,6 +34,7 @@ export class PlatformModule {
         MetricsService,
         CommandClient,
         RateLimiter,
+        EventBus,
         {
           provide: READINESS_CHECKS,
           inject: [REDIS, CommandClient, { token: DATABASE_PING, optional: true }],
@@ -43,7 +45,7 @@ export class PlatformModule {
           ],
         },
       ],
-      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, READINESS_CHECKS],
+      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, EventBus, READINESS_CHECKS],
     };
   }
 }

@@ -78,6 +78,67 @@ export class Factory {
     };
   }
 
+  /** A channel, with the given users subscribed. */
+  async channel(
+    realm: { id: number },
+    input: { name?: string; inviteOnly?: boolean; historyPublicToSubscribers?: boolean; subscribers?: { id: number }[] } = {},
+  ) {
+    const channel = await this.db.stream.create({
+      data: {
+        realmId: realm.id,
+        name: input.name ?? `channel-${unique()}`,
+        inviteOnly: input.inviteOnly ?? false,
+        historyPublicToSubscribers: input.historyPublicToSubscribers ?? !(input.inviteOnly ?? false),
+      },
+    });
+    for (const user of input.subscribers ?? []) await this.subscribe(user, channel);
+    return channel;
+  }
+
+  /** Subscribes a user as of now (protected history starts after the newest message). */
+  async subscribe(user: { id: number }, channel: { id: number }) {
+    const newest = await this.db.message.aggregate({ _max: { id: true } });
+    return this.db.subscription.upsert({
+      where: { userId_streamId: { userId: user.id, streamId: channel.id } },
+      create: { userId: user.id, streamId: channel.id, subscribedAfterMessageId: newest._max.id ?? 0 },
+      update: { active: true, subscribedAfterMessageId: newest._max.id ?? 0 },
+    });
+  }
+
+  /**
+   * A channel message written straight to the store, with a UserMessage row for each current
+   * subscriber (read for the sender). For tests that need many messages fast.
+   */
+  async channelMessages(
+    sender: { id: number; realmId: number },
+    channel: { id: number },
+    topic: string,
+    count = 1,
+    content = (i: number) => `message ${i}`,
+  ): Promise<number[]> {
+    const subscribers = await this.db.subscription.findMany({ where: { streamId: channel.id, active: true }, select: { userId: true } });
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const message = await this.db.message.create({
+        data: {
+          realmId: sender.realmId,
+          senderId: sender.id,
+          streamId: channel.id,
+          topic,
+          content: content(i),
+          renderedContent: `<p>${content(i)}</p>`,
+          recipients: {
+            create: subscribers.map(({ userId }) => ({ userId, flags: userId === sender.id ? 1 : 0 })),
+          },
+        },
+      });
+      ids.push(message.id);
+    }
+    const first = await this.db.message.findFirst({ where: { streamId: channel.id }, orderBy: { id: 'asc' }, select: { id: true } });
+    await this.db.stream.update({ where: { id: channel.id }, data: { firstMessageId: first?.id ?? null } });
+    return ids;
+  }
+
   /** An organization with an owner, an administrator, a member and a guest. */
   async organizationWithStaff(input: Parameters<Factory['organization']>[0] = {}) {
     const realm = await this.organization(input);

@@ -5,3 +5,4 @@ export * from './system';
 export * from './databases';
 export * from './test-environment';
 export * from './expectations';
+export * from './event-recorder';

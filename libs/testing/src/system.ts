@@ -6,6 +6,7 @@ import { SERVICES, type ServiceName } from '@teamchat/contracts';
 import { openPrisma, type PrismaService } from '@teamchat/db';
 import { createTestDatabase, dropTestDatabase } from './databases';
 import { ApiClient } from './api-client';
+import { EventRecorder, deleteEventStream } from './event-recorder';
 import { TEST_NATS_URL, TEST_REDIS_URL, TEST_ROOT_HOST } from './test-environment';
 
 const root = path.resolve(__dirname, '../../..');
@@ -38,6 +39,7 @@ export class TestSystem {
   readonly env: Record<string, string>;
   private readonly processes = new Map<ServiceName, ChildProcess>();
   private readonly logs = new Map<ServiceName, string[]>();
+  private readonly recorders: EventRecorder[] = [];
 
   private constructor(
     private readonly database: { name: string; url: string },
@@ -127,8 +129,17 @@ export class TestSystem {
     throw new Error(`System not ready after ${timeoutMs} ms: ${last}\n${logs}`);
   }
 
+  /** Starts recording this system's domain events (stopped with the system). */
+  async recordEvents(): Promise<EventRecorder> {
+    const recorder = await EventRecorder.start(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
+    this.recorders.push(recorder);
+    return recorder;
+  }
+
   async stop(): Promise<void> {
     await Promise.all([...this.processes.keys()].map((service) => this.stopService(service)));
+    await Promise.all(this.recorders.map((recorder) => recorder.stop()));
+    await deleteEventStream(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
     await this.db.$disconnect();
     await dropTestDatabase(this.database.name);
   }

@@ -1,6 +1,6 @@
 import type { AuthUser } from '@teamchat/contracts';
 import { badRequest } from '@teamchat/zulip';
-import type { DirectoryUser, UserDirectoryReadonly } from '../users/user-directory.readonly';
+import type { DirectoryUser, UserDirectoryReadonly } from '../core/user-directory.readonly';
 
 /** Zulip's `principals`: all user ids or all emails; absent means the caller. */
 export async function resolvePrincipals(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscribeResult } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly, type DirectoryUser } from '../users/user-directory.readonly';
+import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
 import { renderDescription } from './channel-description';
 import { CHANNEL_COLORS, canJoinChannel, checkChannelDescription, checkChannelName } from './channel-rules';
 import { resolvePrincipals } from './principals';

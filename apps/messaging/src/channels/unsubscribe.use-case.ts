@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { Role, ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly } from '../users/user-directory.readonly';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { canSeeChannel } from './channel-rules';
 import { resolvePrincipals } from './principals';
 

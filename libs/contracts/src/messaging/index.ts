@@ -1,1 +1,5 @@
 export * from './channels';
+export * from './events';
+export * from './drafts';
+export * from './topics';
+export * from './messages';

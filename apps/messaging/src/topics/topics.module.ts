@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { MessagingCoreModule } from '../core/core.module';
+
+/** Topics: its handlers and use cases are registered here. */
+@Module({
+  imports: [MessagingCoreModule],
+  controllers: [],
+  providers: [],
+})
+export class TopicsModule {}

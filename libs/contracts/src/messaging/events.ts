@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { clientEventSchema, defineEvent } from '../event';
+
+/**
+ * `event.messaging.message_sent.v1`: a new message. Each recipient gets the same `message`
+ * with their own `flags`; the queue the sender named gets `local_message_id` back.
+ */
+export const messageSentSchema = z.object({
+  realmId: z.number().int(),
+  message: z.record(z.string(), z.unknown()),
+  recipients: z.array(z.object({ id: z.number().int(), flags: z.array(z.string()) })),
+  senderQueue: z.object({ userId: z.number().int(), queueId: z.string(), localId: z.string() }).optional(),
+});
+export type MessageSent = z.infer<typeof messageSentSchema>;
+
+export const MessagingEvents = {
+  messageSent: defineEvent('messaging', 'message_sent', messageSentSchema),
+  /** `delete_message` events, one per batch of deleted messages. */
+  messagesDeleted: defineEvent('messaging', 'messages_deleted', clientEventSchema),
+  /** `stream` events: create, update (e.g. `first_message_id`), delete. */
+  channelChanged: defineEvent('messaging', 'channel_changed', clientEventSchema),
+  /** `subscription` events: add, remove, update, peer_add, peer_remove. */
+  subscriptionChanged: defineEvent('messaging', 'subscription_changed', clientEventSchema),
+  /** `user_topic` events. */
+  userTopicChanged: defineEvent('messaging', 'user_topic_changed', clientEventSchema),
+  /** `drafts` events: add, update, remove. */
+  draftsChanged: defineEvent('messaging', 'drafts_changed', clientEventSchema),
+  /** `update_message_flags` events (read state). */
+  messageFlagsChanged: defineEvent('messaging', 'message_flags_changed', clientEventSchema),
+};

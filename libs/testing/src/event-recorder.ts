@@ -1,0 +1,83 @@
+import { eventStreamName } from '@teamchat/contracts';
+import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
+
+const codec = JSONCodec();
+
+export interface RecordedEvent<T = Record<string, unknown>> {
+  subject: string;
+  payload: T;
+}
+
+/**
+ * Listens to every domain event of one test system (its subject namespace) over core NATS,
+ * so tests can assert what a change published and to whom.
+ */
+export class EventRecorder {
+  readonly events: RecordedEvent[] = [];
+  private waiters: (() => void)[] = [];
+
+  private constructor(
+    private readonly connection: NatsConnection,
+    private readonly subscription: Subscription,
+  ) {}
+
+  static async start(natsUrl: string, subjectPrefix: string): Promise<EventRecorder> {
+    const connection = await connect({ servers: natsUrl });
+    const subscription = connection.subscribe(`${subjectPrefix}event.>`);
+    const recorder = new EventRecorder(connection, subscription);
+    void (async () => {
+      for await (const message of subscription) {
+        recorder.events.push({ subject: message.subject.slice(subjectPrefix.length), payload: codec.decode(message.data) as Record<string, unknown> });
+        recorder.waiters.splice(0).forEach((wake) => wake());
+      }
+    })();
+    await connection.flush();
+    return recorder;
+  }
+
+  clear(): void {
+    this.events.length = 0;
+  }
+
+  /** Events whose subject (without the namespace) is `subject`, e.g. `event.messaging.message_sent.v1`. */
+  of<T = Record<string, unknown>>(subject: string): T[] {
+    return this.events.filter((e) => e.subject === subject).map((e) => e.payload as T);
+  }
+
+  /** Waits until `count` events of `subject` have arrived (or fails after `timeoutMs`). */
+  async waitFor<T = Record<string, unknown>>(subject: string, count = 1, timeoutMs = 5000): Promise<T[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.of(subject).length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`Expected ${count} ${subject} event(s), got ${this.of(subject).length}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => (clearTimeout(timer), resolve()));
+      });
+    }
+    return this.of<T>(subject);
+  }
+
+  /** Gives late events a moment, then returns what arrived (for asserting that none did). */
+  async settle<T = Record<string, unknown>>(subject: string, ms = 300): Promise<T[]> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return this.of<T>(subject);
+  }
+
+  async stop(): Promise<void> {
+    this.subscription.unsubscribe();
+    await this.connection.drain();
+  }
+}
+
+/** Removes a test system's event stream once it is done with it. */
+export async function deleteEventStream(natsUrl: string, subjectPrefix: string): Promise<void> {
+  const streamName = eventStreamName(subjectPrefix);
+  const connection = await connect({ servers: natsUrl });
+  try {
+    const manager = await connection.jetstreamManager();
+    await manager.streams.delete(streamName).catch(() => undefined);
+  } finally {
+    await connection.drain();
+  }
+}
