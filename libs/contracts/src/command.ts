@@ -31,6 +31,8 @@ export interface ApiCommand<P> {
   user: AuthUser | null;
   params: P;
   requestId: string;
+  /** The client's name (first token of its User-Agent), as Zulip records "sending_client". */
+  client?: string;
 }
 
 export type CommandReply<R> = { ok: true; data: R } | { ok: false; error: ErrorBody };
@@ -79,6 +81,7 @@ export function defineApiCommand<S extends ParamSpecs, Result>(
     user: authUserSchema.nullable(),
     params: z.object(paramShape),
     requestId: z.string(),
+    client: z.string().max(30).optional(),
   }) as unknown as z.ZodType<ApiCommand<DecodedParams<S>>>;
   return register<ApiCommandDef<S, Result>>({ subject: commandSubject(service, verb), service, payload, params });
 }

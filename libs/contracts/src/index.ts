@@ -5,5 +5,16 @@ export * from './health';
 export * from './event';
 export * as UsersGroups from './users-groups';
 export type { RealmInfo, UserRecord, FetchApiKeyResult } from './users-groups';
+export {
+  USER_SETTINGS,
+  builtinSettingDefaults,
+  resolveSettings,
+  apiEmail,
+  canSeeDeliveryEmail,
+  EmailVisibility,
+  type SettingName,
+  type UserSettings,
+} from './users-groups';
 export * as Messaging from './messaging';
-export type { ChannelRecord, SubscriptionRecord, SubscribeResult } from './messaging';
+export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, MessagesPage, SendMessageResult } from './messaging';
+export { MessagingEvents } from './messaging';

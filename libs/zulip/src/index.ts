@@ -4,3 +4,4 @@ export * from './errors';
 export * from './roles';
 export * from './params/param-spec';
 export * from './params/decode-params';
+export * from './avatars';

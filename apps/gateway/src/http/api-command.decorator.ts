@@ -13,6 +13,18 @@ export const ApiCommandOf = createParamDecorator(
     const { values, ignored } = decodeParams(def.params, rawParams(req));
     req.ctx.ignored = ignored;
     if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; mark its route @Auth('realm') or stronger`);
-    return { realm: req.ctx.realm, user: req.ctx.user, params: values, requestId: req.ctx.requestId };
+    return {
+      realm: req.ctx.realm,
+      user: req.ctx.user,
+      params: values,
+      requestId: req.ctx.requestId,
+      client: clientName(req.header('user-agent')),
+    };
   },
 );
+
+/** Zulip names the client by its User-Agent's first product token ("ZulipMobile/27.1 …"). */
+function clientName(userAgent: string | undefined): string {
+  const token = (userAgent ?? '').trim().split(/[/\s]/)[0];
+  return /^[A-Za-z0-9._-]{1,30}$/.test(token) ? token : 'API';
+}

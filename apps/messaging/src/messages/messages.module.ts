@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MessagingCoreModule } from '../core/core.module';
+import { GetMessages } from './get-messages.use-case';
+import { MessagesHandler } from './messages.handler';
+import { SendMessage } from './send-message.use-case';
 
-/** Messages: its handlers and use cases are registered here. */
+/** Sending and reading messages. */
 @Module({
   imports: [MessagingCoreModule],
-  controllers: [],
-  providers: [],
+  controllers: [MessagesHandler],
+  providers: [SendMessage, GetMessages],
 })
 export class MessagesModule {}

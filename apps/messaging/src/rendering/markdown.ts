@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { mentionsPlugin, type MentionEnv } from './mentions';
 
 /**
  * The one Markdown renderer. Raw HTML is never passed through (`html: false` escapes it), and
@@ -16,8 +17,11 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
-export function renderMarkdown(source: string): string {
-  return md.render(source).trimEnd();
+md.use(mentionsPlugin);
+
+/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned). */
+export function renderMarkdown(source: string, mentions?: MentionEnv): string {
+  return md.render(source, (mentions ?? {}) as Record<string, unknown>).trimEnd();
 }
 
 export { md as markdownEngine };

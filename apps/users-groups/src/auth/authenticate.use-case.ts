@@ -3,8 +3,8 @@ import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../realms/realm-directory';
-import { resolveSettings } from '../settings/user-settings.catalogue';
-import { apiEmail } from '../settings/email-visibility';
+import { resolveSettings } from '@teamchat/contracts';
+import { apiEmail } from '@teamchat/contracts';
 import { isWellFormedApiKey } from './api-keys';
 
 const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
 import { Role, badRequest } from '@teamchat/zulip';
 import { CreateUser } from '../users/create-user.use-case';
-import { builtinSettingDefaults } from '../settings/user-settings.catalogue';
+import { builtinSettingDefaults } from '@teamchat/contracts';
 
 export interface NewOrganization {
   /** "" for the root domain. */

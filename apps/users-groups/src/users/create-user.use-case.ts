@@ -3,7 +3,7 @@ import { Prisma, PrismaService, type UserModel } from '@teamchat/db';
 import { LIMITS, Role, badRequest, isRole } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
-import { resolveSettings } from '../settings/user-settings.catalogue';
+import { resolveSettings } from '@teamchat/contracts';
 
 export interface NewUser {
   realmId: number;

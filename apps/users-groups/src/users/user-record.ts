@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { AuthUser, UserRecord } from '@teamchat/contracts';
 import type { UserModel } from '@teamchat/db';
-import { Role } from '@teamchat/zulip';
-import { apiEmail, canSeeDeliveryEmail } from '../settings/email-visibility';
-import { resolveSettings } from '../settings/user-settings.catalogue';
+import { Role, avatarUrl } from '@teamchat/zulip';
+import { apiEmail, canSeeDeliveryEmail } from '@teamchat/contracts';
+import { resolveSettings } from '@teamchat/contracts';
 
 export interface RecordOptions {
   /** null for a spectator (public access without logging in). */
@@ -19,10 +18,6 @@ export interface RecordOptions {
  */
 export const isoformatMinutes = (date: Date): string => `${date.toISOString().slice(0, 16)}+00:00`;
 
-export function gravatarUrl(email: string, version: number): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
-}
 
 /** A member record as Zulip formats it (zerver/lib/users.py format_user_row). */
 export function toUserRecord(user: UserModel, options: RecordOptions): UserRecord {
@@ -32,8 +27,7 @@ export function toUserRecord(user: UserModel, options: RecordOptions): UserRecor
     email: apiEmail(user, visibility, options.realmHost),
     delivery_email: canSeeDeliveryEmail(options.viewer, user.id, user.isBot ? 1 : visibility) ? user.deliveryEmail : null,
     full_name: user.fullName,
-    avatar_url:
-      user.avatarSource === 'G' && options.clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion),
+    avatar_url: avatarUrl(user, options.clientGravatar),
     avatar_version: user.avatarVersion,
     date_joined: options.viewer ? isoformatMinutes(user.dateJoined) : user.dateJoined.toISOString().slice(0, 10),
     is_active: user.isActive,

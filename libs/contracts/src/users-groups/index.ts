@@ -1,2 +1,4 @@
 export * from './identity';
 export * from './users';
+export * from './user-settings';
+export * from './email-visibility';

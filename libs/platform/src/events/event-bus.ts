@@ -49,7 +49,8 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Publishes in order; a failure is logged, never thrown, since the change has committed. */
-  async publishAll(events: { def: EventDef<never>; payload: unknown }[], requestId?: string): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async publishAll(events: { def: EventDef<any>; payload: unknown }[], requestId?: string): Promise<void> {
     for (const { def, payload } of events) {
       try {
         await this.publish(def as EventDef<unknown>, payload);

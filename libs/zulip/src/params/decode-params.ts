@@ -37,7 +37,7 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
       continue;
     }
     consumed.add(usedName);
-    entries.push([name, decodeOne(usedName, spec.wire, spec.schema, raw[usedName])]);
+    entries.push([name, decodeOne(usedName, spec.wire, spec.schema, raw[usedName], spec.nullBytesAllowed)]);
   }
 
   const ignored = Object.keys(raw)
@@ -46,7 +46,13 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
   return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored };
 }
 
-function decodeOne(name: string, wire: 'string' | 'json', schema: z.ZodType<unknown>, text: string): unknown {
+function decodeOne(
+  name: string,
+  wire: 'string' | 'json',
+  schema: z.ZodType<unknown>,
+  text: string,
+  nullBytesAllowed: boolean,
+): unknown {
   let value: unknown = text;
   if (wire === 'json') {
     try {
@@ -55,7 +61,7 @@ function decodeOne(name: string, wire: 'string' | 'json', schema: z.ZodType<unkn
       throw badRequest(`${name} is not valid JSON`);
     }
   }
-  const nulPath = findNullByte(value, []);
+  const nulPath = nullBytesAllowed ? undefined : findNullByte(value, []);
   if (nulPath) throw badRequest(`${name}${formatPath(nulPath)} must not contain null bytes`);
 
   const result = schema.safeParse(value);

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+interface SpecOptions<T> {
+  required: boolean;
+  defaultValue: T | undefined;
+  aliases: readonly string[];
+  /** The owning service checks null bytes itself, with its own message. */
+  nullBytesAllowed: boolean;
+}
+
 /**
  * How one API parameter is declared. `wire` says how the text on the wire becomes a value:
  * `string` is taken as it is, `json` is parsed as JSON first (Zulip's `Json[...]`: lists,
@@ -9,33 +17,48 @@ export class ParamSpec<T, Req extends boolean = boolean> {
   private constructor(
     readonly wire: 'string' | 'json',
     readonly schema: z.ZodType<T>,
-    readonly required: Req,
-    readonly defaultValue: T | undefined,
-    readonly aliases: readonly string[],
+    private readonly options: SpecOptions<T>,
   ) {}
 
   static of<T>(wire: 'string' | 'json', schema: z.ZodType<T>): ParamSpec<T, true> {
-    return new ParamSpec(wire, schema, true, undefined, []);
+    return new ParamSpec(wire, schema, { required: true, defaultValue: undefined, aliases: [], nullBytesAllowed: false });
+  }
+
+  get required(): Req {
+    return this.options.required as Req;
+  }
+  get defaultValue(): T | undefined {
+    return this.options.defaultValue;
+  }
+  get aliases(): readonly string[] {
+    return this.options.aliases;
+  }
+  get nullBytesAllowed(): boolean {
+    return this.options.nullBytesAllowed;
   }
 
   /** Not required; absent means `undefined`. */
   optional(): ParamSpec<T, false> {
-    return new ParamSpec<T, false>(this.wire, this.schema, false, undefined, this.aliases);
+    return new ParamSpec<T, false>(this.wire, this.schema, { ...this.options, required: false, defaultValue: undefined });
   }
 
   /** Not required; absent means `value`. */
-  default(value: T): ParamSpec<T, true> & { readonly hasDefault: true } {
-    const spec = new ParamSpec<T, true>(this.wire, this.schema, false as true, value, this.aliases);
-    return Object.assign(spec, { hasDefault: true as const });
+  default(value: T): ParamSpec<T, true> {
+    return new ParamSpec<T, true>(this.wire, this.schema, { ...this.options, required: false, defaultValue: value });
   }
 
   /** Other names the same parameter may arrive under (Zulip's `subject` for `topic`). */
   alias(...names: string[]): ParamSpec<T, Req> {
-    return new ParamSpec(this.wire, this.schema, this.required, this.defaultValue, [...this.aliases, ...names]);
+    return new ParamSpec(this.wire, this.schema, { ...this.options, aliases: [...this.options.aliases, ...names] });
+  }
+
+  /** Lets null bytes through to the service, which refuses them with its own words. */
+  allowNullBytes(): ParamSpec<T, Req> {
+    return new ParamSpec(this.wire, this.schema, { ...this.options, nullBytesAllowed: true });
   }
 
   isRequired(): boolean {
-    return this.required && this.defaultValue === undefined;
+    return this.options.required && this.options.defaultValue === undefined;
   }
 }
 

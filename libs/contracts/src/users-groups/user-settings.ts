@@ -27,6 +27,7 @@ const text = (values: string[], value: string, endpoints: Endpoints = 'both'): S
 
 /**
  * Every personal setting with Zulip's default for a new organization (zerver/models/users.py).
+ * Owned by users-groups; shared so that other services read settings with the same defaults.
  * A new user starts from their organization's defaults, which start from these.
  */
 export const USER_SETTINGS = {

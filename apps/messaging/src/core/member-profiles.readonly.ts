@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+
+/** What a message shows of a person, and the settings that govern what happens to them. */
+export interface MemberProfile {
+  id: number;
+  fullName: string;
+  /** The address the API shows for them (a dummy one when their email is hidden). */
+  email: string;
+  deliveryEmail: string;
+  avatarSource: string;
+  avatarVersion: number;
+  isBot: boolean;
+  isActive: boolean;
+  role: number;
+  settings: UserSettings;
+}
+
+/**
+ * READ-ONLY view of users-groups' `users` and `realms` tables for message records and the
+ * rules that depend on a person's settings. Messaging never writes these tables.
+ */
+@Injectable()
+export class MemberProfilesReadonly {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async of(realmHost: string, userIds: number[]): Promise<Map<number, MemberProfile>> {
+    const users = await this.prisma.user.findMany({
+      where: { id: { in: [...new Set(userIds)] } },
+      include: { realm: { select: { userSettingsDefaults: true } } },
+    });
+    return new Map(
+      users.map((user) => {
+        const settings = resolveSettings(user.realm.userSettingsDefaults, user.settings);
+        return [
+          user.id,
+          {
+            id: user.id,
+            fullName: user.fullName,
+            email: apiEmail(user, settings.email_address_visibility, realmHost),
+            deliveryEmail: user.deliveryEmail,
+            avatarSource: user.avatarSource,
+            avatarVersion: user.avatarVersion,
+            isBot: user.isBot,
+            isActive: user.isActive,
+            role: user.role,
+            settings,
+          },
+        ];
+      }),
+    );
+  }
+
+  /** Which of these users are active accounts of the organization. */
+  async activeIds(realmId: number, userIds: number[]): Promise<number[]> {
+    const rows = await this.prisma.user.findMany({
+      where: { realmId, isActive: true, id: { in: userIds } },
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** The least privileged role allowed to use wildcard mentions in large channels and topics. */
+  async canMentionManyUsersRole(realmId: number): Promise<number> {
+    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId }, select: { canMentionManyUsersRole: true } });
+    return realm.canMentionManyUsersRole;
+  }
+
+  /** Active users of the organization that a message could mention, by the names it uses. */
+  mentionable(realmId: number, names: string[], ids: number[]) {
+    if (names.length === 0 && ids.length === 0) return Promise.resolve([]);
+    return this.prisma.user.findMany({
+      where: {
+        realmId,
+        isActive: true,
+        OR: [
+          ...names.map((name) => ({ fullName: { equals: name, mode: 'insensitive' as const } })),
+          ...(ids.length ? [{ id: { in: ids.filter((id) => id <= 2147483647) } }] : []),
+        ],
+      },
+      select: { id: true, fullName: true },
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import type { RealmRef } from '@teamchat/contracts';
+import type { MessageModel } from '@teamchat/db';
+import { avatarUrl } from '@teamchat/zulip';
+import type { MemberProfile } from '../core/member-profiles.readonly';
+import { displayTopic } from './message-text';
+
+export interface RecordContext {
+  realm: RealmRef;
+  profiles: Map<number, MemberProfile>;
+  channelNames: Map<number, string>;
+  dmMembers: Map<number, number[]>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopic: boolean;
+}
+
+/**
+ * Zulip's `recipient_id` names a conversation. We derive it: 2·channel id for a channel,
+ * 2·group id + 1 for a direct-message group, so the two kinds never collide.
+ */
+export const recipientId = (message: Pick<MessageModel, 'streamId' | 'dmGroupId'>): number =>
+  message.streamId !== null ? message.streamId * 2 : message.dmGroupId! * 2 + 1;
+
+/** A message as GET /messages and the message event show it (zerver/lib/message.py). */
+export function toMessageRecord(message: MessageModel, ctx: RecordContext): Record<string, unknown> {
+  const sender = ctx.profiles.get(message.senderId);
+  const isChannel = message.streamId !== null;
+  const displayRecipient = isChannel
+    ? (ctx.channelNames.get(message.streamId!) ?? '')
+    : (ctx.dmMembers.get(message.dmGroupId!) ?? [message.senderId]).map((id) => {
+        const member = ctx.profiles.get(id);
+        return { id, email: member?.email ?? '', full_name: member?.fullName ?? '', is_mirror_dummy: false };
+      });
+  return {
+    id: message.id,
+    sender_id: message.senderId,
+    content: ctx.applyMarkdown ? message.renderedContent : message.content,
+    content_type: ctx.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    recipient_id: recipientId(message),
+    timestamp: Math.floor(message.dateSent.getTime() / 1000),
+    client: message.sendingClient,
+    subject: isChannel ? displayTopic(message.topic, ctx.allowEmptyTopic) : '',
+    topic_links: [],
+    is_me_message: message.content.startsWith('/me '),
+    reactions: [],
+    submessages: [],
+    sender_full_name: sender?.fullName ?? '',
+    sender_email: sender?.email ?? '',
+    sender_realm_str: ctx.realm.subdomain,
+    avatar_url: sender ? avatarUrl(sender, ctx.clientGravatar) : null,
+    display_recipient: displayRecipient,
+    type: isChannel ? 'stream' : 'private',
+    ...(isChannel ? { stream_id: message.streamId } : {}),
+  };
+}

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { Messaging, type PayloadOf } from '@teamchat/contracts';
+import { CommandHandler } from '@teamchat/platform';
+import { GetMessages } from './get-messages.use-case';
+import { SendMessage } from './send-message.use-case';
+
+@Controller()
+export class MessagesHandler {
+  constructor(
+    private readonly sendMessage: SendMessage,
+    private readonly getMessages: GetMessages,
+  ) {}
+
+  @CommandHandler(Messaging.sendMessage)
+  send(@Payload() payload: PayloadOf<typeof Messaging.sendMessage>) {
+    return this.sendMessage.execute(payload);
+  }
+
+  @CommandHandler(Messaging.getMessages)
+  list(@Payload() payload: PayloadOf<typeof Messaging.getMessages>) {
+    return this.getMessages.execute(payload);
+  }
+}

@@ -1,0 +1,291 @@
+import { Injectable } from '@nestjs/common';
+import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
+import { PrismaService, type Prisma, type StreamModel } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ChannelAccess } from '../core/channel-access';
+import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { renderMarkdown } from '../rendering/markdown';
+import { mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
+import { Flag, flagNames } from './message-flags';
+import { toMessageRecord } from './message-record';
+import { normalizeContent, normalizeTopic } from './message-text';
+import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
+import { Visibility, visibilityAfterSend } from './visibility-policy';
+
+type Params = DecodedParams<typeof Messaging.sendMessageParams>;
+type Command = ApiCommand<Params>;
+
+/** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above it, wildcards need permission. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+/** Clients that are Zulip's own apps mark their own messages read (Client.default_read_by_sender). */
+const READ_BY_SENDER_CLIENTS = new Set(['website', 'ZulipMobile', 'ZulipElectron', 'ZulipDesktop', 'ZulipTerminal', 'ZulipFlutter']);
+
+interface Delivery {
+  streamId: number | null;
+  channel?: StreamModel;
+  dmGroupId: number | null;
+  dmMembers: number[];
+  topic: string;
+  recipientIds: number[];
+  subscriberCount: number;
+  /** The sender's subscription is muted (channel messages). */
+  channelMuted: boolean;
+}
+
+/**
+ * POST /messages (zerver/views/message_send.py, zerver/actions/message_send.py): checks every
+ * rule, writes the message and its recipients' rows in one transaction, then publishes the
+ * message event and any topic visibility changes.
+ */
+@Injectable()
+export class SendMessage {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly channels: ChannelAccess,
+    private readonly users: UserDirectoryReadonly,
+    private readonly profiles: MemberProfilesReadonly,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
+    const { realm, params } = command;
+    const sender = command.user!;
+    if (params.queue_id !== undefined && params.local_id === undefined) throw badRequest('Missing local_id');
+    const isChannel = params.type === 'channel' || params.type === 'stream';
+    const content = normalizeContent(params.content);
+    const delivery = isChannel ? await this.toChannel(command) : await this.toDirect(command);
+
+    const candidates = mentionCandidates(content);
+    const mentions = newMentionEnv(await this.profiles.mentionable(realm.id, candidates.names, candidates.ids));
+    const renderedContent = renderMarkdown(content, mentions);
+    const topicParticipants = isChannel ? await this.topicParticipants(delivery) : new Set<number>();
+    if (isChannel) await this.checkWildcards(command, delivery, mentions, topicParticipants);
+
+    const readBySender = params.read_by_sender ?? READ_BY_SENDER_CLIENTS.has(command.client ?? '');
+    const flagsOf = (userId: number): number => {
+      let bits = isChannel ? 0 : Flag.is_private;
+      if (userId === sender.id && readBySender) bits |= Flag.read;
+      if (mentions.mentionedUserIds.has(userId)) bits |= Flag.mentioned;
+      if (mentions.channelWildcard) bits |= Flag.stream_wildcard_mentioned;
+      if (mentions.topicWildcard && topicParticipants.has(userId)) bits |= Flag.topic_wildcard_mentioned;
+      return bits;
+    };
+
+    const profiles = await this.profiles.of(realm.host, [sender.id, ...delivery.recipientIds, ...mentions.mentionedUserIds]);
+    const visibilityChanges = isChannel ? await this.visibilityChanges(delivery, sender.id, mentions, profiles) : [];
+
+    const message = await this.prisma.$transaction(async (tx) => {
+      const created = await tx.message.create({
+        data: {
+          realmId: realm.id,
+          senderId: sender.id,
+          streamId: delivery.streamId,
+          dmGroupId: delivery.dmGroupId,
+          topic: delivery.topic,
+          content,
+          renderedContent,
+          sendingClient: command.client ?? 'API',
+        },
+      });
+      await tx.userMessage.createMany({
+        data: delivery.recipientIds.map((userId) => ({ userId, messageId: created.id, flags: flagsOf(userId) })),
+      });
+      if (delivery.channel && delivery.channel.firstMessageId === null) {
+        await tx.stream.updateMany({ where: { id: delivery.channel.id, firstMessageId: null }, data: { firstMessageId: created.id } });
+      }
+      for (const change of visibilityChanges) await this.saveVisibility(tx, delivery, change);
+      return created;
+    });
+
+    const record = toMessageRecord(message, {
+      realm,
+      profiles,
+      channelNames: new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []),
+      dmMembers: new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []),
+      applyMarkdown: true,
+      clientGravatar: false,
+      allowEmptyTopic: true,
+    });
+    const now = Math.floor(Date.now() / 1000);
+    await this.events.publishAll(
+      [
+        {
+          def: MessagingEvents.messageSent,
+          payload: {
+            realmId: realm.id,
+            message: { ...record, raw_content: content },
+            recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
+            ...(params.queue_id !== undefined
+              ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } }
+              : {}),
+          },
+        },
+        ...visibilityChanges.map((change) => ({
+          def: MessagingEvents.userTopicChanged,
+          payload: {
+            realmId: realm.id,
+            users: [change.userId],
+            event: {
+              type: 'user_topic',
+              stream_id: delivery.streamId,
+              topic_name: delivery.topic,
+              last_updated: now,
+              visibility_policy: change.policy,
+            },
+          },
+        })),
+      ],
+      command.requestId,
+    );
+
+    const own = visibilityChanges.find((change) => change.userId === sender.id);
+    return { id: message.id, ...(own ? { automatic_new_visibility_policy: own.policy } : {}) };
+  }
+
+  private async toChannel({ realm, user, params }: Command): Promise<Delivery> {
+    const target = parseChannelTarget(params.to);
+    const access =
+      'id' in target
+        ? await this.channels.readable(realm.id, user!, target.id)
+        : await this.channels.readableByName(realm.id, user!, target.name);
+    if (!access) {
+      const exists =
+        'id' in target
+          ? target.id > 0 && target.id <= 2147483647 && (await this.prisma.stream.count({ where: { id: target.id, realmId: realm.id, isArchived: false } }))
+          : await this.prisma.stream.count({
+              where: { realmId: realm.id, isArchived: false, name: { equals: target.name, mode: 'insensitive' } },
+            });
+      if (!exists && 'id' in target) {
+        throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${target.id}' does not exist`, { stream_id: target.id });
+      }
+      if (!exists && 'name' in target) {
+        const name = escapeName(target.name);
+        throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
+      }
+      throw badRequest(`Not authorized to send to channel '${'name' in target ? target.name : target.id}'`);
+    }
+    if (params.topic === undefined) throw badRequest('Missing topic');
+    const topic = normalizeTopic(params.topic);
+
+    const subscribers = await this.prisma.subscription.findMany({
+      where: { streamId: access.channel.id, active: true },
+      select: { userId: true },
+    });
+    const active = await this.profiles.activeIds(realm.id, subscribers.map((s) => s.userId));
+    const recipientIds = [...new Set([...active, user!.id])].sort((a, b) => a - b);
+    const own = access.subscription
+      ? await this.prisma.subscription.findUnique({ where: { id: access.subscription.id }, select: { isMuted: true } })
+      : null;
+    return {
+      streamId: access.channel.id,
+      channel: access.channel,
+      dmGroupId: null,
+      dmMembers: [],
+      topic,
+      recipientIds,
+      subscriberCount: active.length,
+      channelMuted: own?.isMuted ?? false,
+    };
+  }
+
+  private async toDirect({ realm, user, params }: Command): Promise<Delivery> {
+    const targets = parseDirectTargets(params.to);
+    const recipients =
+      'ids' in targets
+        ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid user ID ${id}`)
+        : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid email '${email}'`);
+    const members = [...new Set([user!.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
+    const memberKey = members.join(',');
+    const group = await this.prisma.directMessageGroup.upsert({
+      where: { realmId_memberKey: { realmId: realm.id, memberKey } },
+      create: { realmId: realm.id, memberKey, memberIds: members },
+      update: {},
+    });
+    return {
+      streamId: null,
+      dmGroupId: group.id,
+      dmMembers: members,
+      topic: '',
+      recipientIds: members,
+      subscriberCount: 0,
+      channelMuted: false,
+    };
+  }
+
+  /** Everyone who has sent a message to the topic. */
+  private async topicParticipants(delivery: Delivery): Promise<Set<number>> {
+    const rows = await this.prisma.$queryRaw<{ sender_id: number }[]>`
+      SELECT DISTINCT sender_id FROM messages
+      WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})`;
+    return new Set(rows.map((row) => row.sender_id));
+  }
+
+  private async checkWildcards(command: Command, delivery: Delivery, mentions: MentionEnv, participants: Set<number>): Promise<void> {
+    if (!mentions.channelWildcard && !mentions.topicWildcard) return;
+    const sender = command.user!;
+    const allowed = sender.role <= (await this.profiles.canMentionManyUsersRole(command.realm.id));
+    if (allowed) return;
+    if (mentions.channelWildcard && delivery.subscriberCount > WILDCARD_MENTION_THRESHOLD) {
+      throw new ZulipError(
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+        'You do not have permission to use channel wildcard mentions in this channel.',
+      );
+    }
+    const topicParticipants = new Set([...participants, sender.id]);
+    if (mentions.topicWildcard && topicParticipants.size > WILDCARD_MENTION_THRESHOLD) {
+      throw new ZulipError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
+    }
+  }
+
+  /** The sender's automatic follow/unmute, and mentioned users who follow where mentioned. */
+  private async visibilityChanges(
+    delivery: Delivery,
+    senderId: number,
+    mentions: MentionEnv,
+    profiles: Awaited<ReturnType<MemberProfilesReadonly['of']>>,
+  ): Promise<{ userId: number; policy: number }[]> {
+    const current = await this.prisma.$queryRaw<{ user_id: number; visibility_policy: number }[]>`
+      SELECT user_id, visibility_policy FROM user_topics
+      WHERE stream_id = ${delivery.streamId} AND lower(topic_name) = lower(${delivery.topic})`;
+    const policyOf = (userId: number) => current.find((row) => row.user_id === userId)?.visibility_policy ?? Visibility.INHERIT;
+    const initiates =
+      (await this.prisma.$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM messages WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})`)[0].n === 0n;
+
+    const changes: { userId: number; policy: number }[] = [];
+    const sender = profiles.get(senderId);
+    if (sender && !sender.isBot) {
+      const policy = visibilityAfterSend({
+        current: policyOf(senderId),
+        initiates,
+        channelMuted: delivery.channelMuted,
+        followPolicy: sender.settings.automatically_follow_topics_policy,
+        unmutePolicy: sender.settings.automatically_unmute_topics_in_muted_streams_policy,
+      });
+      if (policy !== null && policy !== policyOf(senderId)) changes.push({ userId: senderId, policy });
+    }
+    for (const userId of mentions.mentionedUserIds) {
+      const mentioned = profiles.get(userId);
+      if (userId === senderId || !mentioned || mentioned.isBot || !delivery.recipientIds.includes(userId)) continue;
+      if (!mentioned.settings.automatically_follow_topics_where_mentioned) continue;
+      if (policyOf(userId) !== Visibility.FOLLOWED) changes.push({ userId, policy: Visibility.FOLLOWED });
+    }
+    return changes;
+  }
+
+  private async saveVisibility(tx: Prisma.TransactionClient, delivery: Delivery, change: { userId: number; policy: number }) {
+    const existing = await tx.userTopic.findFirst({
+      where: { userId: change.userId, streamId: delivery.streamId!, topicName: { equals: delivery.topic, mode: 'insensitive' } },
+    });
+    if (existing) {
+      await tx.userTopic.update({ where: { id: existing.id }, data: { visibilityPolicy: change.policy, lastUpdated: new Date() } });
+    } else {
+      await tx.userTopic.create({
+        data: { userId: change.userId, streamId: delivery.streamId!, topicName: delivery.topic, visibilityPolicy: change.policy },
+      });
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { renderMarkdown } from './markdown';
+import { newMentionEnv } from './mentions';
+
+describe('renderMarkdown', () => {
+  it('renders paragraphs, emphasis, code and line breaks', () => {
+    expect(renderMarkdown('Hello **world**\nnext `code`')).toBe('<p>Hello <strong>world</strong><br>\nnext <code>code</code></p>');
+  });
+
+  it('escapes raw HTML and script instead of passing it through', () => {
+    const html = renderMarkdown('<script>alert(1)</script> <img src=x onerror=alert(1)>');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('refuses javascript: links', () => {
+    expect(renderMarkdown('[x](javascript:alert(1))')).not.toContain('href="javascript');
+  });
+
+  it('opens links in a new tab without the opener', () => {
+    expect(renderMarkdown('[z](https://zulip.com)')).toBe(
+      '<p><a href="https://zulip.com" target="_blank" rel="noopener noreferrer">z</a></p>',
+    );
+  });
+
+  it('renders user, silent, id and wildcard mentions and records who was mentioned', () => {
+    const env = newMentionEnv([
+      { id: 7, fullName: 'King Hamlet' },
+      { id: 8, fullName: 'Iago' },
+    ]);
+    const html = renderMarkdown('@**King Hamlet** @_**Iago** @**|8** @**all** @**topic** @**Nobody**', env);
+    expect(html).toBe(
+      '<p><span class="user-mention" data-user-id="7">@King Hamlet</span> ' +
+        '<span class="user-mention silent" data-user-id="8">Iago</span> ' +
+        '<span class="user-mention" data-user-id="8">@Iago</span> ' +
+        '<span class="user-mention channel-wildcard-mention" data-user-id="*">@all</span> ' +
+        '<span class="topic-mention">@topic</span> @<strong>Nobody</strong></p>',
+    );
+    expect([...env.mentionedUserIds].sort()).toEqual([7, 8]);
+    expect(env).toMatchObject({ channelWildcard: true, topicWildcard: true });
+  });
+
+  it('does not count silent wildcards, and leaves an ambiguous name unmentioned', () => {
+    const env = newMentionEnv([
+      { id: 1, fullName: 'Sam' },
+      { id: 2, fullName: 'Sam' },
+    ]);
+    renderMarkdown('@_**all** @_**topic** @**Sam**', env);
+    expect(env).toMatchObject({ channelWildcard: false, topicWildcard: false });
+    expect(env.mentionedUserIds.size).toBe(0);
+  });
+
+  it('escapes HTML in a mentioned name', () => {
+    const env = newMentionEnv([{ id: 3, fullName: '<b>Bold</b>' }]);
+    expect(renderMarkdown('@**<b>Bold</b>**', env)).toContain('@&lt;b&gt;Bold&lt;/b&gt;</span>');
+  });
+});
