@@ -117,7 +117,7 @@ export class TestSystem {
     let last = '';
     while (Date.now() < deadline) {
       try {
-        const res = await fetch(`http://127.0.0.1:${this.ports.gateway}/health/ready`);
+        const res = await fetch(`http://127.0.0.1:${this.ports.gateway}/health/ready`, { signal: AbortSignal.timeout(3000) });
         last = await res.text();
         if (res.status === 200) return;
       } catch (error) {

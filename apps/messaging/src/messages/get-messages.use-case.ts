@@ -50,7 +50,7 @@ export class GetMessages {
     const [before, at, after] = scope.empty
       ? [[], [], []]
       : await Promise.all([
-          params.num_before > 0 ? this.select(scope, Prisma.sql`m.id < ${Math.min(anchor, MAX_ID + 1)}`, 'DESC', params.num_before + 1) : [],
+          params.num_before > 0 ? this.select(scope, Prisma.sql`m.id <= ${Math.min(anchor - 1, MAX_ID)}`, 'DESC', params.num_before + 1) : [],
           anchor <= MAX_ID ? this.select(scope, Prisma.sql`m.id = ${anchor}`, 'ASC', 1) : [],
           params.num_after > 0 ? this.select(scope, Prisma.sql`m.id > ${Math.min(anchor, MAX_ID)}`, 'ASC', params.num_after + 1) : [],
         ]);
