@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { TEST_POSTGRES_URL, templateDatabase } from './test-environment';
+import { TEST_POSTGRES_URL, templateDatabase, workspaceRoot } from './test-environment';
 
-const root = path.resolve(__dirname, '../../..');
+const root = workspaceRoot();
 
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: `${TEST_POSTGRES_URL}/postgres` });

@@ -3,10 +3,11 @@ import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { workspaceRoot } from './test-environment';
 
 type Schema = Record<string, unknown>;
 
-const SPEC_PATH = path.resolve(__dirname, '../../../../shared/reference/zulip-openapi.yaml');
+const SPEC_PATH = path.resolve(workspaceRoot(), '../shared/reference/zulip-openapi.yaml');
 let spec: Schema | undefined;
 const validators = new Map<string, ValidateFunction>();
 

@@ -7,9 +7,9 @@ import { openPrisma, type PrismaService } from '@teamchat/db';
 import { createTestDatabase, dropTestDatabase } from './databases';
 import { ApiClient } from './api-client';
 import { EventRecorder, deleteEventStream } from './event-recorder';
-import { TEST_NATS_URL, TEST_REDIS_URL, TEST_ROOT_HOST } from './test-environment';
+import { TEST_NATS_URL, TEST_REDIS_URL, TEST_ROOT_HOST, workspaceRoot } from './test-environment';
 
-const root = path.resolve(__dirname, '../../..');
+const root = workspaceRoot();
 
 export interface SystemOptions {
   /** Extra environment for every process (e.g. RATE_LIMIT_ENABLED=true). */

@@ -61,7 +61,8 @@ export class SendMessage {
     const candidates = mentionCandidates(content);
     const mentions = newMentionEnv(await this.profiles.mentionable(realm.id, candidates.names, candidates.ids));
     const renderedContent = renderMarkdown(content, mentions);
-    const topicParticipants = isChannel ? await this.topicParticipants(delivery) : new Set<number>();
+    // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
+    const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();
     if (isChannel) await this.checkWildcards(command, delivery, mentions, topicParticipants);
 
     const readBySender = params.read_by_sender ?? READ_BY_SENDER_CLIENTS.has(command.client ?? '');
@@ -251,9 +252,9 @@ export class SendMessage {
       SELECT user_id, visibility_policy FROM user_topics
       WHERE stream_id = ${delivery.streamId} AND lower(topic_name) = lower(${delivery.topic})`;
     const policyOf = (userId: number) => current.find((row) => row.user_id === userId)?.visibility_policy ?? Visibility.INHERIT;
-    const initiates =
-      (await this.prisma.$queryRaw<{ n: bigint }[]>`
-        SELECT count(*) AS n FROM messages WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})`)[0].n === 0n;
+    const [{ exists }] = await this.prisma.$queryRaw<{ exists: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM messages WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})) AS exists`;
+    const initiates = !exists;
 
     const changes: { userId: number; policy: number }[] = [];
     const sender = profiles.get(senderId);
