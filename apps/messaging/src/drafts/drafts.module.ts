@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { MessagingCoreModule } from '../core/core.module';
+import { CreateDrafts } from './create-drafts.use-case';
+import { DeleteDraft } from './delete-draft.use-case';
+import { DraftRules } from './draft-rules';
+import { DraftsHandler } from './drafts.handler';
+import { EditDraft } from './edit-draft.use-case';
+import { ListDrafts } from './list-drafts.use-case';
 
-/** Drafts: its handlers and use cases are registered here. */
+/** Drafts: GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}. */
 @Module({
   imports: [MessagingCoreModule],
-  controllers: [],
-  providers: [],
+  controllers: [DraftsHandler],
+  providers: [DraftRules, ListDrafts, CreateDrafts, EditDraft, DeleteDraft],
 })
 export class DraftsModule {}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import type { DecodedParams } from '@teamchat/zulip';
+import { DraftRules, draftsEvent, toDraftRecord, type DraftData } from './draft-rules';
+
+type Params = DecodedParams<typeof Messaging.createDraftsParams>;
+
+/**
+ * POST /drafts (zerver/lib/drafts.py do_create_drafts): every draft is checked before any is
+ * stored; all are stored in one transaction, then one `drafts` add event goes to the owner.
+ */
+@Injectable()
+export class CreateDrafts {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly rules: DraftRules,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ ids: number[] }> {
+    const caller = user!;
+    await this.rules.assertSyncEnabled(realm.id, caller.id);
+    const drafts: DraftData[] = [];
+    for (const draft of params.drafts) drafts.push(await this.rules.validate(realm.id, caller, draft));
+
+    const created = await this.prisma.$transaction(async (tx) => {
+      const rows: Messaging.DraftRecord[] = [];
+      for (const data of drafts) rows.push(toDraftRecord(await tx.draft.create({ data: { userId: caller.id, ...data } })));
+      return rows;
+    });
+
+    if (created.length > 0) {
+      await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'add', drafts: created })], requestId);
+    }
+    return { ids: created.map((draft) => draft.id) };
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import type { DecodedParams } from '@teamchat/zulip';
+import { DraftRules, draftNotFound, draftsEvent, isDraftId } from './draft-rules';
+
+type Params = DecodedParams<typeof Messaging.deleteDraftParams>;
+
+/** DELETE /drafts/{draft_id} (zerver/lib/drafts.py do_delete_draft): the owner gets a remove event. */
+@Injectable()
+export class DeleteDraft {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly rules: DraftRules,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    const id = params.draft_id;
+    await this.rules.assertSyncEnabled(realm.id, caller.id);
+    const { count } = isDraftId(id) ? await this.prisma.draft.deleteMany({ where: { id, userId: caller.id } }) : { count: 0 };
+    if (count === 0) throw draftNotFound();
+
+    await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'remove', draft_id: id })], requestId);
+    return {};
+  }
+}
