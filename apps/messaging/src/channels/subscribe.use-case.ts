@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscribeResult } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { type Prisma, PrismaService, type StreamModel, type SubscriptionModel } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
 import { renderDescription } from './channel-description';
-import { CHANNEL_COLORS, canJoinChannel, checkChannelDescription, checkChannelName } from './channel-rules';
+import { channelAudience, channelCreated, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
+import { toChannelRecord, toSubscriptionRecord, type ChannelStats } from './channel-record';
+import { CHANNEL_COLORS, canJoinChannel, canSeeChannel, checkChannelDescription, checkChannelName } from './channel-rules';
+import { ChannelStatsReader } from './channel-stats';
 import { resolvePrincipals } from './principals';
 
 type Params = DecodedParams<typeof Messaging.subscribeParams>;
@@ -12,15 +16,28 @@ type Params = DecodedParams<typeof Messaging.subscribeParams>;
 /**
  * POST /users/me/subscriptions (zerver/views/streams.py add_subscriptions_backend): creates
  * the channels that do not exist, then subscribes the principals (the caller by default).
+ *
+ * Once committed, the events of Zulip's create_stream_if_needed and bulk_add_subscriptions, in
+ * that order: `stream` create for each new channel (to everyone who can see it) and for each
+ * existing channel to the new subscribers who could not see it before (guests on a public
+ * channel, non-administrators on a private one); `subscription` add to each newly subscribed
+ * user; `peer_add` to everyone else who can see the channel.
+ *
+ * Without an event bus (the admin command line builds this use case by hand) nothing is published.
  */
 @Injectable()
 export class Subscribe {
+  private readonly stats: ChannelStatsReader;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly users: UserDirectoryReadonly,
-  ) {}
+    @Optional() private readonly events?: EventBus,
+  ) {
+    this.stats = new ChannelStatsReader(prisma);
+  }
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<SubscribeResult> {
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<SubscribeResult> {
     const caller = user!;
     const requests = params.subscriptions.map((request) => ({
       name: checkChannelName(request.name),
@@ -49,24 +66,27 @@ export class Subscribe {
 
     const inviteOnly = params.invite_only;
     const historyPublic = inviteOnly ? (params.history_public_to_subscribers ?? false) : true;
-    return this.prisma.$transaction(async (tx) => {
+    const audience = await this.users.activeUsers(realm.id);
+    const { result, events } = await this.prisma.$transaction(async (tx) => {
       const channels = [...existing.filter((c) => !unauthorized.includes(c.name))];
+      const created: StreamModel[] = [];
+      const added: Added[] = [];
       for (const request of toCreate) {
-        channels.push(
-          await tx.stream.create({
-            data: {
-              realmId: realm.id,
-              name: request.name,
-              description: request.description,
-              renderedDescription: renderDescription(request.description),
-              inviteOnly,
-              isWebPublic: params.is_web_public,
-              historyPublicToSubscribers: historyPublic,
-              creatorId: caller.id,
-            },
-            include: { subscriptions: { where: { id: -1 }, select: { id: true } } },
-          }),
-        );
+        const channel = await tx.stream.create({
+          data: {
+            realmId: realm.id,
+            name: request.name,
+            description: request.description,
+            renderedDescription: renderDescription(request.description),
+            inviteOnly,
+            isWebPublic: params.is_web_public,
+            historyPublicToSubscribers: historyPublic,
+            creatorId: caller.id,
+          },
+          include: { subscriptions: { where: { id: -1 }, select: { id: true } } },
+        });
+        channels.push(channel);
+        created.push(channel);
       }
       const newest = await tx.message.aggregate({ where: { realmId: realm.id }, _max: { id: true } });
       const subscribed: Record<string, string[]> = {};
@@ -79,7 +99,7 @@ export class Subscribe {
           const target = active.has(channel.id) ? already : subscribed;
           (target[String(principal.id)] ??= []).push(channel.name);
           if (active.has(channel.id)) continue;
-          await tx.subscription.upsert({
+          const subscription = await tx.subscription.upsert({
             where: { userId_streamId: { userId: principal.id, streamId: channel.id } },
             create: {
               userId: principal.id,
@@ -89,11 +109,79 @@ export class Subscribe {
             },
             update: { active: true, subscribedAfterMessageId: newest._max.id ?? 0, dateSubscribed: new Date() },
           });
+          added.push({ user: principal, channel, subscription });
         }
       }
-      return { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}) };
+      return {
+        result: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}) },
+        events: added.length > 0 ? await this.additionEvents(tx, realm.id, created, added, audience) : [],
+      };
     });
+    await this.events?.publishAll(events, requestId);
+    return result;
   }
+
+  /** Built inside the transaction, so the subscriber lists include its own writes. */
+  private async additionEvents(
+    tx: Prisma.TransactionClient,
+    realmId: number,
+    created: StreamModel[],
+    added: Added[],
+    audience: DirectoryUser[],
+  ): Promise<PendingEvent[]> {
+    const byChannel = new Map<number, Added[]>();
+    for (const entry of added) byChannel.set(entry.channel.id, [...(byChannel.get(entry.channel.id) ?? []), entry]);
+    const channels = [...byChannel.values()].map((entries) => entries[0].channel);
+    const subscribers = await subscribersOf(tx, channels.map((c) => c.id), audience);
+    const recent = await this.stats.of(channels);
+    const subscribersSet = (channelId: number) => new Set(subscribers.get(channelId) ?? []);
+    // Counted like the `subscribers` list next to it: active users only, as Zulip counts.
+    const stats = (channelId: number): ChannelStats => ({
+      isRecentlyActive: recent.get(channelId)!.isRecentlyActive,
+      subscriberCount: subscribers.get(channelId)!.length,
+    });
+    const events: PendingEvent[] = [];
+
+    // The record a `stream` create carries is the channel before this request's subscriptions
+    // (a new one has none, as in Zulip); the add and peer_add events that follow carry them.
+    const before = (channel: StreamModel) =>
+      toChannelRecord(channel, { ...stats(channel.id), subscriberCount: stats(channel.id).subscriberCount - byChannel.get(channel.id)!.length });
+    const createdIds = new Set(created.map((c) => c.id));
+    for (const channel of created) {
+      events.push(channelCreated(realmId, channelAudience(channel, audience, subscribersSet(channel.id)), before(channel)));
+    }
+    for (const channel of channels.filter((c) => !createdIds.has(c.id))) {
+      const newlyVisible = byChannel
+        .get(channel.id)!
+        .filter(({ user }) => !canSeeChannel(channel, user, false))
+        .map(({ user }) => user.id)
+        .sort((a, b) => a - b);
+      if (newlyVisible.length > 0) events.push(channelCreated(realmId, newlyVisible, before(channel)));
+    }
+
+    const byUser = new Map<number, Added[]>();
+    for (const entry of added) byUser.set(entry.user.id, [...(byUser.get(entry.user.id) ?? []), entry]);
+    for (const [userId, entries] of byUser) {
+      const subscriptions = entries
+        .map(({ channel, subscription }) => toSubscriptionRecord(channel, stats(channel.id), subscription, subscribers.get(channel.id)!))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      events.push(subscriptionEvent(realmId, [userId], { op: 'add', subscriptions }));
+    }
+
+    const changes = [...byChannel.values()].map((entries) => ({
+      channel: entries[0].channel,
+      altered: entries.map(({ user }) => user.id),
+      subscribers: subscribersSet(entries[0].channel.id),
+    }));
+    return [...events, ...peerEvents('peer_add', realmId, changes, audience)];
+  }
+}
+
+/** A subscription this request created or reactivated. */
+interface Added {
+  user: DirectoryUser;
+  channel: StreamModel;
+  subscription: SubscriptionModel;
 }
 
 export type { DirectoryUser };

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, type StreamModel } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
 import { Role, ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
+import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
 import { resolvePrincipals } from './principals';
 
@@ -11,22 +13,26 @@ type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
 /**
  * DELETE /users/me/subscriptions. Removing someone else takes an administrator (Zulip's
  * default can_remove_subscribers_group); a channel the caller cannot see is unknown.
+ * Once committed, the events of Zulip's bulk_remove_subscriptions: each removed user gets a
+ * `subscription` remove (and a `stream` delete for channels they can no longer see), then
+ * everyone who still sees a channel gets `peer_remove`.
  */
 @Injectable()
 export class Unsubscribe {
   constructor(
     private readonly prisma: PrismaService,
     private readonly users: UserDirectoryReadonly,
+    private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
     const caller = user!;
     const principals = await resolvePrincipals(this.users, realm.id, caller, params.principals);
     if (principals.some((p) => p.id !== caller.id) && caller.role > Role.ADMINISTRATOR) {
       throw badRequest('Insufficient permission');
     }
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
-    const channels: { id: number; name: string }[] = [];
+    const channels: StreamModel[] = [];
     for (const name of names) {
       const channel = await this.prisma.stream.findFirst({
         where: { realmId: realm.id, isArchived: false, name: { equals: name, mode: 'insensitive' } },
@@ -40,7 +46,9 @@ export class Unsubscribe {
 
     const removed: string[] = [];
     const notRemoved: string[] = [];
-    await this.prisma.$transaction(async (tx) => {
+    const audience = await this.users.activeUsers(realm.id);
+    const events = await this.prisma.$transaction(async (tx) => {
+      const removals: Removal[] = [];
       for (const principal of principals) {
         for (const channel of channels) {
           const { count } = await tx.subscription.updateMany({
@@ -48,9 +56,42 @@ export class Unsubscribe {
             data: { active: false },
           });
           (count > 0 ? removed : notRemoved).push(channel.name);
+          if (count > 0) removals.push({ user: principal, channel });
         }
       }
+      const subscribers = await subscribersOf(tx, [...new Set(removals.map((r) => r.channel.id))], audience);
+      return removalEvents(realm.id, removals, subscribers, audience);
     });
+    await this.events.publishAll(events, requestId);
     return { removed, not_removed: notRemoved };
   }
+}
+
+interface Removal {
+  user: DirectoryUser;
+  channel: StreamModel;
+}
+
+function removalEvents(realmId: number, removals: Removal[], subscribers: Map<number, number[]>, audience: DirectoryUser[]): PendingEvent[] {
+  const events: PendingEvent[] = [];
+  const byUser = new Map<number, Removal[]>();
+  for (const removal of removals) byUser.set(removal.user.id, [...(byUser.get(removal.user.id) ?? []), removal]);
+  for (const [userId, own] of byUser) {
+    events.push(
+      subscriptionEvent(realmId, [userId], {
+        op: 'remove',
+        subscriptions: own.map(({ channel }) => ({ name: channel.name, stream_id: channel.id })),
+      }),
+    );
+    const gone = own.filter(({ user, channel }) => !canSeeChannel(channel, user, false)).map(({ channel }) => channel.id);
+    if (gone.length > 0) events.push(channelsGone(realmId, [userId], gone));
+  }
+  const byChannel = new Map<number, Removal[]>();
+  for (const removal of removals) byChannel.set(removal.channel.id, [...(byChannel.get(removal.channel.id) ?? []), removal]);
+  const changes = [...byChannel.values()].map((list) => ({
+    channel: list[0].channel,
+    altered: list.map((r) => r.user.id),
+    subscribers: new Set(subscribers.get(list[0].channel.id) ?? []),
+  }));
+  return [...events, ...peerEvents('peer_remove', realmId, changes, audience)];
 }

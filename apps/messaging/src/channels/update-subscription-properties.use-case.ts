@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { Prisma, PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { subscriptionEvent, type PendingEvent } from './channel-events';
 import { HEX_COLOR, canSeeChannel } from './channel-rules';
 
 type Params = DecodedParams<typeof Messaging.updateSubscriptionPropertiesParams>;
@@ -20,15 +22,21 @@ const BOOLEAN_PROPERTIES = {
 
 /**
  * POST /users/me/subscriptions/properties (zerver/views/streams.py
- * update_subscription_properties_backend). Every change is checked before any is written.
+ * update_subscription_properties_backend). Every change is checked before any is written; once
+ * they are all written, the caller gets one `subscription` update event per change
+ * (do_change_subscription_property).
  */
 @Injectable()
 export class UpdateSubscriptionProperties {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: EventBus,
+  ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<Record<string, never>> {
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
     const caller = user!;
     const updates: { subscriptionId: number; data: Prisma.SubscriptionUpdateInput }[] = [];
+    const events: PendingEvent[] = [];
     for (const { stream_id: streamId, property, value } of params.subscription_data) {
       const channel =
         streamId > 0 && streamId <= 2147483647
@@ -41,12 +49,26 @@ export class UpdateSubscriptionProperties {
       if (!channel || !canSeeChannel(channel, caller, subscription !== undefined)) throw badRequest('Invalid channel ID');
       if (!subscription) throw badRequest(`Not subscribed to channel ID ${streamId}`);
       updates.push({ subscriptionId: subscription.id, data: toColumn(property, value) });
+      events.push(...changeEvents(realm.id, caller.id, streamId, property, value));
     }
     await this.prisma.$transaction(
       updates.map(({ subscriptionId, data }) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })),
     );
+    await this.events.publishAll(events, requestId);
     return {};
   }
+}
+
+/**
+ * The events of one checked change. Muting is stored as `is_muted`; a change of it or of its
+ * legacy inverse `in_home_view` sends `in_home_view` first, then `is_muted` (Zulip, FL 139).
+ */
+function changeEvents(realmId: number, userId: number, streamId: number, property: string, value: boolean | string): PendingEvent[] {
+  const update = (name: string, to: boolean | string) =>
+    subscriptionEvent(realmId, [userId], { op: 'update', stream_id: streamId, property: name, value: to });
+  if (property !== 'is_muted' && property !== 'in_home_view') return [update(property, value)];
+  const muted = property === 'is_muted' ? value === true : value === false;
+  return [update('in_home_view', !muted), update('is_muted', muted)];
 }
 
 function toColumn(property: string, value: boolean | string): Prisma.SubscriptionUpdateInput {

@@ -36,6 +36,14 @@ export class UserDirectoryReadonly {
   }
 
   /**
+   * Every active user of the organization, bots included, in id order: who may be told about
+   * a channel (Zulip's active_user_ids, with roles to tell guests and administrators apart).
+   */
+  async activeUsers(realmId: number): Promise<DirectoryUser[]> {
+    return this.prisma.user.findMany({ where: { realmId, isActive: true }, select: SELECT, orderBy: { id: 'asc' } });
+  }
+
+  /**
    * Active users by email: the real address or Zulip's dummy `user<id>@…` form, case-insensitive.
    */
   async byEmails(realmId: number, emails: string[], invalid: (email: string) => string): Promise<DirectoryUser[]> {
