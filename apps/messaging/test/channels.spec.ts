@@ -232,6 +232,20 @@ describe('channels and subscriptions', () => {
       expect(asOther.streams.map((s) => s.name).sort()).toEqual(['general', 'secret']);
     });
 
+    it('does not count or list deactivated subscribers', async () => {
+      await system.db.user.update({ where: { id: other.id }, data: { isActive: false } });
+      try {
+        const streams = expectSuccess(await system.api.get<{ streams: { name: string; subscriber_count: number }[] }>('/streams', {}, as(member)));
+        expect(streams.streams.find((s) => s.name === 'general')?.subscriber_count).toBe(2);
+        const subs = expectSuccess(
+          await system.api.get<{ subscriptions: { subscribers: number[] }[] }>('/users/me/subscriptions', { include_subscribers: true }, as(member)),
+        );
+        expect(subs.subscriptions[0].subscribers).not.toContain(other.id);
+      } finally {
+        await system.db.user.update({ where: { id: other.id }, data: { isActive: true } });
+      }
+    });
+
     it('shows a guest only what they are subscribed to', async () => {
       const body = expectSuccess(await system.api.get<{ streams: unknown[] }>('/streams', {}, as(guest)));
       expect(body.streams).toEqual([]);

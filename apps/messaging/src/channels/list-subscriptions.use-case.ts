@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscriptionRecord } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { Prisma, PrismaService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { toSubscriptionRecord } from './channel-record';
 import { ChannelStatsReader } from './channel-stats';
@@ -31,12 +31,21 @@ export class ListSubscriptions {
 
   private async subscribersOf(streamIds: number[]): Promise<Map<number, number[]>> {
     const rows = await this.prisma.subscription.findMany({
-      where: { streamId: { in: streamIds }, active: true },
+      where: { streamId: { in: streamIds }, active: true, userId: { in: await this.activeUserIds(streamIds) } },
       select: { streamId: true, userId: true },
       orderBy: { userId: 'asc' },
     });
     const byStream = new Map<number, number[]>();
     for (const row of rows) byStream.set(row.streamId, [...(byStream.get(row.streamId) ?? []), row.userId]);
     return byStream;
+  }
+
+  /** Subscribers of these channels whose accounts are active (Zulip leaves out deactivated ones). */
+  private async activeUserIds(streamIds: number[]): Promise<number[]> {
+    if (streamIds.length === 0) return [];
+    const rows = await this.prisma.$queryRaw<{ id: number }[]>`
+      SELECT DISTINCT u.id FROM subscriptions s JOIN users u ON u.id = s.user_id
+      WHERE s.stream_id IN (${Prisma.join(streamIds)}) AND s.active AND u.is_active`;
+    return rows.map((row) => row.id);
   }
 }
