@@ -27,6 +27,8 @@ describe('admin command line', () => {
             PATH: process.env.PATH ?? '',
             DATABASE_URL: system.env.DATABASE_URL,
             EXTERNAL_URL: system.env.EXTERNAL_URL,
+            NATS_URL: system.env.NATS_URL,
+            NATS_SUBJECT_PREFIX: system.env.NATS_SUBJECT_PREFIX,
             LOG_LEVEL: 'warn',
           },
         },
@@ -232,6 +234,7 @@ describe('admin command line', () => {
 
   describe('create-channel', () => {
     it('creates a channel as its creator, subscribing the listed users, served over HTTP', async () => {
+      const events = await system.recordEvents();
       const owner = await json('api-key', '--organization', 'acme', '--email', 'boss@acme.example.test');
       const created = await json(
         'create-channel', '--organization', 'acme', '--name', 'announcements',
@@ -242,6 +245,10 @@ describe('admin command line', () => {
         '/users/me/subscriptions', {}, { subdomain: 'acme', auth: { email: 'boss@acme.example.test', apiKey: owner.api_key as string } },
       );
       expect(expectSuccess(res).subscriptions).toEqual([expect.objectContaining({ name: 'announcements', description: 'News' })]);
+      const [added] = await events.waitFor<{ users: number[]; event: { type: string; op: string } }>(
+        'event.messaging.subscription_changed.v1',
+      );
+      expect(added).toMatchObject({ users: [owner.user_id], event: { type: 'subscription', op: 'add' } });
     });
 
     it('refuses an invalid channel name with exit code 1 and creates nothing', async () => {

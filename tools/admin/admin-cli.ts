@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { openPrisma, type PrismaService } from '@teamchat/db';
-import { ConfigError, loadConfig } from '@teamchat/platform';
+import { ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
 import { Role, ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
 import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
@@ -13,6 +13,7 @@ import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-ca
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
 import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
+import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -59,7 +60,7 @@ function parseRole(text: string | undefined): number | undefined {
   return role;
 }
 
-async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory): Promise<unknown> {
+async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory, config: AppConfig): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -151,7 +152,12 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       const creator = await credentials.findByEmail(realm.id, required(values, 'creator-email'));
       const name = required(values, 'name');
       const others = (values.subscribe ?? '').split(',').map((e) => e.trim()).filter(Boolean);
-      const result = await new Subscribe(prisma, new UserDirectoryReadonly(prisma)).execute({
+      // The same events as the API publishes, so running clients learn of the new channel.
+      const events = new EventBus(config, createLogger('admin-cli', 'warn'));
+      await events.onModuleInit();
+      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(prisma), new ChannelStatsReader(prisma), events);
+      const result = await subscribe
+        .execute({
         realm: realms.toInfo(realm),
         user: {
           id: creator.id,
@@ -173,7 +179,8 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
           is_default_stream: false,
           history_public_to_subscribers: undefined,
         },
-      });
+      })
+        .finally(() => events.onApplicationShutdown());
       const channel = await prisma.stream.findFirstOrThrow({
         where: { realmId: realm.id, name: { equals: name.trim(), mode: 'insensitive' }, isArchived: false },
       });
@@ -205,7 +212,7 @@ async function main(): Promise<number> {
   try {
     const config = loadConfig();
     prisma = openPrisma(config.DATABASE_URL);
-    const result = await run(argv, prisma, new RealmDirectory(prisma, config));
+    const result = await run(argv, prisma, new RealmDirectory(prisma, config), config);
     print(result, argv.includes('--json'));
     return 0;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscribeResult } from '@teamchat/contracts';
 import { type Prisma, PrismaService, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
@@ -27,15 +27,13 @@ type Params = DecodedParams<typeof Messaging.subscribeParams>;
  */
 @Injectable()
 export class Subscribe {
-  private readonly stats: ChannelStatsReader;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly users: UserDirectoryReadonly,
-    @Optional() private readonly events?: EventBus,
-  ) {
-    this.stats = new ChannelStatsReader(prisma);
-  }
+    private readonly stats: ChannelStatsReader,
+    private readonly events: EventBus,
+  ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<SubscribeResult> {
     const caller = user!;
@@ -117,7 +115,7 @@ export class Subscribe {
         events: added.length > 0 ? await this.additionEvents(tx, realm.id, created, added, audience) : [],
       };
     });
-    await this.events?.publishAll(events, requestId);
+    await this.events.publishAll(events, requestId);
     return result;
   }
 
