@@ -1,0 +1,53 @@
+import type { AppConfig } from '@teamchat/platform';
+import type { ConnectionOptions } from 'bullmq';
+
+/**
+ * How topic deletion runs. Batches are Zulip's (RETENTION_STREAM_MESSAGE_BATCH_SIZE). Since
+ * every batch re-selects what still exists, running a job twice is harmless, so the lock can
+ * be short: a worker that died is noticed within about lockDuration + stalledInterval.
+ */
+export const TOPIC_DELETION = {
+  batchSize: 100,
+  /** Topics deleted at once by one replica. */
+  concurrency: 4,
+  lockDurationMs: 5000,
+  stalledIntervalMs: 2500,
+  /** A job that keeps losing its worker is still resumed, up to this many times. */
+  maxStalledCount: 20,
+  /** Failed attempts (a database fault, say) before the job is dropped; a new request re-queues it. */
+  attempts: 3,
+  /** How often a waiting request double-checks the job, should a completion event be missed. */
+  pollMs: 1000,
+} as const;
+
+/**
+ * How long POST /streams/{id}/delete_topic waits for its job before answering
+ * `complete: false`: Zulip's 50 s, but always inside the gateway's NATS request timeout
+ * (less 2 s for everything around the wait), so the reply is never lost to that timeout.
+ */
+export const waitBudgetMs = (config: Pick<AppConfig, 'NATS_REQUEST_TIMEOUT_MS'>): number =>
+  Math.max(250, Math.min(50_000, config.NATS_REQUEST_TIMEOUT_MS - 2000));
+
+/**
+ * BullMQ wants connections of its own (blocking reads, `maxRetriesPerRequest: null`, no ioredis
+ * key prefix); its keys are namespaced by the deployment's REDIS_KEY_PREFIX instead.
+ */
+export function bullmqConnection(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KEY_PREFIX'>): {
+  connection: ConnectionOptions;
+  prefix: string;
+} {
+  const url = new URL(config.REDIS_URL);
+  const db = Number(url.pathname.replace(/^\//, '') || 0);
+  return {
+    connection: {
+      host: url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port: Number(url.port || 6379),
+      ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+      db: Number.isInteger(db) ? db : 0,
+      ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+      maxRetriesPerRequest: null,
+    },
+    prefix: `${config.REDIS_KEY_PREFIX}bull`,
+  };
+}

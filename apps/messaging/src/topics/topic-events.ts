@@ -1,0 +1,81 @@
+import { Messaging, type ClientEvent, type EventDef } from '@teamchat/contracts';
+
+/** An event ready for `EventBus.publishAll`, published once the change has committed. */
+export interface OutgoingEvent {
+  def: EventDef<never>;
+  payload: ClientEvent;
+}
+
+// publishAll takes any event definition; the payload's type is checked here instead.
+const outgoing = (def: EventDef<ClientEvent>, payload: ClientEvent): OutgoingEvent => ({
+  def: def as unknown as EventDef<never>,
+  payload,
+});
+
+const { MessagingEvents } = Messaging;
+
+/** `update_message_flags` (read added) for the reader's own clients. */
+export const messagesReadEvent = (realmId: number, userId: number, messages: number[]): OutgoingEvent =>
+  outgoing(MessagingEvents.messageFlagsChanged, {
+    realmId,
+    users: [userId],
+    event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false },
+  });
+
+/** `delete_message` for one batch of one topic (the bulk form: every id in one event). */
+export const messagesDeletedEvent = (
+  realmId: number,
+  users: number[],
+  deleted: { messageIds: number[]; streamId: number; topic: string },
+): OutgoingEvent =>
+  outgoing(MessagingEvents.messagesDeleted, {
+    realmId,
+    users,
+    event: {
+      type: 'delete_message',
+      message_ids: deleted.messageIds,
+      message_type: 'stream',
+      stream_id: deleted.streamId,
+      topic: deleted.topic,
+    },
+  });
+
+/** `stream` update of `first_message_id`, when a channel's oldest message went. */
+export const firstMessageChangedEvent = (
+  realmId: number,
+  users: number[],
+  channel: { id: number; name: string },
+  firstMessageId: number | null,
+): OutgoingEvent =>
+  outgoing(MessagingEvents.channelChanged, {
+    realmId,
+    users,
+    event: {
+      type: 'stream',
+      op: 'update',
+      stream_id: channel.id,
+      name: channel.name,
+      property: 'first_message_id',
+      value: firstMessageId,
+    },
+  });
+
+/** `user_topic` for one user whose visibility policy of a topic went back to inherit (0). */
+export const visibilityResetEvent = (
+  realmId: number,
+  userId: number,
+  streamId: number,
+  topic: string,
+  now: Date,
+): OutgoingEvent =>
+  outgoing(MessagingEvents.userTopicChanged, {
+    realmId,
+    users: [userId],
+    event: {
+      type: 'user_topic',
+      stream_id: streamId,
+      topic_name: topic,
+      last_updated: Math.floor(now.getTime() / 1000),
+      visibility_policy: 0,
+    },
+  });

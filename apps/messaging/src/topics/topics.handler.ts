@@ -1,0 +1,31 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { Messaging, type PayloadOf } from '@teamchat/contracts';
+import { CommandHandler } from '@teamchat/platform';
+import { DeleteTopic } from './delete-topic.use-case';
+import { ListTopics } from './list-topics.use-case';
+import { MarkTopicAsRead } from './mark-topic-as-read.use-case';
+
+@Controller()
+export class TopicsHandler {
+  constructor(
+    private readonly listTopicsUseCase: ListTopics,
+    private readonly markTopicAsReadUseCase: MarkTopicAsRead,
+    private readonly deleteTopicUseCase: DeleteTopic,
+  ) {}
+
+  @CommandHandler(Messaging.listTopics)
+  listTopics(@Payload() payload: PayloadOf<typeof Messaging.listTopics>) {
+    return this.listTopicsUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.markTopicAsRead)
+  markTopicAsRead(@Payload() payload: PayloadOf<typeof Messaging.markTopicAsRead>) {
+    return this.markTopicAsReadUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.deleteTopic)
+  deleteTopic(@Payload() payload: PayloadOf<typeof Messaging.deleteTopic>) {
+    return this.deleteTopicUseCase.execute(payload);
+  }
+}
