@@ -6,7 +6,7 @@ import { Role } from '@teamchat/zulip';
 export interface AccessibleChannel {
   channel: StreamModel;
   /** The caller's active subscription, if any. */
-  subscription: { id: number; subscribedAfterMessageId: number } | null;
+  subscription: { id: number; subscribedAfterMessageId: number; isMuted: boolean } | null;
 }
 
 /**
@@ -34,9 +34,11 @@ export class ChannelAccess {
   private async check(channel: StreamModel, user: Pick<AuthUser, 'id' | 'role'>): Promise<AccessibleChannel | null> {
     const subscription = await this.prisma.subscription.findUnique({
       where: { userId_streamId: { userId: user.id, streamId: channel.id } },
-      select: { id: true, active: true, subscribedAfterMessageId: true },
+      select: { id: true, active: true, subscribedAfterMessageId: true, isMuted: true },
     });
-    const active = subscription?.active ? { id: subscription.id, subscribedAfterMessageId: subscription.subscribedAfterMessageId } : null;
+    const active = subscription?.active
+      ? { id: subscription.id, subscribedAfterMessageId: subscription.subscribedAfterMessageId, isMuted: subscription.isMuted }
+      : null;
     if (active) return { channel, subscription: active };
     if (channel.inviteOnly || user.role === Role.GUEST) return null;
     return { channel, subscription: null };

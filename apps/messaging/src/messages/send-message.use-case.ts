@@ -75,7 +75,8 @@ export class SendMessage {
       return bits;
     };
 
-    const profiles = await this.profiles.of(realm.host, [sender.id, ...delivery.recipientIds, ...mentions.mentionedUserIds]);
+    // Only the people the message shows or whose settings matter: not every subscriber.
+    const profiles = await this.profiles.of(realm.host, [sender.id, ...delivery.dmMembers, ...mentions.mentionedUserIds]);
     const visibilityChanges = isChannel ? await this.visibilityChanges(delivery, sender.id, mentions, profiles) : [];
 
     const message = await this.prisma.$transaction(async (tx) => {
@@ -171,15 +172,12 @@ export class SendMessage {
     if (params.topic === undefined) throw badRequest('Missing topic');
     const topic = normalizeTopic(params.topic);
 
-    const subscribers = await this.prisma.subscription.findMany({
-      where: { streamId: access.channel.id, active: true },
-      select: { userId: true },
-    });
-    const active = await this.profiles.activeIds(realm.id, subscribers.map((s) => s.userId));
+    // Active subscribers whose accounts are active (users is read, never written, here).
+    const rows = await this.prisma.$queryRaw<{ user_id: number }[]>`
+      SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+      WHERE s.stream_id = ${access.channel.id} AND s.active AND u.is_active`;
+    const active = rows.map((row) => row.user_id);
     const recipientIds = [...new Set([...active, user!.id])].sort((a, b) => a - b);
-    const own = access.subscription
-      ? await this.prisma.subscription.findUnique({ where: { id: access.subscription.id }, select: { isMuted: true } })
-      : null;
     return {
       streamId: access.channel.id,
       channel: access.channel,
@@ -188,7 +186,7 @@ export class SendMessage {
       topic,
       recipientIds,
       subscriberCount: active.length,
-      channelMuted: own?.isMuted ?? false,
+      channelMuted: access.subscription?.isMuted ?? false,
     };
   }
 
