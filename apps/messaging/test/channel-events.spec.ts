@@ -8,25 +8,13 @@ import {
   expectSuccess,
   type EventRecorder,
   type TestUser,
+  CHANNEL_GROUP_SETTINGS,
 } from '@teamchat/testing';
 
 const SUBSCRIPTION = 'event.messaging.subscription_changed.v1';
 const STREAM = 'event.messaging.channel_changed.v1';
 
 /** The channel permission groups arrive with user groups (a later issue). */
-const GROUP_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_remove_subscribers_group',
-  'can_administer_channel_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-  'can_resolve_topics_group',
-];
-
 interface Published {
   subject: string;
   payload: { realmId: number; users: number[]; event: Record<string, unknown> };
@@ -113,7 +101,7 @@ describe('channel and subscription events', () => {
    * Only the not-yet-served permission groups are filled in (with a group id) first.
    */
   function expectClientEventsMatchOpenApi(events: Published[]): void {
-    const withGroups = (record: Record<string, unknown>) => ({ ...Object.fromEntries(GROUP_SETTINGS.map((g) => [g, 1])), ...record });
+    const withGroups = (record: Record<string, unknown>) => ({ ...Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((g) => [g, 1])), ...record });
     const served = events.map(({ payload: { event } }, id) => {
       const records = (event.streams ?? event.subscriptions) as Record<string, unknown>[] | undefined;
       const fill = records && (event.op === 'create' || event.op === 'add');

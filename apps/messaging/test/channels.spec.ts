@@ -7,20 +7,8 @@ import {
   expectNoInternals,
   expectSuccess,
   type TestUser,
+  CHANNEL_GROUP_SETTINGS,
 } from '@teamchat/testing';
-
-const GROUP_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_remove_subscribers_group',
-  'can_administer_channel_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-  'can_resolve_topics_group',
-];
 
 describe('channels and subscriptions', () => {
   let system: TestSystem;
@@ -198,7 +186,7 @@ describe('channels and subscriptions', () => {
   describe('GET /users/me/subscriptions', () => {
     it('lists the caller’s subscriptions with their properties', async () => {
       const res = await system.api.get('/users/me/subscriptions', {}, as(member));
-      expectMatchesOpenApi('get', '/users/me/subscriptions', expectSuccess(res), 200, GROUP_SETTINGS);
+      expectMatchesOpenApi('get', '/users/me/subscriptions', expectSuccess(res), 200, CHANNEL_GROUP_SETTINGS);
       const subs = await mySubscriptions(member);
       expect(subs.map((s) => s.name)).toEqual(['general']);
       expect(subs[0]).toMatchObject({
@@ -225,7 +213,7 @@ describe('channels and subscriptions', () => {
     it('shows public channels and the caller’s private ones, never another organization’s', async () => {
       const asMember = expectSuccess(await system.api.get<{ streams: { name: string }[] }>('/streams', {}, as(member)));
       // The channel permission groups arrive with user groups (a later issue).
-      expectMatchesOpenApi('get', '/streams', asMember, 200, GROUP_SETTINGS);
+      expectMatchesOpenApi('get', '/streams', asMember, 200, CHANNEL_GROUP_SETTINGS);
       expect(asMember.streams[0]).toMatchObject({ subscriber_count: 3, is_recently_active: true });
       expect(asMember.streams.map((s) => s.name)).toEqual(['general']);
       const asOther = expectSuccess(await system.api.get<{ streams: { name: string }[] }>('/streams', {}, as(other)));
