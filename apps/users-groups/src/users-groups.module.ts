@@ -9,12 +9,14 @@ import { AccountCredentials } from './users/account-credentials.use-case';
 import { CreateUser } from './users/create-user.use-case';
 import { ListUsers } from './users/list-users.use-case';
 import { UsersHandler } from './users/users.handler';
+import { SettingsHandler } from './settings/settings.handler';
+import { UpdateSettings } from './settings/update-settings.use-case';
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule],
-  controllers: [AuthHandler, UsersHandler],
-  providers: [RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler],
+  providers: [UpdateSettings, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })
 export class UsersGroupsModule {}

@@ -18,3 +18,4 @@ export {
 export * as Messaging from './messaging';
 export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, MessagesPage, SendMessageResult } from './messaging';
 export { MessagingEvents } from './messaging';
+export { UsersGroupsEvents } from './users-groups';

@@ -1,4 +1,4 @@
-import { Controller, Get, Post } from '@nestjs/common';
+import { Controller, Get, Patch, Post } from '@nestjs/common';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import { ApiCommandOf } from '../http/api-command.decorator';
@@ -13,6 +13,11 @@ export class UsersController {
   @Auth('realm')
   fetchApiKey(@ApiCommandOf(UsersGroups.fetchApiKey) command: PayloadOf<typeof UsersGroups.fetchApiKey>) {
     return this.commands.call(UsersGroups.fetchApiKey, command);
+  }
+
+  @Patch('settings')
+  updateSettings(@ApiCommandOf(UsersGroups.updateSettings) command: PayloadOf<typeof UsersGroups.updateSettings>) {
+    return this.commands.call(UsersGroups.updateSettings, command);
   }
 
   @Get('users')

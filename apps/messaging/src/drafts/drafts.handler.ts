@@ -4,6 +4,7 @@ import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { CreateDrafts } from './create-drafts.use-case';
 import { DeleteDraft } from './delete-draft.use-case';
+import { DeleteUserDrafts } from './delete-user-drafts.use-case';
 import { EditDraft } from './edit-draft.use-case';
 import { ListDrafts } from './list-drafts.use-case';
 
@@ -14,7 +15,13 @@ export class DraftsHandler {
     private readonly createUseCase: CreateDrafts,
     private readonly editUseCase: EditDraft,
     private readonly deleteUseCase: DeleteDraft,
+    private readonly deleteAllUseCase: DeleteUserDrafts,
   ) {}
+
+  @CommandHandler(Messaging.deleteUserDrafts)
+  deleteAll(@Payload() payload: PayloadOf<typeof Messaging.deleteUserDrafts>) {
+    return this.deleteAllUseCase.execute(payload);
+  }
 
   @CommandHandler(Messaging.listDrafts)
   list(@Payload() payload: PayloadOf<typeof Messaging.listDrafts>) {

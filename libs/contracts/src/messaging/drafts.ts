@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
-import { defineApiCommand } from '../command';
+import { defineApiCommand, defineCommand } from '../command';
 
 export type DraftType = '' | 'stream' | 'private';
 
@@ -76,4 +76,14 @@ export const deleteDraft = defineApiCommand<typeof deleteDraftParams, Record<str
   'messaging',
   'delete_draft',
   deleteDraftParams,
+);
+
+/**
+ * Internal: deletes every stored draft of a user, as users-groups asks when the user turns
+ * enable_drafts_synchronization off (no events: clients keep their local copies).
+ */
+export const deleteUserDrafts = defineCommand<{ realmId: number; userId: number }, { deleted: number }>(
+  'messaging',
+  'delete_user_drafts',
+  z.object({ realmId: z.number().int(), userId: z.number().int() }),
 );

@@ -1,28 +1,39 @@
-import { z } from 'zod';
+import { param, type ParamSpec } from '@teamchat/zulip';
 
 /** Where a setting may be changed: PATCH /settings (S), PATCH /realm/user_settings_defaults (D). */
 type Endpoints = 'both' | 'defaults-only';
 
 interface SettingDef<T> {
-  schema: z.ZodType<T>;
+  /** How the value arrives on the wire (its type); `isValid` then checks the allowed values. */
+  param: ParamSpec<T, true>;
+  isValid: (value: T) => boolean;
   default: T;
   endpoints: Endpoints;
 }
 
 const flag = (value: boolean, endpoints: Endpoints = 'both'): SettingDef<boolean> => ({
-  schema: z.boolean(),
+  param: param.bool(),
+  isValid: () => true,
   default: value,
   endpoints,
 });
 const choice = (values: number[], value: number, endpoints: Endpoints = 'both'): SettingDef<number> => ({
-  schema: z.number().int().refine((v) => values.includes(v)),
+  param: param.int(),
+  isValid: (v) => values.includes(v),
   default: value,
   endpoints,
 });
 const text = (values: string[], value: string, endpoints: Endpoints = 'both'): SettingDef<string> => ({
-  schema: z.string().refine((v) => values.includes(v)),
+  param: param.string(),
+  isValid: (v) => values.includes(v),
   default: value,
   endpoints,
+});
+const integer = (value: number, isValid: (v: number) => boolean = () => true): SettingDef<number> => ({
+  param: param.int(),
+  isValid,
+  default: value,
+  endpoints: 'both',
 });
 
 /**
@@ -39,8 +50,9 @@ export const USER_SETTINGS = {
   web_suggest_update_timezone: flag(true),
   fluid_layout_width: flag(false),
   high_contrast_mode: flag(false),
-  web_font_size_px: { schema: z.number().int(), default: 16, endpoints: 'both' } as SettingDef<number>,
-  web_line_height_percent: { schema: z.number().int(), default: 140, endpoints: 'both' } as SettingDef<number>,
+  // Zulip checks no bounds on these two.
+  web_font_size_px: integer(16),
+  web_line_height_percent: integer(140),
   color_scheme: choice([1, 2, 3], 1),
   enable_drafts_synchronization: flag(true),
   translate_emoticons: flag(false),
@@ -63,11 +75,7 @@ export const USER_SETTINGS = {
   notification_sound: text(['none', 'chime', 'ding', 'zulip'], 'zulip'),
   enable_desktop_notifications: flag(true),
   enable_sounds: flag(true),
-  email_notifications_batching_period_seconds: {
-    schema: z.number().int().min(1).max(604800),
-    default: 120,
-    endpoints: 'both',
-  } as SettingDef<number>,
+  email_notifications_batching_period_seconds: integer(120, (v) => v >= 1 && v <= 604800),
   enable_offline_email_notifications: flag(true),
   enable_offline_push_notifications: flag(true),
   enable_online_push_notifications: flag(true),
@@ -93,7 +101,7 @@ export const USER_SETTINGS = {
   send_read_receipts: flag(true, 'defaults-only'),
   email_address_visibility: choice([1, 2, 3, 4, 5], 1, 'defaults-only'),
   web_navigate_to_sent_message: flag(true, 'defaults-only'),
-} satisfies Record<string, SettingDef<unknown>>;
+} satisfies Record<string, SettingDef<boolean> | SettingDef<number> | SettingDef<string>>;
 
 export type SettingName = keyof typeof USER_SETTINGS;
 export type UserSettings = { [K in SettingName]: (typeof USER_SETTINGS)[K]['default'] };

@@ -1,0 +1,32 @@
+import { param, type ParamSpecs } from '@teamchat/zulip';
+import { defineApiCommand } from '../command';
+import { clientEventSchema, defineEvent } from '../event';
+import { USER_SETTINGS } from './user-settings';
+
+/** Every setting PATCH /settings may change (the "S" and "Both" rows), declared from the catalogue. */
+const preferenceParams = Object.fromEntries(
+  Object.entries(USER_SETTINGS)
+    .filter(([, def]) => def.endpoints === 'both')
+    .map(([name, def]) => [name, def.param.optional()]),
+) as ParamSpecs;
+
+export const updateSettingsParams: ParamSpecs = {
+  ...preferenceParams,
+  full_name: param.string().optional(),
+  timezone: param.string().optional(),
+};
+
+/** PATCH /settings (the caller's own settings). */
+export const updateSettings = defineApiCommand<typeof updateSettingsParams, Record<string, never>>(
+  'users-groups',
+  'update_settings',
+  updateSettingsParams,
+);
+
+export const UsersGroupsEvents = {
+  /** `user_settings` update events, to the user. */
+  userSettingsChanged: defineEvent('users-groups', 'user_settings_changed', clientEventSchema),
+  /** `realm_user` update events (e.g. a new full name), to the organization. */
+  realmUserChanged: defineEvent('users-groups', 'realm_user_changed', clientEventSchema),
+};
+
