@@ -2,6 +2,7 @@ import { Role } from '@teamchat/zulip';
 import {
   Factory,
   TestSystem,
+  expectCallersRefused,
   expectError,
   expectMatchesOpenApi,
   expectNoInternals,
@@ -162,24 +163,7 @@ describe('channels and subscriptions', () => {
 
     it('refuses callers without valid credentials', async () => {
       const form = { subscriptions: JSON.stringify([{ name: 'x' }]) };
-      expectError(
-        await system.api.post('/users/me/subscriptions', form, { subdomain }),
-        401,
-        'UNAUTHORIZED',
-        'Not logged in: API authentication or user session required',
-      );
-      expectError(
-        await system.api.post('/users/me/subscriptions', form, { subdomain, auth: { email: member.email, apiKey: 'x'.repeat(32) } }),
-        401,
-        'UNAUTHORIZED',
-        'Invalid API key',
-      );
-      expectError(
-        await system.api.post('/users/me/subscriptions', form, { subdomain, auth: outsider }),
-        401,
-        'UNAUTHORIZED',
-        'Account is not associated with this subdomain',
-      );
+      await expectCallersRefused((options) => system.api.post('/users/me/subscriptions', form, options), { subdomain, member, outsider });
     });
   });
 

@@ -1,7 +1,9 @@
+import type { ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
   TestSystem,
+  expectCallersRefused,
   expectError,
   expectMatchesOpenApi,
   expectNoInternals,
@@ -24,12 +26,6 @@ interface Draft {
 
 /** An expected message; a function when it names data made in beforeAll. */
 type Message = string | (() => string);
-
-interface DraftsEvent {
-  realmId: number;
-  users: number[];
-  event: Record<string, unknown>;
-}
 
 describe('drafts', () => {
   let system: TestSystem;
@@ -114,7 +110,7 @@ describe('drafts', () => {
         expected.map(({ id, type, to, topic, content, timestamp }) => ({ id, userId: member.id, type, to, topic, content, lastEditTime: timestamp })),
       );
 
-      const [event] = await events.waitFor<DraftsEvent>(DRAFTS_CHANGED);
+      const [event] = await events.waitFor<ClientEvent>(DRAFTS_CHANGED);
       expect(event).toEqual({ realmId, users: [member.id], event: { type: 'drafts', op: 'add', drafts: expected } });
       expectEventMatchesOpenApi(event.event);
       expect(await events.settle(DRAFTS_CHANGED)).toHaveLength(1);
@@ -130,7 +126,7 @@ describe('drafts', () => {
         ]),
       );
       const after = nowSeconds();
-      const [event] = await events.waitFor<DraftsEvent>(DRAFTS_CHANGED);
+      const [event] = await events.waitFor<ClientEvent>(DRAFTS_CHANGED);
       const [now, fraction, epoch] = event.event.drafts as Draft[];
       expect(now.timestamp).toBeGreaterThanOrEqual(before);
       expect(now.timestamp).toBeLessThanOrEqual(after);
@@ -351,7 +347,7 @@ describe('drafts', () => {
       expect(body).toEqual({ result: 'success', msg: '' });
       const expected: Draft = { id, type: 'stream', to: [inner.id], topic: 'later', content: 'second', timestamp: 2000 };
       expect(await rowOf(id)).toEqual({ id, userId: member.id, type: 'stream', to: [inner.id], topic: 'later', content: 'second', lastEditTime: new Date(2000_000) });
-      const [event] = await events.waitFor<DraftsEvent>(DRAFTS_CHANGED);
+      const [event] = await events.waitFor<ClientEvent>(DRAFTS_CHANGED);
       expect(event).toEqual({ realmId, users: [member.id], event: { type: 'drafts', op: 'update', draft: expected } });
       expectEventMatchesOpenApi(event.event);
     });
@@ -468,7 +464,7 @@ describe('drafts', () => {
       expect(body).toEqual({ result: 'success', msg: '' });
       expect(await system.db.draft.findUnique({ where: { id } })).toBeNull();
       expect(await system.db.draft.findUnique({ where: { id: kept } })).not.toBeNull();
-      const [event] = await events.waitFor<DraftsEvent>(DRAFTS_CHANGED);
+      const [event] = await events.waitFor<ClientEvent>(DRAFTS_CHANGED);
       expect(event).toEqual({ realmId, users: [member.id], event: { type: 'drafts', op: 'remove', draft_id: id } });
       expectEventMatchesOpenApi(event.event);
       expect(expectSuccess(await list(member)).drafts.some((draft) => draft.id === id)).toBe(false);
@@ -559,10 +555,7 @@ describe('drafts', () => {
 
     it.each(calls)('%s refuses callers without valid credentials for the organization', async (_name, call) => {
       const before = await allDrafts();
-      expectError(await call({ subdomain }), 401, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required');
-      expectError(await call({ subdomain, auth: { email: member.email, apiKey: 'x'.repeat(32) } }), 401, 'UNAUTHORIZED', 'Invalid API key');
-      expectError(await call({ subdomain, auth: outsider }), 401, 'UNAUTHORIZED', 'Account is not associated with this subdomain');
-      expectError(await call({ subdomain, auth: deactivated }), 401, 'UNAUTHORIZED', 'Account is deactivated');
+      await expectCallersRefused(call, { subdomain, member, outsider, deactivated });
       expect(await allDrafts()).toEqual(before);
       await expectNoEvent();
     });

@@ -1,7 +1,9 @@
+import type { ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
   TestSystem,
+  expectCallersRefused,
   expectError,
   expectMatchesOpenApi,
   expectNoInternals,
@@ -15,12 +17,6 @@ const FLAGS_CHANGED = 'event.messaging.message_flags_changed.v1';
 interface Topic {
   name: string;
   max_id: number;
-}
-
-interface ClientEvent {
-  realmId: number;
-  users: number[];
-  event: Record<string, unknown>;
 }
 
 describe('topics', () => {
@@ -224,15 +220,7 @@ describe('topics', () => {
 
     it('refuses callers without valid credentials', async () => {
       const path = `/users/me/${general.id}/topics`;
-      expectError(await system.api.get(path, {}, { subdomain }), 401, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required');
-      expectError(
-        await system.api.get(path, {}, { subdomain, auth: { email: member.email, apiKey: 'x'.repeat(32) } }),
-        401,
-        'UNAUTHORIZED',
-        'Invalid API key',
-      );
-      expectError(await system.api.get(path, {}, { subdomain, auth: outsider }), 401, 'UNAUTHORIZED', 'Account is not associated with this subdomain');
-      expectError(await system.api.get(path, {}, { subdomain, auth: deactivated }), 401, 'UNAUTHORIZED', 'Account is deactivated');
+      await expectCallersRefused((options) => system.api.get(path, {}, options), { subdomain, member, outsider, deactivated });
     });
 
     it('keeps organizations apart: the outsider sees their own channel, never ours', async () => {
@@ -367,25 +355,12 @@ describe('topics', () => {
 
     it('refuses callers without valid credentials', async () => {
       const form = { stream_id: String(room.id), topic_name: 'news' };
-      expectError(
-        await system.api.post('/mark_topic_as_read', form, { subdomain }),
-        401,
-        'UNAUTHORIZED',
-        'Not logged in: API authentication or user session required',
-      );
-      expectError(
-        await system.api.post('/mark_topic_as_read', form, { subdomain, auth: { email: member.email, apiKey: 'x'.repeat(32) } }),
-        401,
-        'UNAUTHORIZED',
-        'Invalid API key',
-      );
-      expectError(
-        await system.api.post('/mark_topic_as_read', form, { subdomain, auth: outsider }),
-        401,
-        'UNAUTHORIZED',
-        'Account is not associated with this subdomain',
-      );
-      expectError(await system.api.post('/mark_topic_as_read', form, { subdomain, auth: deactivated }), 401, 'UNAUTHORIZED', 'Account is deactivated');
+      await expectCallersRefused((options) => system.api.post('/mark_topic_as_read', form, options), {
+        subdomain,
+        member,
+        outsider,
+        deactivated,
+      });
     });
   });
 });

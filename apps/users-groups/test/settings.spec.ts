@@ -1,13 +1,9 @@
+import type { ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
-import { Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type EventRecorder, type TestUser } from '@teamchat/testing';
+import { Factory, TestSystem, expectCallersRefused, expectError, expectMatchesOpenApi, expectSuccess, type EventRecorder, type TestUser } from '@teamchat/testing';
 
 const SETTINGS = 'event.users-groups.user_settings_changed.v1';
 const REALM_USER = 'event.users-groups.realm_user_changed.v1';
-
-interface ClientEvent {
-  users: number[];
-  event: Record<string, unknown>;
-}
 
 describe('PATCH /settings', () => {
   let system: TestSystem;
@@ -123,17 +119,6 @@ describe('PATCH /settings', () => {
   });
 
   it('refuses callers without valid credentials or from another organization', async () => {
-    expectError(
-      await system.api.patch('/settings', { color_scheme: 2 }, { subdomain }),
-      401,
-      'UNAUTHORIZED',
-      'Not logged in: API authentication or user session required',
-    );
-    expectError(
-      await system.api.patch('/settings', { color_scheme: 2 }, { subdomain, auth: outsider }),
-      401,
-      'UNAUTHORIZED',
-      'Account is not associated with this subdomain',
-    );
+    await expectCallersRefused((options) => system.api.patch('/settings', { color_scheme: 2 }, options), { subdomain, member, outsider });
   });
 });

@@ -13,3 +13,4 @@ export type {
   DraftModel,
   UserTopicModel,
 } from './generated/prisma/models';
+export * from './stored-id';

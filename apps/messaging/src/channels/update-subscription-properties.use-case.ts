@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { Prisma, PrismaService } from '@teamchat/db';
+import { Prisma, PrismaService, isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { subscriptionEvent, type PendingEvent } from './channel-events';
@@ -39,7 +39,7 @@ export class UpdateSubscriptionProperties {
     const events: PendingEvent[] = [];
     for (const { stream_id: streamId, property, value } of params.subscription_data) {
       const channel =
-        streamId > 0 && streamId <= 2147483647
+        isStoredId(streamId)
           ? await this.prisma.stream.findFirst({
               where: { id: streamId, realmId: realm.id },
               include: { subscriptions: { where: { userId: caller.id, active: true } } },

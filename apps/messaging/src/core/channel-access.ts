@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { PrismaService, type StreamModel } from '@teamchat/db';
+import { PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
 
 export interface AccessibleChannel {
@@ -19,7 +19,7 @@ export class ChannelAccess {
   constructor(private readonly prisma: PrismaService) {}
 
   async readable(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, streamId: number): Promise<AccessibleChannel | null> {
-    if (!Number.isSafeInteger(streamId) || streamId <= 0 || streamId > 2147483647) return null;
+    if (!isStoredId(streamId)) return null;
     const channel = await this.prisma.stream.findFirst({ where: { id: streamId, realmId, isArchived: false } });
     return channel ? this.check(channel, user) : null;
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, isStoredId } from '@teamchat/db';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -76,7 +76,7 @@ export class MemberProfilesReadonly {
         isActive: true,
         OR: [
           ...names.map((name) => ({ fullName: { equals: name, mode: 'insensitive' as const } })),
-          ...(ids.length ? [{ id: { in: ids.filter((id) => id <= 2147483647) } }] : []),
+          ...(ids.length ? [{ id: { in: ids.filter(isStoredId) } }] : []),
         ],
       },
       select: { id: true, fullName: true },

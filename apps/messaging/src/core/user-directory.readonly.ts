@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 
 /** What messaging needs to know about a user. */
@@ -27,7 +27,7 @@ export class UserDirectoryReadonly {
   /** Active users of the organization by id; an unknown or foreign id fails with its message. */
   async byIds(realmId: number, ids: number[], invalid: (id: number) => string): Promise<DirectoryUser[]> {
     const unique = [...new Set(ids)];
-    const inRange = unique.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2147483647);
+    const inRange = unique.filter(isStoredId);
     const users = await this.prisma.user.findMany({ where: { realmId, id: { in: inRange }, isActive: true }, select: SELECT });
     const found = new Map(users.map((user) => [user.id, user]));
     const missing = unique.find((id) => !found.has(id));
@@ -56,7 +56,7 @@ export class UserDirectoryReadonly {
           isActive: true,
           OR: [
             { deliveryEmail: { equals: email, mode: 'insensitive' } },
-            ...(dummy && Number(dummy[1]) <= 2147483647 ? [{ id: Number(dummy[1]) }] : []),
+            ...(dummy && isStoredId(Number(dummy[1])) ? [{ id: Number(dummy[1]) }] : []),
           ],
         },
         select: SELECT,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging, type AuthUser, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import { PrismaService, type DraftModel } from '@teamchat/db';
+import { PrismaService, isStoredId, type DraftModel } from '@teamchat/db';
 import { LIMITS, badRequest, resourceNotFound } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
@@ -16,10 +16,9 @@ export interface DraftData {
   lastEditTime: Date;
 }
 
-const MAX_ID = 2147483647;
 
 /** Whether `id` can name a row at all (ids outside the column's range are simply unknown). */
-export const isDraftId = (id: number): boolean => Number.isSafeInteger(id) && id > 0 && id <= MAX_ID;
+export const isDraftId = isStoredId;
 
 export const draftNotFound = () => resourceNotFound('Draft does not exist');
 

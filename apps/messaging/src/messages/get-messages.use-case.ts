@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
-import { Prisma, PrismaService, type MessageModel } from '@teamchat/db';
+import { MAX_STORED_ID, Prisma, PrismaService, isStoredId, type MessageModel } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
@@ -15,7 +15,6 @@ type Command = ApiCommand<Params>;
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID, returned as the anchor for "newest". */
 const NEWEST_ANCHOR = 10000000000000000;
 const MAX_MESSAGES_PER_REQUEST = 5000;
-const MAX_ID = 2147483647;
 
 type Row = MessageModel & { flags: number | null };
 
@@ -41,7 +40,7 @@ export class GetMessages {
     }
     const scope = await this.scope(command, normalizeNarrow(params.narrow));
     if (params.message_ids) {
-      const ids = params.message_ids.filter((id) => id > 0 && id <= MAX_ID);
+      const ids = params.message_ids.filter(isStoredId);
       const rows = scope.empty || ids.length === 0 ? [] : await this.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
       return { messages: await this.records(command, rows) };
     }
@@ -50,9 +49,9 @@ export class GetMessages {
     const [before, at, after] = scope.empty
       ? [[], [], []]
       : await Promise.all([
-          params.num_before > 0 ? this.select(scope, Prisma.sql`m.id <= ${Math.min(anchor - 1, MAX_ID)}`, 'DESC', params.num_before + 1) : [],
-          anchor <= MAX_ID ? this.select(scope, Prisma.sql`m.id = ${anchor}`, 'ASC', 1) : [],
-          params.num_after > 0 ? this.select(scope, Prisma.sql`m.id > ${Math.min(anchor, MAX_ID)}`, 'ASC', params.num_after + 1) : [],
+          params.num_before > 0 ? this.select(scope, Prisma.sql`m.id <= ${Math.min(anchor - 1, MAX_STORED_ID)}`, 'DESC', params.num_before + 1) : [],
+          anchor <= MAX_STORED_ID ? this.select(scope, Prisma.sql`m.id = ${anchor}`, 'ASC', 1) : [],
+          params.num_after > 0 ? this.select(scope, Prisma.sql`m.id > ${Math.min(anchor, MAX_STORED_ID)}`, 'ASC', params.num_after + 1) : [],
         ]);
     const foundAnchor = at.length > 0;
     const beforeShown = before.slice(0, params.num_before).reverse();
@@ -142,7 +141,7 @@ export class GetMessages {
         }
         case 'id': {
           const id = Number(term.operand);
-          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw badRequest('Invalid narrow operand: id');
+          if (!isStoredId(id)) throw badRequest('Invalid narrow operand: id');
           conditions.push(not(Prisma.sql`m.id = ${id}`));
           break;
         }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PrismaService, type Prisma, type StreamModel } from '@teamchat/db';
+import { PrismaService, isStoredId, type Prisma, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -156,7 +156,7 @@ export class SendMessage {
     if (!access) {
       const exists =
         'id' in target
-          ? target.id > 0 && target.id <= 2147483647 && (await this.prisma.stream.count({ where: { id: target.id, realmId: realm.id, isArchived: false } }))
+          ? isStoredId(target.id) && (await this.prisma.stream.count({ where: { id: target.id, realmId: realm.id, isArchived: false } }))
           : await this.prisma.stream.count({
               where: { realmId: realm.id, isArchived: false, name: { equals: target.name, mode: 'insensitive' } },
             });

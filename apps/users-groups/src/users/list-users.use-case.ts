@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { RealmDirectory } from '../realms/realm-directory';
 import { toUserRecord } from './user-record';
@@ -8,7 +8,6 @@ import { toUserRecord } from './user-record';
 type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 
 /** Ids are Postgres `integer`s: a larger number names no user, and must not reach the query. */
-const MAX_ID = 2_147_483_647;
 
 /** GET /users: every account of the organization (active or not), or those in `user_ids`. */
 @Injectable()
@@ -21,7 +20,7 @@ export class ListUsers {
   async execute({ realm, user: viewer, params }: ApiCommand<Params>): Promise<{ members: UserRecord[] }> {
     const ids = params.user_ids ? [...new Set(params.user_ids)] : undefined;
     const users = await this.prisma.user.findMany({
-      where: { realmId: realm.id, ...(ids ? { id: { in: ids.filter((id) => Math.abs(id) <= MAX_ID) } } : {}) },
+      where: { realmId: realm.id, ...(ids ? { id: { in: ids.filter(isStoredId) } } : {}) },
       orderBy: { id: 'asc' },
     });
     if (ids && users.length !== ids.length) {
