@@ -11,6 +11,7 @@ import { ChannelsController } from './messaging/channels.controller';
 import { DraftsController } from './messaging/drafts.controller';
 import { MessagesController } from './messaging/messages.controller';
 import { TopicsController } from './messaging/topics.controller';
+import { PresenceController } from './presence/presence.controller';
 
 /**
  * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
@@ -25,6 +26,7 @@ import { TopicsController } from './messaging/topics.controller';
     MessagesController,
     TopicsController,
     DraftsController,
+    PresenceController,
   ],
   providers: [
     CredentialCache,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { RegisterStateModule } from './register/register-state.module';
 import { ChannelsHandler } from './channels/channels.handler';
 import { ChannelStatsReader } from './channels/channel-stats';
 import { ListChannels } from './channels/list-channels.use-case';
@@ -11,13 +12,14 @@ import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { MessagesModule } from './messages/messages.module';
 import { TopicsModule } from './topics/topics.module';
+import { TypingModule } from './typing/typing.module';
 
 /**
  * The messaging service: channels and subscriptions (here), messages, topics and read state,
  * topic deletion, drafts (in their feature modules).
  */
 @Module({
-  imports: [DbModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule],
   controllers: [ChannelsHandler],
   providers: [ChannelStatsReader, Subscribe, Unsubscribe, ListSubscriptions, ListChannels, UpdateSubscriptionProperties],
 })

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { RegisterStateModule } from './register/register-state.module';
 import { AuthHandler } from './auth/auth.handler';
 import { Authenticate } from './auth/authenticate.use-case';
 import { FetchApiKey } from './auth/fetch-api-key.use-case';
@@ -14,7 +15,7 @@ import { UpdateSettings } from './settings/update-settings.use-case';
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, RegisterStateModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler],
   providers: [UpdateSettings, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],

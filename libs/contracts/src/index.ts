@@ -19,3 +19,6 @@ export * as Messaging from './messaging';
 export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, MessagesPage, SendMessageResult } from './messaging';
 export { MessagingEvents } from './messaging';
 export { UsersGroupsEvents } from './users-groups';
+export * as Presence from './presence';
+export { PresenceEvents } from './presence';
+export * as Realtime from './realtime';

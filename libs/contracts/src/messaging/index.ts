@@ -3,3 +3,4 @@ export * from './events';
 export * from './drafts';
 export * from './topics';
 export * from './messages';
+export * from './typing';

@@ -1,0 +1,3 @@
+export * from './typing';
+export * from './status';
+export * from './events';

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { authUserSchema, defineCommand, realmRefSchema } from '../command';
+import type { ServiceName } from '../services';
+
+/**
+ * What POST /register asks each owning service for: the parts of the initial state it owns,
+ * for the caller, limited to `fetchEventTypes` (null: every kind). Every service answers with
+ * a plain object of top-level /register keys; the gateway merges them.
+ */
+export const registerStateRequestSchema = z.object({
+  realm: realmRefSchema,
+  user: authUserSchema,
+  /** Zulip's fetch_event_types (defaulting to event_types); null means all. */
+  fetchEventTypes: z.array(z.string()).nullable(),
+  clientGravatar: z.boolean(),
+  /** include_subscribers: subscriber lists on `subscriptions` (and the other channel lists). */
+  includeSubscribers: z.boolean(),
+  /** client_capabilities as the client declared them (unset flags are false). */
+  capabilities: z.record(z.string(), z.boolean()),
+  requestId: z.string(),
+});
+export type RegisterStateRequest = z.infer<typeof registerStateRequestSchema>;
+export type RegisterState = Record<string, unknown>;
+
+const registerStateOf = (service: ServiceName) =>
+  defineCommand<RegisterStateRequest, RegisterState>(service, 'register_state', registerStateRequestSchema);
+
+/** One command per service that owns part of the initial state. */
+export const registerState = {
+  usersGroups: registerStateOf('users-groups'),
+  messaging: registerStateOf('messaging'),
+  presence: registerStateOf('presence'),
+};
+
+/** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */
+export function wants(request: Pick<RegisterStateRequest, 'fetchEventTypes'>, fetchKey: string): boolean {
+  return request.fetchEventTypes === null || request.fetchEventTypes.includes(fetchKey);
+}
