@@ -150,4 +150,24 @@ export class Factory {
       guest: await this.user(realm, { role: Role.GUEST, fullName: 'Gus Guest' }),
     };
   }
+
+  /** A custom emoji of the organization ("realm emoji"); its id is the emoji_code statuses use. */
+  customEmoji(realm: { id: number }, input: { name?: string; author?: { id: number }; deactivated?: boolean } = {}) {
+    return this.db.realmEmoji.create({
+      data: {
+        realmId: realm.id,
+        name: input.name ?? `emoji_${unique()}`.toLowerCase(),
+        authorId: input.author?.id ?? null,
+        fileName: `${unique()}.png`,
+        deactivated: input.deactivated ?? false,
+      },
+    });
+  }
+
+  /** Overwrites some of a user's stored settings (the rest keep their stored or default values). */
+  async userSettings(user: { id: number }, settings: Record<string, unknown>) {
+    const { settings: stored } = await this.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { settings: true } });
+    const current = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+    await this.db.user.update({ where: { id: user.id }, data: { settings: { ...current, ...settings } as object } });
+  }
 }
