@@ -4,14 +4,11 @@ import { Presence, Realtime, type PayloadOf } from '@teamchat/contracts';
 import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
+import { TypingModule } from './typing/typing.module';
 
-// Scaffolding: replaced feature by feature (typing/, status/, register/).
+// Scaffolding: replaced feature by feature (status/, register/).
 @Controller()
 class PendingHandlers {
-  @CommandHandler(Presence.sendTyping)
-  typing(@Payload() _payload: PayloadOf<typeof Presence.sendTyping>) {
-    throw badRequest('Not yet served');
-  }
   @CommandHandler(Presence.updateOwnStatus)
   own(@Payload() _payload: PayloadOf<typeof Presence.updateOwnStatus>) {
     throw badRequest('Not yet served');
@@ -32,7 +29,7 @@ class PendingHandlers {
 
 /** The presence service: typing notifications, presence and user status. */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, TypingModule],
   controllers: [PendingHandlers],
 })
 export class PresenceModule {}

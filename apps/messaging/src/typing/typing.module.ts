@@ -2,16 +2,23 @@ import { Controller, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { MessagingCoreModule } from '../core/core.module';
+import { TypingAudience } from './typing-audience.use-case';
 
-// Scaffolding: replaced by the typing audience use case.
 @Controller()
-class TypingAudienceHandler {
+export class TypingAudienceHandler {
+  constructor(private readonly typingAudience: TypingAudience) {}
+
   @CommandHandler(Messaging.typingAudience)
-  audience(@Payload() _payload: PayloadOf<typeof Messaging.typingAudience>) {
-    return { subscriberIds: [] };
+  audience(@Payload() payload: PayloadOf<typeof Messaging.typingAudience>) {
+    return this.typingAudience.execute(payload);
   }
 }
 
 /** What presence needs from messaging for channel typing notifications. */
-@Module({ controllers: [TypingAudienceHandler] })
+@Module({
+  imports: [MessagingCoreModule],
+  controllers: [TypingAudienceHandler],
+  providers: [TypingAudience],
+})
 export class TypingModule {}

@@ -2,12 +2,17 @@ import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
 
+/**
+ * POST /typing (zerver/views/typing.py). `private` is refused as Zulip does from feature level
+ * 215 ("Invalid type"). `to` and `stream_id` accept JSON `null` as "not given", as Zulip's
+ * `Json[... | None]` does. The topic is stripped, and may arrive as `subject`.
+ */
 export const typingParams = {
-  type: param.oneOf(['direct', 'stream', 'channel', 'private'] as const).default('direct'),
+  type: param.oneOf(['direct', 'stream', 'channel'] as const).default('direct'),
   op: param.oneOf(['start', 'stop'] as const),
-  to: param.json(z.array(z.number().int())).optional(),
-  stream_id: param.int().optional(),
-  topic: param.string().optional(),
+  to: param.json(z.array(z.number().int()).nullable()).optional(),
+  stream_id: param.json(z.number().int().nullable()).optional(),
+  topic: param.string(z.string().trim()).alias('subject').optional(),
 };
 
 /** POST /typing: a typing start/stop notification to a conversation's other participants. */
