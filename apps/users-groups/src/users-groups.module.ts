@@ -12,12 +12,13 @@ import { ListUsers } from './users/list-users.use-case';
 import { UsersHandler } from './users/users.handler';
 import { SettingsHandler } from './settings/settings.handler';
 import { UpdateSettings } from './settings/update-settings.use-case';
+import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule, RegisterStateModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler],
-  providers: [UpdateSettings, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
+  providers: [UpdateSettings, SetPresenceEnabled, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })
 export class UsersGroupsModule {}

@@ -2,14 +2,23 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { SetPresenceEnabled } from './set-presence-enabled.use-case';
 import { UpdateSettings } from './update-settings.use-case';
 
 @Controller()
 export class SettingsHandler {
-  constructor(private readonly updateSettings: UpdateSettings) {}
+  constructor(
+    private readonly updateSettings: UpdateSettings,
+    private readonly setPresenceEnabledUseCase: SetPresenceEnabled,
+  ) {}
 
   @CommandHandler(UsersGroups.updateSettings)
   update(@Payload() payload: PayloadOf<typeof UsersGroups.updateSettings>) {
     return this.updateSettings.execute(payload);
+  }
+
+  @CommandHandler(UsersGroups.setPresenceEnabled)
+  setPresenceEnabled(@Payload() payload: PayloadOf<typeof UsersGroups.setPresenceEnabled>) {
+    return this.setPresenceEnabledUseCase.execute(payload);
   }
 }

@@ -10,6 +10,7 @@ import {
 import { PrismaService } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { LIMITS, badRequest } from '@teamchat/zulip';
+import { userSettingsEvents } from './user-settings-events';
 
 type Params = Record<string, unknown>;
 
@@ -55,13 +56,10 @@ export class UpdateSettings {
     if (changes.enable_drafts_synchronization === false && before.enable_drafts_synchronization !== false) {
       await this.commands.call(Messaging.deleteUserDrafts, { realmId: realm.id, userId: caller.id });
     }
-    const settingEvents = [
+    const settingEvents = userSettingsEvents(realm.id, caller.id, [
       ...changed.map(([property, value]) => ({ property, value })),
       ...(timezone !== undefined && timezone !== stored.timezone ? [{ property: 'timezone', value: timezone }] : []),
-    ].map((change) => ({
-      def: UsersGroupsEvents.userSettingsChanged,
-      payload: { realmId: realm.id, users: [caller.id], event: { type: 'user_settings', op: 'update', ...change } },
-    }));
+    ]);
     const nameEvents =
       fullName !== undefined && fullName !== stored.fullName
         ? [

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { param, type ParamSpecs } from '@teamchat/zulip';
-import { defineApiCommand } from '../command';
+import { defineApiCommand, defineCommand } from '../command';
 import { clientEventSchema, defineEvent } from '../event';
 import { USER_SETTINGS } from './user-settings';
 
@@ -21,6 +22,20 @@ export const updateSettings = defineApiCommand<typeof updateSettingsParams, Reco
   'users-groups',
   'update_settings',
   updateSettingsParams,
+);
+
+/**
+ * Internal, from presence (POST /users/me/status with the deprecated `away`): sets the user's
+ * `presence_enabled` setting, stored and announced (`user_settings` update) as PATCH /settings
+ * would. Nothing is announced when the value does not change.
+ */
+export const setPresenceEnabled = defineCommand<
+  { realmId: number; userId: number; enabled: boolean; requestId: string },
+  Record<string, never>
+>(
+  'users-groups',
+  'set_presence_enabled',
+  z.object({ realmId: z.number().int(), userId: z.number().int(), enabled: z.boolean(), requestId: z.string() }),
 );
 
 export const UsersGroupsEvents = {

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Presence } from '@teamchat/contracts';
+import type { DecodedParams } from '@teamchat/zulip';
+import { toStatusRecord } from './status-change';
+import { StatusRules } from './status-rules';
+import { UserStatusStore } from './user-status.store';
+
+type Params = DecodedParams<typeof Presence.getUserStatusParams>;
+
+/** GET /users/{user_id}/status (zerver/views/presence.py get_status_backend). */
+@Injectable()
+export class GetUserStatus {
+  constructor(
+    private readonly rules: StatusRules,
+    private readonly store: UserStatusStore,
+  ) {}
+
+  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
+    const target = await this.rules.target(realm, user!, params.user_id, { forAdmin: false });
+    return { status: toStatusRecord(await this.store.find(target.id), target.settings.presence_enabled) };
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { UsersGroups, type ApiCommand, type Presence } from '@teamchat/contracts';
+import { CommandClient, EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { StatusRules } from './status-rules';
+import { UserStatusStore } from './user-status.store';
+
+type Params = DecodedParams<typeof Presence.updateOwnStatusParams>;
+
+/**
+ * POST /users/me/status (zerver/views/presence.py update_user_status_backend): only what is
+ * passed changes. The deprecated `away` sets presence_enabled = !away through users-groups,
+ * which owns settings and announces that change itself; the `user_status` event echoes it.
+ */
+@Injectable()
+export class UpdateOwnStatus {
+  constructor(
+    private readonly rules: StatusRules,
+    private readonly store: UserStatusStore,
+    private readonly commands: CommandClient,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
+    const change = await this.rules.check(realm.id, params);
+
+    // Everything is checked by now. The setting goes first: it is the part that can time out.
+    if (change.away !== undefined) {
+      await this.commands.call(UsersGroups.setPresenceEnabled, { realmId: realm.id, userId: caller.id, enabled: !change.away, requestId });
+    }
+    await this.store.save(realm.id, caller.id, change);
+    await this.events.publishAll([await this.rules.changedEvent(realm.id, caller.id, change)], requestId);
+    return {};
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Presence } from '@teamchat/contracts';
+import { EventBus } from '@teamchat/platform';
+import type { DecodedParams } from '@teamchat/zulip';
+import { StatusRules } from './status-rules';
+import { UserStatusStore } from './user-status.store';
+
+type Params = DecodedParams<typeof Presence.updateUserStatusParams>;
+
+/**
+ * POST /users/{user_id}/status (zerver/views/presence.py update_user_status_admin): an
+ * administrator sets another user's status, with the same rules as one's own but no `away`.
+ * The target is resolved before the caller's permission is checked, as in Zulip.
+ */
+@Injectable()
+export class UpdateUserStatus {
+  constructor(
+    private readonly rules: StatusRules,
+    private readonly store: UserStatusStore,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const { user_id: userId, ...fields } = params;
+    const target = await this.rules.target(realm, user!, userId, { forAdmin: true });
+    const change = await this.rules.check(realm.id, fields);
+    await this.store.save(realm.id, target.id, change);
+    await this.events.publishAll([await this.rules.changedEvent(realm.id, target.id, change)], requestId);
+    return {};
+  }
+}

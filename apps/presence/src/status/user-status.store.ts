@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@teamchat/db';
+import type { StatusChange, StoredStatus } from './status-change';
+
+const SHOWN = { statusText: true, emojiName: true, emojiCode: true, reactionType: true } as const;
+
+/** The `user_status` table: one row per user who ever set a status. */
+@Injectable()
+export class UserStatusStore {
+  constructor(private readonly prisma: PrismaService) {}
+
+  find(userId: number): Promise<StoredStatus | null> {
+    return this.prisma.userStatus.findUnique({ where: { userId }, select: SHOWN });
+  }
+
+  /** Every stored status of the organization. */
+  async ofRealm(realmId: number): Promise<(StoredStatus & { userId: number })[]> {
+    return this.prisma.userStatus.findMany({ where: { realmId }, select: { userId: true, ...SHOWN }, orderBy: { userId: 'asc' } });
+  }
+
+  /**
+   * Writes what the change passed and leaves the rest (Zulip's update_user_status); the row is
+   * created on first use, even when only `away` changed.
+   */
+  async save(realmId: number, userId: number, change: StatusChange): Promise<void> {
+    const data = {
+      ...(change.statusText !== undefined ? { statusText: change.statusText } : {}),
+      ...(change.emoji ? { emojiName: change.emoji.name, emojiCode: change.emoji.code, reactionType: change.emoji.type } : {}),
+      updated: new Date(),
+    };
+    await this.prisma.userStatus.upsert({ where: { userId }, create: { userId, realmId, ...data }, update: data });
+  }
+}
