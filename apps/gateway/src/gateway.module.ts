@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from './events/events.module';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiAuthGuard } from './auth/api-auth.guard';
 import { CredentialCache } from './auth/credential-cache';
@@ -18,6 +19,7 @@ import { PresenceController } from './presence/presence.controller';
  * envelope. It holds no domain rules and no database connection.
  */
 @Module({
+  imports: [EventsModule],
   controllers: [
     GatewayHealthController,
     ServerSettingsController,

@@ -39,6 +39,12 @@ export const configSchema = z.object({
   RATE_LIMIT_AUTH_ATTEMPTS: z.coerce.number().int().positive().default(5),
   RATE_LIMIT_AUTH_WINDOW_SECONDS: z.coerce.number().int().positive().default(1800),
   MAX_REQUEST_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** An event queue no client has polled for this long is collected (Zulip: 600 s). */
+  EVENT_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** A long-poll with nothing to deliver gets a heartbeat after this, plus up to 10 s of jitter (Zulip: 45 s). */
+  EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
+  /** How long the fan-out may hold an event before JetStream hands it to another gateway replica. */
+  EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

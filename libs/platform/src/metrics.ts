@@ -22,6 +22,14 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly fanoutDuration = new Histogram({
+    name: 'event_fanout_duration_seconds',
+    help: 'Domain events fanned out to client event queues (gateway), by outcome',
+    labelNames: ['outcome'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -6,3 +6,4 @@ export * from './databases';
 export * from './test-environment';
 export * from './expectations';
 export * from './event-recorder';
+export * from './event-queues';

@@ -14,7 +14,12 @@ const root = workspaceRoot();
 export interface SystemOptions {
   /** Extra environment for every process (e.g. RATE_LIMIT_ENABLED=true). */
   env?: Record<string, string>;
+  /** How many gateway processes to run side by side (replica 0 is `api`'s). Default 1. */
+  gateways?: number;
 }
+
+/** A process of the system: a service, or `gateway#<n>` for the n-th extra gateway replica. */
+export type ProcessName = ServiceName | `gateway#${number}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,14 +42,15 @@ export class TestSystem {
   readonly api: ApiClient;
   readonly db: PrismaService;
   readonly env: Record<string, string>;
-  private readonly processes = new Map<ServiceName, ChildProcess>();
-  private readonly logs = new Map<ServiceName, string[]>();
+  private readonly processes = new Map<ProcessName, ChildProcess>();
+  private readonly logs = new Map<ProcessName, string[]>();
   private readonly recorders: EventRecorder[] = [];
 
   private constructor(
     private readonly database: { name: string; url: string },
     env: Record<string, string>,
-    readonly ports: Record<ServiceName, number>,
+    readonly ports: Record<ProcessName, number>,
+    readonly gatewayNames: ProcessName[],
   ) {
     this.env = env;
     this.api = new ApiClient(`http://127.0.0.1:${ports.gateway}`, TEST_ROOT_HOST);
@@ -54,10 +60,10 @@ export class TestSystem {
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const database = await createTestDatabase();
     const namespace = randomBytes(4).toString('hex');
-    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()]))) as Record<
-      ServiceName,
-      number
-    >;
+    const gatewayNames: ProcessName[] = ['gateway'];
+    for (let replica = 1; replica < (options.gateways ?? 1); replica++) gatewayNames.push(`gateway#${replica}`);
+    const names: ProcessName[] = [...SERVICES, ...gatewayNames.slice(1)];
+    const ports = Object.fromEntries(await Promise.all(names.map(async (s) => [s, await freePort()]))) as Record<ProcessName, number>;
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
@@ -71,61 +77,78 @@ export class TestSystem {
       NODE_ENV: 'test',
       ...options.env,
     };
-    const system = new TestSystem(database, env, ports);
-    await Promise.all(SERVICES.map((service) => system.startService(service, false)));
-    await system.waitUntilReady();
+    const system = new TestSystem(database, env, ports, gatewayNames);
+    await Promise.all(names.map((name) => system.startService(name, false)));
+    try {
+      await system.waitUntilReady();
+    } catch (error) {
+      // No test will get the system to stop it: stop it here, so no process outlives the run.
+      await system.stop().catch(() => undefined);
+      throw error;
+    }
     return system;
   }
 
-  /** Starts one service (again), and by default waits until the gateway is ready. */
-  async startService(service: ServiceName, waitForReady = true): Promise<void> {
+  /** A client of one gateway replica (0 is `api`'s). */
+  apiVia(replica: number): ApiClient {
+    return new ApiClient(`http://127.0.0.1:${this.ports[this.gatewayNames[replica]]}`, TEST_ROOT_HOST);
+  }
+
+  /** Starts one process (again), and by default waits until the gateways are ready. */
+  async startService(name: ProcessName, waitForReady = true): Promise<void> {
+    const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
     const child = spawn(process.execPath, [path.join(root, 'dist/apps', service, 'src/main.js')], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(this.ports[service]) },
+      env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log: string[] = [];
-    this.logs.set(service, log);
+    this.logs.set(name, log);
     const keep = (chunk: Buffer) => {
       log.push(chunk.toString());
       if (log.length > 200) log.shift();
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.processes.set(service, child);
+    this.processes.set(name, child);
     if (waitForReady) await this.waitUntilReady();
   }
 
-  /** Stops one service with SIGTERM and waits for it to exit. */
-  async stopService(service: ServiceName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    const child = this.processes.get(service);
+  /** Stops one process with SIGTERM (or `signal`) and waits for it to exit. */
+  async stopService(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const child = this.processes.get(name);
     if (!child || child.exitCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill(signal);
     const code = await exited;
-    this.processes.delete(service);
+    this.processes.delete(name);
     return code;
   }
 
-  logOf(service: ServiceName): string {
-    return (this.logs.get(service) ?? []).join('');
+  logOf(name: ProcessName): string {
+    return (this.logs.get(name) ?? []).join('');
   }
 
+  /** Waits until every running gateway replica answers ready (so every service is up). */
   async waitUntilReady(timeoutMs = 30000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last = '';
+    const ready = async (name: ProcessName) => {
+      const res = await fetch(`http://127.0.0.1:${this.ports[name]}/health/ready`, { signal: AbortSignal.timeout(3000) });
+      last = await res.text();
+      return res.status === 200;
+    };
     while (Date.now() < deadline) {
       try {
-        const res = await fetch(`http://127.0.0.1:${this.ports.gateway}/health/ready`, { signal: AbortSignal.timeout(3000) });
-        last = await res.text();
-        if (res.status === 200) return;
+        const running = this.gatewayNames.filter((name) => this.processes.has(name));
+        if ((await Promise.all(running.map(ready))).every(Boolean)) return;
       } catch (error) {
         last = String(error);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const logs = SERVICES.map((s) => `--- ${s}\n${this.logOf(s).slice(-2000)}`).join('\n');
+    const logs = [...this.logs.keys()].map((s) => `--- ${s}\n${this.logOf(s).slice(-2000)}`).join('\n');
     throw new Error(`System not ready after ${timeoutMs} ms: ${last}\n${logs}`);
   }
 

@@ -10,8 +10,7 @@ import { rawParams, type ApiRequest } from './request-context';
 export const ApiCommandOf = createParamDecorator(
   <S extends ParamSpecs>(def: ApiCommandDef<S, unknown>, context: ExecutionContext): ApiCommand<DecodedParams<S>> => {
     const req = context.switchToHttp().getRequest<ApiRequest>();
-    const { values, ignored } = decodeParams(def.params, rawParams(req));
-    req.ctx.ignored = ignored;
+    const values = decodeRequest(req, def.params);
     if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; mark its route @Auth('realm') or stronger`);
     return {
       realm: req.ctx.realm,
@@ -21,6 +20,18 @@ export const ApiCommandOf = createParamDecorator(
       client: clientName(req.header('user-agent')),
     };
   },
+);
+
+/** Decodes the request's parameters by `specs`; names it does not declare are reported as ignored. */
+function decodeRequest<S extends ParamSpecs>(req: ApiRequest, specs: S): DecodedParams<S> {
+  const { values, ignored } = decodeParams(specs, rawParams(req));
+  req.ctx.ignored = ignored;
+  return values;
+}
+
+/** The decoded parameters of an endpoint the gateway serves itself (no command behind it). */
+export const ParamsOf = createParamDecorator(<S extends ParamSpecs>(specs: S, context: ExecutionContext): DecodedParams<S> =>
+  decodeRequest(context.switchToHttp().getRequest<ApiRequest>(), specs),
 );
 
 /** Zulip names the client by its User-Agent's first product token ("ZulipMobile/27.1 …"). */

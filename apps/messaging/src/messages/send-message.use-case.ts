@@ -120,6 +120,7 @@ export class SendMessage {
             realmId: realm.id,
             message: { ...record, raw_content: content },
             recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
+            senderGravatar: profiles.get(sender.id)?.avatarSource === 'G',
             ...(params.queue_id !== undefined
               ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } }
               : {}),

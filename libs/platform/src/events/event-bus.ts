@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EVENT_STREAM, EVENT_SUBJECTS, type EventDef } from '@teamchat/contracts';
 import { JSONCodec, RetentionPolicy, StorageType, connect, type JetStreamClient, type NatsConnection } from 'nats';
@@ -45,7 +46,8 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
 
   async publish<P>(def: EventDef<P>, payload: P): Promise<void> {
     if (!this.jetstream) throw new Error('EventBus used before it connected');
-    await this.jetstream.publish(def.subject, codec.encode(payload));
+    // The message id names this event for consumers that must act on it once (the fan-out).
+    await this.jetstream.publish(def.subject, codec.encode(payload), { msgID: randomUUID() });
   }
 
   /** Publishes in order; a failure is logged, never thrown, since the change has committed. */

@@ -1,0 +1,61 @@
+import type { ClientEvent, Messaging } from '@teamchat/contracts';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '@teamchat/zulip';
+import type { Delivery } from './event-queue.store';
+import { matchesNarrow, type NarrowedMessage } from './message-narrow';
+import type { QueueDescriptor } from './queue-descriptor';
+
+/** Zulip's accepts_event, for the event kinds every recipient sees alike. */
+export function accepts(queue: QueueDescriptor, event: ClientEvent['event']): boolean {
+  if (queue.eventTypes !== null && !queue.eventTypes.includes(event.type)) return false;
+  if (event.type === 'typing' && event.message_type === 'stream' && !queue.capabilities.stream_typing_notifications) return false;
+  return true;
+}
+
+/** One event for the users' queues that accept it. */
+export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescriptor[]): Delivery[] {
+  const text = JSON.stringify(event);
+  return queues.filter((queue) => accepts(queue, event)).map((queue) => ({ queueId: queue.queueId, event: text }));
+}
+
+/**
+ * A new message, shaped for each queue: Markdown or HTML (apply_markdown), the Gravatar rule
+ * (client_gravatar), the empty topic's display name for clients without `empty_topic_name`,
+ * the recipient's own flags, the queue's narrow, and `local_message_id` for the queue the
+ * sender named. The message text is serialised once per variant, not once per queue.
+ */
+export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map<number, QueueDescriptor[]>): Delivery[] {
+  const variants = new Map<string, string>();
+  const messageJson = (queue: QueueDescriptor): string => {
+    const emptyTopicName = queue.capabilities.empty_topic_name === true;
+    const key = `${queue.applyMarkdown}|${queue.clientGravatar && sent.senderGravatar === true}|${emptyTopicName}`;
+    let json = variants.get(key);
+    if (json === undefined) {
+      const { raw_content: raw, ...message } = sent.message;
+      if (!queue.applyMarkdown) Object.assign(message, { content: raw, content_type: 'text/x-markdown' });
+      if (queue.clientGravatar && sent.senderGravatar === true) message.avatar_url = null;
+      if (!emptyTopicName && message.type === 'stream' && message.subject === '') message.subject = EMPTY_TOPIC_DISPLAY_NAME;
+      json = JSON.stringify(message);
+      variants.set(key, json);
+    }
+    return json;
+  };
+
+  const deliveries: Delivery[] = [];
+  for (const recipient of sent.recipients) {
+    for (const queue of queuesByUser.get(recipient.id) ?? []) {
+      if (queue.eventTypes !== null && !queue.eventTypes.includes('message')) continue;
+      if (queue.narrow.length > 0 && !matchesNarrow({ ...(sent.message as unknown as NarrowedMessage), flags: recipient.flags }, queue.narrow, queue.userId)) {
+        continue;
+      }
+      const local =
+        sent.senderQueue && sent.senderQueue.queueId === queue.queueId && sent.senderQueue.userId === queue.userId
+          ? `,"local_message_id":${JSON.stringify(sent.senderQueue.localId)}`
+          : '';
+      deliveries.push({
+        queueId: queue.queueId,
+        event: `{"type":"message","message":${messageJson(queue)},"flags":${JSON.stringify(recipient.flags)}${local}}`,
+      });
+    }
+  }
+  return deliveries;
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, clientEventSchema, type ClientEvent } from '@teamchat/contracts';
+import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
+import { AckPolicy, DeliverPolicy, JSONCodec, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { deliveriesOf, messageDeliveries } from './client-events';
+import { EventQueueStore, type Delivery } from './event-queue.store';
+import type { QueueDescriptor } from './queue-descriptor';
+
+/** The durable JetStream consumer all gateway replicas share: each domain event goes to one of them. */
+export const FANOUT_CONSUMER = 'gateway-fanout';
+const codec = JSONCodec();
+
+/**
+ * Reads every domain event from JetStream and appends the client events it makes to the
+ * recipients' queues. The consumer is durable, so events published while every gateway was
+ * down wait for the first one back; an event is acknowledged only after its append, and the
+ * append is keyed by the event's message id, so a redelivery never appends twice.
+ */
+@Injectable()
+export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdown {
+  private connection?: NatsConnection;
+  private messages?: ConsumerMessages;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly store: EventQueueStore,
+    private readonly metrics: MetricsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** After EventBus (onModuleInit) has made sure the stream exists. */
+  async onApplicationBootstrap(): Promise<void> {
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'gateway-fanout' });
+    const manager = await this.connection.jetstreamManager();
+    const settings = {
+      durable_name: FANOUT_CONSUMER,
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(this.config.EVENT_FANOUT_ACK_WAIT_SECONDS * 1000),
+      max_ack_pending: 1000,
+    };
+    try {
+      await manager.consumers.info(EVENT_STREAM, FANOUT_CONSUMER);
+      await manager.consumers.update(EVENT_STREAM, FANOUT_CONSUMER, { ack_wait: settings.ack_wait, max_ack_pending: settings.max_ack_pending });
+    } catch {
+      // First gateway ever: start from now. Another replica may be creating it too.
+      await manager.consumers
+        .add(EVENT_STREAM, { ...settings, deliver_policy: DeliverPolicy.New })
+        .catch(async (error: unknown) => manager.consumers.info(EVENT_STREAM, FANOUT_CONSUMER).catch(() => Promise.reject(error)));
+    }
+    const consumer = await this.connection.jetstream().consumers.get(EVENT_STREAM, FANOUT_CONSUMER);
+    this.messages = await consumer.consume({ max_messages: 100 });
+    this.running = this.run(this.messages);
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const message of messages) {
+      const timer = this.metrics.fanoutDuration.startTimer();
+      try {
+        await this.handle(message);
+        message.ack();
+        timer({ outcome: 'ok' });
+      } catch (error) {
+        timer({ outcome: 'retried' });
+        this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'event fan-out failed; will be retried');
+        message.nak(1000);
+      }
+    }
+  }
+
+  private async handle(message: JsMsg): Promise<void> {
+    const subject = message.subject.slice(SUBJECT_PREFIX.length);
+    const onceKey = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
+    const payload = codec.decode(message.data);
+    const deliveries = await this.deliveriesFor(subject, payload);
+    await this.store.append(deliveries, onceKey);
+  }
+
+  private async deliveriesFor(subject: string, payload: unknown): Promise<Delivery[]> {
+    if (subject === MessagingEvents.messageSent.subject.slice(SUBJECT_PREFIX.length)) {
+      const sent = MessagingEvents.messageSent.payload.parse(payload);
+      const queues = await this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id));
+      return messageDeliveries(sent, queues);
+    }
+    const parsed = clientEventSchema.safeParse(payload);
+    if (!parsed.success) return []; // not a client-facing event
+    const { realmId, users, event }: ClientEvent = parsed.data;
+    const queues = await this.queuesOf(realmId, users);
+    return deliveriesOf(event, [...queues.values()].flat());
+  }
+
+  private async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, QueueDescriptor[]>> {
+    const idsByUser = await this.store.queuesOf(realmId, userIds);
+    const descriptors = await this.store.descriptorsOf([...idsByUser.values()].flat());
+    const result = new Map<number, QueueDescriptor[]>();
+    for (const [userId, queueIds] of idsByUser) {
+      const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId);
+      if (found.length > 0) result.set(userId, found);
+    }
+    return result;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Stop pulling; what is in hand finishes (or is redelivered to another replica).
+    this.messages?.stop();
+    await this.running?.catch(() => undefined);
+    await this.connection?.drain().catch(() => undefined);
+  }
+}

@@ -1,0 +1,241 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, createRedis, type AppConfig } from '@teamchat/platform';
+import { ZulipError, badRequest } from '@teamchat/zulip';
+import type { Redis } from 'ioredis';
+import type { QueueDescriptor } from './queue-descriptor';
+
+/** One client event, ready to append: a JSON object text without its `id`. */
+export interface Delivery {
+  queueId: string;
+  event: string;
+}
+
+/**
+ * Appends deliveries atomically: each queue that still exists gets the next id of its own
+ * counter. With a fan-out key the whole batch happens at most once (a redelivered domain
+ * event finds its key set and appends nothing). Returns the queues appended to and the ones
+ * that are gone, and wakes their long-polls on every replica.
+ */
+const APPEND = `
+local prefix = ARGV[1]
+if ARGV[2] ~= '' then
+  if not redis.call('SET', prefix .. 'done:' .. ARGV[2], '1', 'NX', 'EX', 86400) then return {{}, {}} end
+end
+local appended, gone = {}, {}
+for i = 3, #ARGV, 2 do
+  local queue = ARGV[i]
+  local meta = prefix .. 'q:' .. queue
+  local ttl = redis.call('PTTL', meta)
+  if ttl > 0 then
+    local id = redis.call('HINCRBY', meta, 'last', 1)
+    local list = meta .. ':e'
+    redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[i + 1], 2))
+    redis.call('PEXPIRE', list, ttl)
+    appended[#appended + 1] = queue
+  else
+    gone[#gone + 1] = queue
+  end
+end
+if #appended > 0 then redis.call('PUBLISH', prefix .. 'wake', table.concat(appended, ' ')) end
+return {appended, gone}
+`;
+
+/**
+ * Drops the events a client acknowledged (ids up to ARGV[1]) and reports whether that was
+ * possible: 'gone' for an unknown queue, or 'pruned'/'unknown' with Zulip's reasons.
+ */
+const ACKNOWLEDGE = `
+local meta, list = KEYS[1], KEYS[2]
+if redis.call('EXISTS', meta) == 0 then return {'gone'} end
+local through = tonumber(ARGV[1])
+local pruned = tonumber(redis.call('HGET', meta, 'pruned'))
+local last = tonumber(redis.call('HGET', meta, 'last'))
+if through > last then return {'unknown', tostring(through)} end
+if through < pruned then return {'pruned', tostring(pruned)} end
+while true do
+  local head = redis.call('LINDEX', list, 0)
+  if not head then break end
+  local id = tonumber(string.match(head, '^{"id":(%d+)'))
+  if id > through then break end
+  redis.call('LPOP', list)
+end
+if through > pruned then redis.call('HSET', meta, 'pruned', through) end
+return {'ok'}
+`;
+
+export const badEventQueue = (queueId: string): ZulipError =>
+  new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
+
+/**
+ * Client event queues in Redis, shared by every gateway replica. A queue is a hash (its
+ * descriptor, the last id given, the newest id pruned) and a list of events; it expires after
+ * its lifespan unless a client polls it. Each user has a set of queue ids for the fan-out.
+ */
+@Injectable()
+export class EventQueueStore implements OnApplicationShutdown {
+  readonly redis: Redis;
+  readonly prefix: string;
+  private readonly descriptors = new Map<string, QueueDescriptor>();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.redis = createRedis(config.REDIS_URL, '');
+    this.prefix = `${config.REDIS_KEY_PREFIX}eq:`;
+  }
+
+  get wakeChannel(): string {
+    return `${this.prefix}wake`;
+  }
+
+  private metaKey = (queueId: string) => `${this.prefix}q:${queueId}`;
+  private eventsKey = (queueId: string) => `${this.prefix}q:${queueId}:e`;
+  private userKey = (realmId: number, userId: number) => `${this.prefix}u:${realmId}:${userId}`;
+
+  async create(descriptor: QueueDescriptor): Promise<void> {
+    const meta = this.metaKey(descriptor.queueId);
+    const userKey = this.userKey(descriptor.realmId, descriptor.userId);
+    await this.redis
+      .multi()
+      .hset(meta, { d: JSON.stringify(descriptor), last: -1, pruned: -1 })
+      .expire(meta, descriptor.lifespanSeconds)
+      .sadd(userKey, descriptor.queueId)
+      .expire(userKey, MAX_LIFESPAN_SECONDS, 'GT')
+      .expire(userKey, MAX_LIFESPAN_SECONDS, 'NX')
+      .exec();
+    this.remember(descriptor);
+  }
+
+  /** The queue's descriptor, or null when it does not exist (any more). */
+  async descriptor(queueId: string): Promise<QueueDescriptor | null> {
+    const cached = this.descriptors.get(queueId);
+    if (cached) return cached;
+    const text = await this.redis.hget(this.metaKey(queueId), 'd');
+    if (!text) return null;
+    const descriptor = JSON.parse(text) as QueueDescriptor;
+    this.remember(descriptor);
+    return descriptor;
+  }
+
+  /** The queue `queueId` if it exists and belongs to this user; BAD_EVENT_QUEUE_ID otherwise. */
+  async ownQueue(queueId: string, realmId: number, userId: number): Promise<QueueDescriptor> {
+    const descriptor = await this.descriptor(queueId);
+    if (!descriptor || descriptor.realmId !== realmId || descriptor.userId !== userId || !(await this.exists(queueId))) {
+      throw badEventQueue(queueId);
+    }
+    return descriptor;
+  }
+
+  async exists(queueId: string): Promise<boolean> {
+    return (await this.redis.exists(this.metaKey(queueId))) === 1;
+  }
+
+  /** The queues of each of these users (that may since have expired). */
+  async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
+    const pipeline = this.redis.pipeline();
+    for (const userId of userIds) pipeline.smembers(this.userKey(realmId, userId));
+    const replies = (await pipeline.exec()) ?? [];
+    const result = new Map<number, string[]>();
+    userIds.forEach((userId, index) => {
+      const [error, members] = replies[index] ?? [];
+      if (!error && Array.isArray(members) && members.length > 0) result.set(userId, members as string[]);
+    });
+    return result;
+  }
+
+  /** Descriptors of many queues at once (cache first, then one pipeline); missing ones are left out. */
+  async descriptorsOf(queueIds: string[]): Promise<Map<string, QueueDescriptor>> {
+    const result = new Map<string, QueueDescriptor>();
+    const missing: string[] = [];
+    for (const queueId of queueIds) {
+      const cached = this.descriptors.get(queueId);
+      if (cached) result.set(queueId, cached);
+      else missing.push(queueId);
+    }
+    if (missing.length > 0) {
+      const pipeline = this.redis.pipeline();
+      for (const queueId of missing) pipeline.hget(this.metaKey(queueId), 'd');
+      const replies = (await pipeline.exec()) ?? [];
+      missing.forEach((queueId, index) => {
+        const [error, text] = replies[index] ?? [];
+        if (error || typeof text !== 'string') return;
+        const descriptor = JSON.parse(text) as QueueDescriptor;
+        this.remember(descriptor);
+        result.set(queueId, descriptor);
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Appends in one atomic step. `onceKey` names the domain event being fanned out, so a
+   * redelivery of it appends nothing. Queues found gone are dropped from their user's set.
+   */
+  async append(deliveries: Delivery[], onceKey = '', owners?: Map<string, QueueDescriptor>): Promise<string[]> {
+    if (deliveries.length === 0 && !onceKey) return [];
+    const args = [this.prefix, onceKey];
+    for (const { queueId, event } of deliveries) args.push(queueId, event);
+    const [appended, gone] = (await this.redis.eval(APPEND, 0, ...args)) as [string[], string[]];
+    if (gone.length > 0) {
+      const pipeline = this.redis.pipeline();
+      for (const queueId of gone) {
+        const owner = owners?.get(queueId) ?? this.descriptors.get(queueId);
+        if (owner) pipeline.srem(this.userKey(owner.realmId, owner.userId), queueId);
+        this.descriptors.delete(queueId);
+      }
+      await pipeline.exec();
+    }
+    return appended;
+  }
+
+  /** Prunes the events up to `lastEventId` (the client's acknowledgement). */
+  async acknowledge(queueId: string, lastEventId: number): Promise<void> {
+    const [outcome, detail] = (await this.redis.eval(ACKNOWLEDGE, 2, this.metaKey(queueId), this.eventsKey(queueId), lastEventId)) as [
+      string,
+      string?,
+    ];
+    if (outcome === 'gone') throw badEventQueue(queueId);
+    if (outcome === 'pruned') throw badRequest(`An event newer than ${detail} has already been pruned!`);
+    if (outcome === 'unknown') throw badRequest(`Event ${detail} was not in this queue`);
+  }
+
+  /** Every event not yet acknowledged, oldest first; null when the queue is gone. */
+  async pending(queueId: string): Promise<Record<string, unknown>[] | null> {
+    const [[, exists], [, items]] = (await this.redis.multi().exists(this.metaKey(queueId)).lrange(this.eventsKey(queueId), 0, -1).exec()) as [
+      [unknown, number],
+      [unknown, string[]],
+    ];
+    if (exists !== 1) return null;
+    return items.map((item) => JSON.parse(item) as Record<string, unknown>);
+  }
+
+  /** Sets how long the queue lives from now (its lifespan, longer while a GET is connected). */
+  async keepFor(queueId: string, seconds: number): Promise<void> {
+    await this.redis.multi().expire(this.metaKey(queueId), Math.ceil(seconds), 'XX').expire(this.eventsKey(queueId), Math.ceil(seconds)).exec();
+  }
+
+  async delete(descriptor: QueueDescriptor): Promise<void> {
+    await this.redis
+      .multi()
+      .del(this.metaKey(descriptor.queueId), this.eventsKey(descriptor.queueId))
+      .srem(this.userKey(descriptor.realmId, descriptor.userId), descriptor.queueId)
+      .publish(this.wakeChannel, descriptor.queueId)
+      .exec();
+    this.descriptors.delete(descriptor.queueId);
+  }
+
+  private remember(descriptor: QueueDescriptor): void {
+    // A small bounded cache: descriptors never change, so only memory limits it.
+    if (this.descriptors.size >= DESCRIPTOR_CACHE_SIZE) {
+      const oldest = this.descriptors.keys().next().value;
+      if (oldest !== undefined) this.descriptors.delete(oldest);
+    }
+    this.descriptors.set(descriptor.queueId, descriptor);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
+
+/** Zulip's longest queue lifespan (lifespan_secs): a week. */
+export const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;
+const DESCRIPTOR_CACHE_SIZE = 50_000;

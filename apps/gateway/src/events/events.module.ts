@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { EventFanout } from './event-fanout.service';
+import { EventQueueStore } from './event-queue.store';
+import { EventsController } from './events.controller';
+import { LongPoll } from './long-poll';
+import { QueueWakeups } from './queue-wakeups';
+import { RegisterQueue } from './register-queue';
+
+/** Client event queues: POST /register, GET/DELETE /events, and the fan-out that fills them. */
+@Module({
+  controllers: [EventsController],
+  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout],
+})
+export class EventsModule {}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
+import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
+import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
+import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
+import type { registerParams } from './event-params';
+import type { QueueDescriptor } from './queue-descriptor';
+
+type RegisterParams = DecodedParams<typeof registerParams>;
+
+/** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES. */
+const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
+
+/**
+ * POST /register: creates the queue first, then reads the initial state from its owners, so
+ * a change made meanwhile is in the state, in the queue, or in both (clients apply events
+ * idempotently), never in neither.
+ */
+@Injectable()
+export class RegisterQueue {
+  constructor(
+    private readonly store: EventQueueStore,
+    private readonly commands: CommandClient,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string): Promise<Record<string, unknown>> {
+    const eventTypes = params.event_types ?? null;
+    const fetchEventTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : eventTypes;
+    const requested = params.queue_lifespan_secs || this.config.EVENT_QUEUE_TIMEOUT_SECONDS;
+    const descriptor: QueueDescriptor = {
+      queueId: randomUUID(),
+      realmId: realm.id,
+      userId: user.id,
+      eventTypes,
+      narrow: params.narrow,
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: params.client_gravatar,
+      allPublicStreams: params.all_public_streams,
+      capabilities: params.client_capabilities,
+      lifespanSeconds: Math.max(this.config.EVENT_QUEUE_TIMEOUT_SECONDS, Math.min(requested, MAX_LIFESPAN_SECONDS)),
+    };
+    await this.store.create(descriptor);
+
+    const request: Realtime.RegisterStateRequest = {
+      realm,
+      user,
+      fetchEventTypes,
+      clientGravatar: params.client_gravatar,
+      includeSubscribers: params.include_subscribers,
+      capabilities: params.client_capabilities,
+      requestId,
+    };
+    try {
+      const parts = await Promise.all([
+        this.commands.call(Realtime.registerState.usersGroups, request),
+        this.commands.call(Realtime.registerState.messaging, request),
+        this.commands.call(Realtime.registerState.presence, request),
+      ]);
+      return {
+        queue_id: descriptor.queueId,
+        last_event_id: -1,
+        zulip_feature_level: ZULIP_FEATURE_LEVEL,
+        zulip_version: ZULIP_VERSION,
+        zulip_merge_base: ZULIP_MERGE_BASE,
+        ...Object.assign({}, ...parts),
+        ...(Realtime.wants(request, 'realm') ? realmConstants(realm) : {}),
+      };
+    } catch (error) {
+      await this.store.delete(descriptor).catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/** The `realm` keys the gateway knows itself: the server's limits and the organization's name and URL. */
+function realmConstants(realm: RealmRef): Record<string, unknown> {
+  return {
+    realm_name: realm.name,
+    realm_url: realm.url,
+    realm_uri: realm.url,
+    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+    max_message_length: LIMITS.maxMessageLength,
+    max_topic_length: LIMITS.maxTopicLength,
+    max_stream_name_length: LIMITS.maxStreamNameLength,
+    max_stream_description_length: LIMITS.maxStreamDescriptionLength,
+    max_channel_folder_name_length: LIMITS.maxChannelFolderNameLength,
+    max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
+    max_file_upload_size_mib: LIMITS.maxFileUploadSizeMib,
+    max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
+    max_bulk_new_subscription_messages: MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
+    server_typing_started_wait_period_milliseconds: LIMITS.serverTypingStartedWaitPeriodMs,
+    server_typing_stopped_wait_period_milliseconds: LIMITS.serverTypingStoppedWaitPeriodMs,
+    server_typing_started_expiry_period_milliseconds: LIMITS.serverTypingStartedExpiryPeriodMs,
+    event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
+  };
+}
