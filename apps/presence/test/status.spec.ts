@@ -391,6 +391,14 @@ describe('user status', () => {
       await expectNoEvent();
     });
 
+    it('does not let another organization’s administrator reach this organization’s users', async () => {
+      const before = await snapshot();
+      expectError(await setFor(outsider, other.id, { status_text: 'x' }, outsiderSubdomain), 400, 'BAD_REQUEST', 'No such user');
+      expectError(await get(outsider, other.id, outsiderSubdomain), 400, 'BAD_REQUEST', 'No such user');
+      expect(await snapshot()).toEqual(before);
+      await expectNoEvent();
+    });
+
     it.each([['abc'], ['1.5'], ['me2']])('answers the path /users/%s/status with a JSON 404', async (path) => {
       expectError(await setFor(admin, path, { status_text: 'x' }), 404, 'NOT_FOUND', 'Not Found');
       await expectNoEvent();

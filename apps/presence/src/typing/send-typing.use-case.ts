@@ -39,14 +39,13 @@ export class SendTyping {
     const to = params.to ?? null;
     if (to === null) throw badRequest("Missing 'to' argument");
     if (to.length === 0) throw badRequest("Empty 'to' list");
-    const sender = await this.sender(realm, senderId);
-    if (!sender.settings.send_private_typing_notifications) {
-      throw badRequest('User has disabled typing notifications for direct messages');
-    }
-
     // Deactivated users are still named (they are part of the conversation), but not told.
     const ids = directParticipants(to, senderId);
     const found = await this.people.byIds(realm, ids);
+    const sender = this.sender(found.get(senderId), senderId, realm);
+    if (!sender.settings.send_private_typing_notifications) {
+      throw badRequest('User has disabled typing notifications for direct messages');
+    }
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw badRequest(`Invalid user ID ${missing}`);
     const participants = ids.map((id) => found.get(id)!);
@@ -59,7 +58,7 @@ export class SendTyping {
     const streamId = params.stream_id ?? null;
     if (streamId === null) throw badRequest("Missing 'stream_id' argument");
     if (params.topic === undefined) throw badRequest('Missing topic');
-    const sender = await this.sender(realm, senderId);
+    const sender = this.sender(await this.people.byId(realm, senderId), senderId, realm);
     if (!sender.settings.send_stream_typing_notifications) {
       throw badRequest('User has disabled typing notifications for channel messages');
     }
@@ -73,8 +72,7 @@ export class SendTyping {
     return typingEvents(realm.id, typingAudience(subscribers.values(), senderId), event);
   }
 
-  private async sender(realm: RealmRef, senderId: number): Promise<Person> {
-    const sender = await this.people.byId(realm, senderId);
+  private sender(sender: Person | null | undefined, senderId: number, realm: RealmRef): Person {
     // The gateway authenticated this user of this organization a moment ago.
     if (!sender) throw new Error(`sender ${senderId} is not a user of organization ${realm.id}`);
     return sender;
