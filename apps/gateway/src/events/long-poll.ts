@@ -9,7 +9,7 @@ const HEARTBEAT = '{"type":"heartbeat"}';
 /**
  * GET /events: acknowledges what the client has, then answers with what is pending, or waits
  * until an append (on any replica) or the heartbeat. While a poll is connected the queue's idle
- * timer is held off, as Zulip's is.
+ * timer is held off, and every poll restarts it, as Zulip's does.
  */
 @Injectable()
 export class LongPoll {
@@ -58,7 +58,8 @@ export class LongPoll {
         }
       }
     } finally {
-      if (held) await this.store.keepFor(queue.queueId, queue.lifespanSeconds).catch(() => undefined);
+      // Every poll, blocking or not, restarts the idle timer (Zulip's last_connection_time).
+      await this.store.keepFor(queue.queueId, queue.lifespanSeconds).catch(() => undefined);
     }
   }
 }

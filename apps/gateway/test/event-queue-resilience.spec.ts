@@ -1,0 +1,116 @@
+import { eventStreamName } from '@teamchat/contracts';
+import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type TestUser } from '@teamchat/testing';
+import { JSONCodec, connect } from 'nats';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What happens to queues when gateways die, restart or are all down, and when clients go
+ * away: no event lost, none appended twice, idle queues collected.
+ */
+describe('event queues across gateway restarts', () => {
+  let system: TestSystem;
+  let subdomain: string;
+  let realmId: number;
+  let alice: TestUser, bob: TestUser;
+  let general: { id: number; name: string };
+
+  const as = (user: TestUser) => ({ auth: user, subdomain });
+  const send = async (content: string) =>
+    expectSuccess(await system.apiVia(0).post<{ id: number }>('/messages', { type: 'stream', to: general.name, topic: 't', content }, as(alice))).id;
+
+  /** Publishes a domain event straight to JetStream, as a service would (no gateway needed). */
+  const publishDraftRemoved = async (userId: number, draftId: number) => {
+    const connection = await connect({ servers: system.env.NATS_URL });
+    try {
+      const subject = `${system.env.NATS_SUBJECT_PREFIX}event.messaging.drafts_changed.v1`;
+      await connection
+        .jetstream()
+        .publish(subject, JSONCodec().encode({ realmId, users: [userId], event: { type: 'drafts', op: 'remove', draft_id: draftId } }), {
+          msgID: `test-${draftId}-${Date.now()}`,
+        });
+    } finally {
+      await connection.drain();
+    }
+  };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({
+      gateways: 2,
+      env: { EVENT_HEARTBEAT_SECONDS: '1', EVENT_QUEUE_TIMEOUT_SECONDS: '6', EVENT_FANOUT_ACK_WAIT_SECONDS: '2' },
+    });
+    const factory = new Factory(system.db);
+    const realm = await factory.organization();
+    subdomain = realm.subdomain;
+    realmId = realm.id;
+    alice = await factory.user(realm);
+    bob = await factory.user(realm);
+    general = await factory.channel(realm, { name: 'general', subscribers: [alice, bob] });
+  }, 60000);
+
+  afterAll(() => system?.stop());
+
+  it('loses no event and appends none twice when a gateway is killed while fanning out', async () => {
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob));
+    // The client keeps polling (through the surviving replica) while the messages go out.
+    const collecting = queue.waitFor('message', 30, 30000);
+    const sent: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      if (i === 10) await system.stopService('gateway#1', 'SIGKILL');
+      sent.push(await send(`message ${i}`));
+    }
+    const received = await collecting;
+    const ids = received.map((event) => (event.message as { id: number }).id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(sent);
+    // Event ids only increase; nothing arrives after the 30 (no duplicate from a redelivery).
+    const eventIds = queue.received.map((event) => event.id);
+    expect(eventIds).toEqual([...eventIds].sort((a, b) => a - b));
+    expect(new Set(eventIds).size).toBe(eventIds.length);
+    await sleep(2500); // longer than the ack wait: any redelivery has happened
+    expect((await queue.settle()).filter((event) => event.type === 'message')).toHaveLength(30);
+
+    await system.startService('gateway#1');
+    const later = await send('after the restart');
+    // Served by the restarted replica: the new event only (the 30 were acknowledged).
+    const [last] = await queue.via(system.apiVia(1)).waitFor('message');
+    expect(last).toMatchObject({ id: 30, message: expect.objectContaining({ id: later }) });
+  }, 60000);
+
+  it('delivers events published while every gateway was down once one is back', async () => {
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'] });
+    await system.stopService('gateway');
+    await system.stopService('gateway#1');
+    await publishDraftRemoved(bob.id, 41);
+    await publishDraftRemoved(bob.id, 42);
+    await system.startService('gateway#1');
+    const events = await queue.via(system.apiVia(1)).waitFor('drafts', 2);
+    expect(events).toEqual([
+      { id: 0, type: 'drafts', op: 'remove', draft_id: 41 },
+      { id: 1, type: 'drafts', op: 'remove', draft_id: 42 },
+    ]);
+    await system.startService('gateway');
+  }, 60000);
+
+  it('keeps a queue that is being polled and collects one that is left idle', async () => {
+    const idle = await EventQueueClient.register(system.apiVia(0), as(bob));
+    const polled = await EventQueueClient.register(system.apiVia(1), as(bob));
+    // Eight seconds of polling (heartbeats every second or so) outlives the six-second idle timeout.
+    const until = Date.now() + 8000;
+    while (Date.now() < until) await polled.poll();
+    expect(polled.received.some((event) => event.type === 'heartbeat')).toBe(true);
+    expectSuccess(await polled.request({ dontBlock: true }));
+    const res = await idle.request({ dontBlock: true });
+    expectError(res, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`, { queue_id: idle.queueId });
+  }, 30000);
+
+  it('uses one durable fan-out consumer for all replicas', async () => {
+    const connection = await connect({ servers: system.env.NATS_URL });
+    try {
+      const manager = await connection.jetstreamManager();
+      const consumers = await manager.consumers.list(eventStreamName(system.env.NATS_SUBJECT_PREFIX)).next();
+      expect(consumers.map((consumer) => consumer.config.durable_name)).toEqual(['gateway-fanout']);
+    } finally {
+      await connection.drain();
+    }
+  });
+});
