@@ -2,6 +2,7 @@ import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microse
 import { Realtime, resolveSettings, type ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
+  EventQueueClient,
   Factory,
   TestSystem,
   expectCallersRefused,
@@ -459,6 +460,23 @@ describe('user status', () => {
 
     it('refuses anonymous, wrongly keyed, foreign and deactivated callers', async () => {
       await expectCallersRefused((options) => system.api.get(`/users/${other.id}/status`, {}, options), { subdomain, member, outsider, deactivated });
+    });
+  });
+
+  describe('through POST /register and the clients’ event queues', () => {
+    it('serves user_status in the initial state and delivers changes to every queue of the organization', async () => {
+      await system.db.userStatus.deleteMany({ where: { realmId } });
+      expectSuccess(await setOwn(member, { status_text: 'lunch', emoji_name: 'pizza' }));
+      const register = (user: TestUser) =>
+        EventQueueClient.register(system.api, as(user), { event_types: ['user_status'], fetch_event_types: ['user_status'] });
+      const [watcher, self] = [await register(guest), await register(member)];
+      expect(watcher.state.user_status).toEqual({ [member.id]: { status_text: 'lunch', emoji_name: 'pizza', emoji_code: '1f355', reaction_type: 'unicode_emoji' } });
+      expectMatchesOpenApi('post', '/register', { ...watcher.state, result: 'success', msg: '' });
+
+      expectSuccess(await setFor(admin, member.id, { status_text: '' }));
+      for (const queue of [watcher, self]) {
+        expect(await queue.waitFor('user_status')).toEqual([{ id: 0, type: 'user_status', user_id: member.id, status_text: '' }]);
+      }
     });
   });
 

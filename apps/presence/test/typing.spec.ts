@@ -1,6 +1,7 @@
 import type { ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
+  EventQueueClient,
   Factory,
   TestSystem,
   expectCallersRefused,
@@ -345,6 +346,34 @@ describe('POST /typing', () => {
       deactivated,
     });
     await expectNoEvent();
+  });
+
+  describe('through the clients’ event queues', () => {
+    const register = (user: TestUser, capabilities: Record<string, boolean> = {}) =>
+      EventQueueClient.register(system.api, as(user), { event_types: ['typing'], client_capabilities: capabilities });
+
+    it('reaches the other participants’ queues, not the sender’s', async () => {
+      const [otherQueue, senderQueue] = [await register(other), await register(member)];
+      expectSuccess(await typing(member, { op: 'start', to: [other.id] }));
+      const [event] = await otherQueue.waitFor('typing');
+      expect(event).toEqual({
+        id: 0,
+        type: 'typing',
+        op: 'start',
+        message_type: 'direct',
+        sender: shown(member),
+        recipients: [shown(other), shown(member)],
+      });
+      expect(await senderQueue.settle()).toEqual([]);
+    });
+
+    it('reaches only queues that declared stream_typing_notifications with channel typing', async () => {
+      const [capable, plain] = [await register(other, { stream_typing_notifications: true }), await register(admin)];
+      expectSuccess(await typing(member, channel(general.id, '(no topic)')));
+      const [event] = await capable.waitFor('typing');
+      expect(event).toMatchObject({ type: 'typing', message_type: 'stream', stream_id: general.id, sender: shown(member) });
+      expect(await plain.settle()).toEqual([]);
+    });
   });
 
   it('keeps organizations apart: an outsider types only in their own', async () => {
