@@ -28,14 +28,26 @@ export class ListChannels {
       include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
       orderBy: { id: 'asc' },
     });
-    const visible = channels.filter((channel) => {
-      if (includeAll) return true;
-      const subscribed = channel.subscriptions.length > 0;
-      if (params.include_subscribed && subscribed) return true;
-      if (params.include_web_public && channel.isWebPublic) return true;
-      return params.include_public && !channel.inviteOnly && caller.role !== Role.GUEST;
-    });
+    const visible = channels.filter((channel) =>
+      isListed(channel, channel.subscriptions.length > 0, caller, { ...params, include_all: includeAll }),
+    );
     const stats = await this.stats.of(visible);
     return { streams: visible.map((channel) => toChannelRecord(channel, stats.get(channel.id)!)) };
   }
+}
+
+/**
+ * Whether GET /streams lists a channel: every one with `include_all`, else those the caller is
+ * subscribed to, web-public ones and public ones (not for guests) as the flags ask.
+ */
+export function isListed(
+  channel: { inviteOnly: boolean; isWebPublic: boolean },
+  subscribed: boolean,
+  caller: { role: number },
+  flags: Pick<Params, 'include_all' | 'include_subscribed' | 'include_web_public' | 'include_public'>,
+): boolean {
+  if (flags.include_all) return true;
+  if (flags.include_subscribed && subscribed) return true;
+  if (flags.include_web_public && channel.isWebPublic) return true;
+  return flags.include_public && !channel.inviteOnly && caller.role !== Role.GUEST;
 }

@@ -29,7 +29,8 @@ export class ListSubscriptions {
     return { subscriptions: records };
   }
 
-  private async subscribersOf(streamIds: number[]): Promise<Map<number, number[]>> {
+  /** The active subscribers of each channel, in id order (no entry for a channel without any). */
+  async subscribersOf(streamIds: number[]): Promise<Map<number, number[]>> {
     const rows = await this.prisma.subscription.findMany({
       where: { streamId: { in: streamIds }, active: true, userId: { in: await this.activeUserIds(streamIds) } },
       select: { streamId: true, userId: true },

@@ -20,11 +20,17 @@ export class ListDrafts {
   async execute({ realm, user }: ApiCommand<Params>): Promise<{ count: number; drafts: Messaging.DraftRecord[] }> {
     const caller = user!;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
-    const rows = await this.prisma.draft.findMany({
-      where: { userId: caller.id },
-      orderBy: [{ lastEditTime: 'desc' }, { id: 'desc' }],
-      take: MAX_DRAFTS_LISTED,
-    });
-    return { count: rows.length, drafts: rows.map(toDraftRecord) };
+    const drafts = await newestDrafts(this.prisma, caller.id);
+    return { count: drafts.length, drafts };
   }
+}
+
+/** A user's stored drafts, most recently edited first, at most MAX_DRAFTS_LISTED (also POST /register's). */
+export async function newestDrafts(prisma: PrismaService, userId: number): Promise<Messaging.DraftRecord[]> {
+  const rows = await prisma.draft.findMany({
+    where: { userId },
+    orderBy: [{ lastEditTime: 'desc' }, { id: 'desc' }],
+    take: MAX_DRAFTS_LISTED,
+  });
+  return rows.map(toDraftRecord);
 }
