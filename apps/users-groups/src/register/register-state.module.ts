@@ -1,16 +1,11 @@
-import { Controller, Injectable, Module } from '@nestjs/common';
+import { Controller, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { Realtime, } from '@teamchat/contracts';
+import { Realtime } from '@teamchat/contracts';
 import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
-
-/** The part of POST /register's initial state this service owns. */
-@Injectable()
-export class RegisterStateReader {
-  async read(_request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
-    return {};
-  }
-}
+import { RealmDirectory } from '../realms/realm-directory';
+import { ListUsers } from '../users/list-users.use-case';
+import { RegisterStateReader } from './register-state.reader';
 
 @Controller()
 export class RegisterStateHandler {
@@ -22,9 +17,10 @@ export class RegisterStateHandler {
   }
 }
 
+/** The part of POST /register's initial state this service owns. */
 @Module({
   imports: [DbModule],
   controllers: [RegisterStateHandler],
-  providers: [RegisterStateReader],
+  providers: [RegisterStateReader, ListUsers, RealmDirectory],
 })
 export class RegisterStateModule {}

@@ -1,0 +1,69 @@
+import type { RealmModel } from '@teamchat/db';
+import { DEFAULT_LANGUAGE } from './settings-state';
+
+/** Zulip's custom profile field types, keyed by name (CustomProfileField.ALL_FIELD_TYPES). */
+const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Text (short)' },
+  LONG_TEXT: { id: 2, name: 'Text (long)' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Users' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+};
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * The `realm_*` organization settings users-groups stores (fetch key `realm`). The gateway
+ * adds the name, URL and server-wide constants. `mentionManyUsers` is who holds the
+ * wildcard-mention permission now: until user groups exist it is served as an anonymous
+ * group of those users (Zulip's group-setting value `{direct_members, direct_subgroups}`).
+ */
+export function organizationState(realm: RealmModel, iconUrl: string, mentionManyUsers: number[]): Record<string, unknown> {
+  return {
+    realm_description: realm.description,
+    realm_date_created: seconds(realm.dateCreated),
+    realm_enable_spectator_access: realm.enableSpectatorAccess,
+    realm_email_changes_disabled: realm.emailChangesDisabled,
+    realm_password_auth_enabled: realm.passwordAuthEnabled,
+    // Email-and-password is the only way in, so Zulip's two flags coincide.
+    realm_email_auth_enabled: realm.passwordAuthEnabled,
+    realm_authentication_methods: { Email: { enabled: realm.passwordAuthEnabled, available: true } },
+    realm_can_mention_many_users_group: { direct_members: mentionManyUsers, direct_subgroups: [] },
+    realm_default_language: DEFAULT_LANGUAGE,
+    realm_icon_url: iconUrl,
+    realm_icon_source: 'G',
+    // Presence is on for every organization; there is no Zephyr mirroring.
+    realm_presence_disabled: false,
+    realm_is_zephyr_mirror_realm: false,
+  };
+}
+
+/** A custom profile field as Zulip's CustomProfileField.as_dict writes it. */
+export function customProfileFieldRecord(field: {
+  id: number;
+  name: string;
+  fieldType: number;
+  hint: string;
+  fieldData: string;
+  order: number;
+  required: boolean;
+  editableByUser: boolean;
+  displayInProfileSummary: boolean;
+}): Record<string, unknown> {
+  return {
+    id: field.id,
+    name: field.name,
+    type: field.fieldType,
+    hint: field.hint,
+    field_data: field.fieldData,
+    order: field.order,
+    required: field.required,
+    editable_by_user: field.editableByUser,
+    ...(field.displayInProfileSummary ? { display_in_profile_summary: true } : {}),
+  };
+}
+
+export { CUSTOM_PROFILE_FIELD_TYPES };

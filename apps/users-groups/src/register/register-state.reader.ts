@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { Realtime, type UserRecord } from '@teamchat/contracts';
+import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
+import { isModeratorOrAbove } from '@teamchat/zulip';
+import { RealmDirectory } from '../realms/realm-directory';
+import { ListUsers } from '../users/list-users.use-case';
+import { toUserRecord } from '../users/user-record';
+import { CUSTOM_PROFILE_FIELD_TYPES, customProfileFieldRecord, organizationState } from './organization-state';
+import { legacySettingsState, settingsDefaultsState, userSettingsState } from './settings-state';
+
+type State = Record<string, unknown>;
+
+/**
+ * The part of POST /register's initial state users-groups owns (zerver/lib/events.py
+ * fetch_initial_state_data): organization settings, the caller's settings and the
+ * organization's defaults, the people, the caller's own identity, user groups and custom
+ * profile fields. At most five queries, run together, each only when its keys are asked for.
+ */
+@Injectable()
+export class RegisterStateReader {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly realms: RealmDirectory,
+    private readonly listUsers: ListUsers,
+  ) {}
+
+  async read(request: Realtime.RegisterStateRequest): Promise<State> {
+    const want = (key: string) => Realtime.wants(request, key);
+    const legacyDisplay = want('update_display_settings') && !request.capabilities.user_settings_object;
+    const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
+    const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
+
+    const [caller, people, fields, mentionManyUsers] = await Promise.all([
+      want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
+      want('realm_user') ? this.people(request) : null,
+      want('custom_profile_fields')
+        ? this.prisma.customProfileField.findMany({ where: { realmId: request.realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })
+        : null,
+      want('realm') ? this.mayMentionManyUsers(request.realm.id) : null,
+    ]);
+
+    const state: State = {};
+    if (caller && mentionManyUsers) {
+      Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl, mentionManyUsers));
+    }
+    if (caller && settingsWanted) {
+      const settings = userSettingsState(caller, caller.realm.userSettingsDefaults);
+      if (want('user_settings')) state.user_settings = settings;
+      Object.assign(state, legacySettingsState(settings, legacyDisplay, legacyNotifications));
+    }
+    if (caller && want('realm_user_settings_defaults')) {
+      state.realm_user_settings_defaults = settingsDefaultsState(caller.realm.userSettingsDefaults);
+    }
+    if (caller && people) Object.assign(state, people, this.identity(caller, request));
+    if (want('realm_user_groups')) state.realm_user_groups = []; // user groups are a later issue
+    if (fields) {
+      state.custom_profile_fields = fields.map(customProfileFieldRecord);
+      state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+    }
+    return state;
+  }
+
+  private caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
+    return this.prisma.user.findFirstOrThrow({ where: { id: user.id, realmId: realm.id }, include: { realm: true } });
+  }
+
+  /** `realm_users` and `realm_non_active_users`: GET /users' records, split by `is_active`, which they then leave out. */
+  private async people({ realm, user, clientGravatar, requestId }: Realtime.RegisterStateRequest) {
+    const { members } = await this.listUsers.execute({
+      realm,
+      user,
+      requestId,
+      params: { client_gravatar: clientGravatar, include_custom_profile_fields: true, user_ids: undefined },
+    });
+    const withoutActive = ({ is_active: _active, ...record }: UserRecord) => record;
+    return {
+      realm_users: members.filter((m) => m.is_active).map(withoutActive),
+      realm_non_active_users: members.filter((m) => !m.is_active).map(withoutActive),
+      cross_realm_bots: [],
+    };
+  }
+
+  /** The caller's own keys (fetch key `realm_user`); the own avatar URL never defers to the client's Gravatar. */
+  private identity(caller: UserModel & { realm: RealmModel }, { user }: Realtime.RegisterStateRequest): State {
+    const own = toUserRecord(caller, { viewer: user, realmHost: this.realms.hostnameOf(caller.realm.subdomain), clientGravatar: false });
+    return {
+      user_id: own.user_id,
+      email: own.email,
+      delivery_email: caller.deliveryEmail,
+      full_name: own.full_name,
+      avatar_source: caller.avatarSource,
+      avatar_url: own.avatar_url,
+      is_admin: own.is_admin,
+      is_owner: own.is_owner,
+      is_moderator: isModeratorOrAbove(caller.role),
+      is_guest: own.is_guest,
+    };
+  }
+
+  /**
+   * Active users whose role allows wildcard mentions in large channels and topics (the
+   * organization's `can_mention_many_users_role` or a more privileged one).
+   */
+  private async mayMentionManyUsers(realmId: number): Promise<number[]> {
+    const rows = await this.prisma.$queryRaw<{ id: number }[]>`
+      SELECT u.id FROM users u JOIN realms r ON r.id = u.realm_id
+      WHERE u.realm_id = ${realmId} AND u.is_active AND u.role <= r.can_mention_many_users_role
+      ORDER BY u.id`;
+    return rows.map((row) => row.id);
+  }
+}
