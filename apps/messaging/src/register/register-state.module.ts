@@ -1,16 +1,13 @@
-import { Controller, Injectable, Module } from '@nestjs/common';
+import { Controller, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { Realtime, } from '@teamchat/contracts';
+import { Realtime } from '@teamchat/contracts';
 import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
-
-/** The part of POST /register's initial state this service owns. */
-@Injectable()
-export class RegisterStateReader {
-  async read(_request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
-    return {};
-  }
-}
+import { ChannelStatsReader } from '../channels/channel-stats';
+import { ListSubscriptions } from '../channels/list-subscriptions.use-case';
+import { ChannelListsReader } from './channel-lists.reader';
+import { MessageStateReader } from './message-state.reader';
+import { RegisterStateReader } from './register-state.reader';
 
 @Controller()
 export class RegisterStateHandler {
@@ -22,9 +19,10 @@ export class RegisterStateHandler {
   }
 }
 
+/** The part of POST /register's initial state this service owns. */
 @Module({
   imports: [DbModule],
   controllers: [RegisterStateHandler],
-  providers: [RegisterStateReader],
+  providers: [RegisterStateReader, ChannelListsReader, MessageStateReader, ChannelStatsReader, ListSubscriptions],
 })
 export class RegisterStateModule {}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { Realtime, resolveSettings, type UserSettings } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { newestDrafts } from '../drafts/list-drafts.use-case';
+import { ChannelListsReader } from './channel-lists.reader';
+import { MessageStateReader } from './message-state.reader';
+
+type State = Record<string, unknown>;
+
+/**
+ * The part of POST /register's initial state messaging owns (zerver/lib/events.py
+ * fetch_initial_state_data): the channel lists, drafts, the newest message id, topic
+ * visibility policies, recent direct conversations and unread messages. Each part is read
+ * only when its fetch key is asked for, all of them at once.
+ */
+@Injectable()
+export class RegisterStateReader {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly channels: ChannelListsReader,
+    private readonly messages: MessageStateReader,
+  ) {}
+
+  async read(request: Realtime.RegisterStateRequest): Promise<State> {
+    const want = (key: string) => Realtime.wants(request, key);
+    const { user, capabilities } = request;
+    const allowEmptyTopicName = Boolean(capabilities.empty_topic_name);
+    const notificationDefaults = want('subscription') && !capabilities.notification_settings_null;
+    // The caller's settings matter only to these two parts, which wait for them.
+    const settings = notificationDefaults || want('drafts') ? this.settingsOf(request) : Promise.resolve(null);
+
+    const parts = await Promise.all([
+      want('subscription') || want('stream')
+        ? settings.then((caller) =>
+            this.channels.read({
+              realmId: request.realm.id,
+              caller: user,
+              subscriptionLists: want('subscription'),
+              streams: want('stream'),
+              includeSubscribers: request.includeSubscribers,
+              includeArchived: Boolean(capabilities.archived_channels),
+              notificationDefaults: notificationDefaults ? caller : null,
+            }),
+          )
+        : {},
+      want('drafts')
+        ? settings.then(async (caller) => ({
+            // Turning synchronisation off deletes the stored drafts; none are served while it is off.
+            drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.prisma, user.id) : [],
+          }))
+        : {},
+      want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},
+      want('user_topic') ? this.messages.userTopics(user.id, allowEmptyTopicName).then((rows) => ({ user_topics: rows })) : {},
+      want('recent_private_conversations')
+        ? this.messages.recentPrivateConversations(user.id).then((rows) => ({ recent_private_conversations: rows }))
+        : {},
+      want('message') && want('update_message_flags')
+        ? this.messages.unreadMsgs(user.id, allowEmptyTopicName).then((unread) => ({ unread_msgs: unread }))
+        : {},
+    ]);
+    return Object.assign({}, ...parts) as State;
+  }
+
+  /** The caller's effective settings (users-groups' table, read-only): stored, over the organization's, over Zulip's. */
+  private async settingsOf({ realm, user }: Realtime.RegisterStateRequest): Promise<UserSettings> {
+    const row = await this.prisma.user.findFirst({
+      where: { id: user.id, realmId: realm.id },
+      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
+    });
+    return resolveSettings(row?.realm.userSettingsDefaults, row?.settings);
+  }
+}
