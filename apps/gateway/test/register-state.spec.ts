@@ -517,6 +517,16 @@ describe('POST /register: the initial state of users-groups and messaging', () =
         old_unreads_missing: false,
       });
       expectValid(body);
+
+      // In a muted channel only followed or unmuted topics count, and wildcard mentions elsewhere are no mentions.
+      await system.db.subscription.updateMany({ where: { streamId: general.id, userId: idle.id }, data: { isMuted: true } });
+      const wildcard = await send(other, { type: 'stream', to: 'general', topic: 'elsewhere', content: '@**all** heads up' });
+      const { unread_msgs: inMutedChannel } = await fetch(idle, ['message', 'update_message_flags']);
+      expect(inMutedChannel).toMatchObject({ count: 3, mentions: [news] });
+      expect((inMutedChannel as { streams: unknown[] }).streams).toContainEqual({ stream_id: general.id, topic: 'elsewhere', unread_message_ids: [wildcard] });
+      await system.db.subscription.updateMany({ where: { streamId: general.id, userId: idle.id }, data: { isMuted: false } });
+      const { unread_msgs: unmuted } = await fetch(idle, ['message', 'update_message_flags']);
+      expect(unmuted).toMatchObject({ count: 4, mentions: [news, wildcard] });
     });
 
     it('serves recent direct conversations, newest first, with the other participants', async () => {

@@ -18,12 +18,11 @@ interface UnreadRow {
   topic: string;
   member_ids: number[] | null;
   channel_muted: boolean;
-  policy: number;
 }
 
 /**
  * The message-derived parts of POST /register: `max_message_id`, `user_topics`,
- * `recent_private_conversations` and `unread_msgs` (zerver/lib/message.py), one query each,
+ * `recent_private_conversations` and `unread_msgs` (zerver/lib/message.py), a query or two each,
  * read from the caller's UserMessage rows.
  */
 @Injectable()
@@ -81,21 +80,23 @@ export class MessageStateReader {
    * a wildcard mention.
    */
   async unreadMsgs(userId: number, allowEmptyTopicName: boolean) {
-    const rows = await this.prisma.$queryRaw<UnreadRow[]>`
-      WITH unread AS (
-        SELECT message_id, flags FROM user_messages
-        WHERE user_id = ${userId} AND (flags & ${Flag.read}) = 0
-        ORDER BY message_id DESC LIMIT ${MAX_UNREAD_MESSAGES}
-      )
-      SELECT u.message_id AS id, u.flags, m.stream_id, m.topic, g.member_ids,
-        coalesce(s.is_muted, false) AS channel_muted,
-        coalesce((SELECT ut.visibility_policy FROM user_topics ut
-                  WHERE ut.user_id = ${userId} AND ut.stream_id = m.stream_id AND lower(ut.topic_name) = lower(m.topic)
-                  LIMIT 1), ${Visibility.INHERIT})::int AS policy
-      FROM unread u JOIN messages m ON m.id = u.message_id
-      LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
-      LEFT JOIN subscriptions s ON s.user_id = ${userId} AND s.stream_id = m.stream_id
-      ORDER BY u.message_id`;
+    const [rows, policies] = await Promise.all([
+      this.prisma.$queryRaw<UnreadRow[]>`
+        WITH unread AS (
+          SELECT message_id, flags FROM user_messages
+          WHERE user_id = ${userId} AND (flags & ${Flag.read}) = 0
+          ORDER BY message_id DESC LIMIT ${MAX_UNREAD_MESSAGES}
+        )
+        SELECT u.message_id AS id, u.flags, m.stream_id, m.topic, g.member_ids, coalesce(s.is_muted, false) AS channel_muted
+        FROM unread u JOIN messages m ON m.id = u.message_id
+        LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+        LEFT JOIN subscriptions s ON s.user_id = ${userId} AND s.stream_id = m.stream_id
+        ORDER BY u.message_id`,
+      this.prisma.userTopic.findMany({ where: { userId }, select: { streamId: true, topicName: true, visibilityPolicy: true } }),
+    ]);
+    // One key per channel topic, whatever its case.
+    const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
+    const policyOf = new Map(policies.map((p) => [topicKey(p.streamId, p.topicName), p.visibilityPolicy]));
 
     const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
     const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
@@ -106,13 +107,12 @@ export class MessageStateReader {
       let muted = false;
       if (row.stream_id !== null) {
         const topic = topicForClient(row.topic, allowEmptyTopicName);
-        const key = `${row.stream_id}\u0000${topic.toLowerCase()}`;
+        const key = topicKey(row.stream_id, topic);
         const entry = streams.get(key) ?? { stream_id: row.stream_id, topic, unread_message_ids: [] };
         entry.unread_message_ids.push(row.id);
         streams.set(key, entry);
-        muted = row.channel_muted
-          ? row.policy !== Visibility.UNMUTED && row.policy !== Visibility.FOLLOWED
-          : row.policy === Visibility.MUTED;
+        const policy = policyOf.get(topicKey(row.stream_id, row.topic)) ?? Visibility.INHERIT;
+        muted = row.channel_muted ? policy !== Visibility.UNMUTED && policy !== Visibility.FOLLOWED : policy === Visibility.MUTED;
       } else {
         const members = [...(row.member_ids ?? [])].sort((a, b) => a - b);
         if (members.length <= 2) {
