@@ -2,7 +2,7 @@ import type { RealmModel } from '@teamchat/db';
 import { DEFAULT_LANGUAGE } from './settings-state';
 
 /** Zulip's custom profile field types, keyed by name (CustomProfileField.ALL_FIELD_TYPES). */
-const CUSTOM_PROFILE_FIELD_TYPES = {
+export const CUSTOM_PROFILE_FIELD_TYPES = {
   SHORT_TEXT: { id: 1, name: 'Text (short)' },
   LONG_TEXT: { id: 2, name: 'Text (long)' },
   SELECT: { id: 3, name: 'List of options' },
@@ -65,5 +65,3 @@ export function customProfileFieldRecord(field: {
     ...(field.displayInProfileSummary ? { display_in_profile_summary: true } : {}),
   };
 }
-
-export { CUSTOM_PROFILE_FIELD_TYPES };
