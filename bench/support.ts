@@ -3,10 +3,10 @@ import http from 'node:http';
 import { createTemplateDatabase, TestSystem } from '@teamchat/testing';
 
 /** Starts the whole system as the tests do (real processes, fresh database) for a benchmark. */
-export async function startBenchSystem(env: Record<string, string> = {}): Promise<TestSystem> {
+export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1): Promise<TestSystem> {
   process.env.TEAMCHAT_TEMPLATE_DB ??= `teamchat_bench_template_${randomBytes(4).toString('hex')}`;
   await createTemplateDatabase();
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', ...env } });
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', ...env }, gateways });
 }
 
 export function percentile(sorted: number[], p: number): number {

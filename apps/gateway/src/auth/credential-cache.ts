@@ -8,10 +8,13 @@ import type { Redis } from 'ioredis';
 /**
  * Organization and credential look-ups through users-groups, remembered in Redis for a few
  * seconds (AUTH_CACHE_TTL_SECONDS) so a changed key or a deactivation takes effect quickly.
- * Failures are never remembered.
+ * Each replica also keeps what it read for the rest of that time in memory, which saves a
+ * Redis round trip on every long-poll. Failures are never remembered.
  */
 @Injectable()
 export class CredentialCache {
+  private readonly local = new Map<string, { value: unknown; until: number }>();
+
   constructor(
     private readonly commands: CommandClient,
     @Inject(REDIS) private readonly redis: Redis,
@@ -30,14 +33,28 @@ export class CredentialCache {
 
   private async remember<T>(key: string, load: () => Promise<T>): Promise<T> {
     const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
-    if (ttl > 0) {
-      const cached = await this.redis.get(key);
-      if (cached) return JSON.parse(cached) as T;
+    if (ttl === 0) return load();
+    const now = Date.now();
+    const kept = this.local.get(key);
+    if (kept && kept.until > now) return kept.value as T;
+    // Redis's remaining time bounds the memory copy, so an entry never outlives the TTL.
+    const [[, cached], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+    if (cached) {
+      const value = JSON.parse(cached) as T;
+      this.keep(key, value, now + Math.max(0, remainingMs));
+      return value;
     }
     const value = await load();
-    if (ttl > 0) await this.redis.set(key, JSON.stringify(value), 'EX', ttl);
+    await this.redis.set(key, JSON.stringify(value), 'EX', ttl);
+    this.keep(key, value, now + ttl * 1000);
     return value;
+  }
+
+  private keep(key: string, value: unknown, until: number): void {
+    if (this.local.size >= LOCAL_ENTRIES) this.local.clear(); // crude but bounded; refilled from Redis
+    this.local.set(key, { value, until });
   }
 }
 
+const LOCAL_ENTRIES = 100_000;
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');

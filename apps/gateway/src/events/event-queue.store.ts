@@ -41,26 +41,31 @@ return {appended, gone}
 `;
 
 /**
- * Drops the events a client acknowledged (ids up to ARGV[1]) and reports whether that was
- * possible: 'gone' for an unknown queue, or 'pruned'/'unknown' with Zulip's reasons.
+ * One poll in one step: checks that the queue exists and is the caller's, drops the events
+ * the client acknowledged (ids up to ARGV[2]), returns the rest, and restarts the idle timer
+ * (held off by ARGV[4] more seconds when nothing is pending and the client will wait).
+ * Refusals: 'gone', or 'pruned'/'unknown' with Zulip's reasons.
  */
-const ACKNOWLEDGE = `
+const TAKE = `
 local meta, list = KEYS[1], KEYS[2]
-if redis.call('EXISTS', meta) == 0 then return {'gone'} end
-local through = tonumber(ARGV[1])
-local pruned = tonumber(redis.call('HGET', meta, 'pruned'))
-local last = tonumber(redis.call('HGET', meta, 'last'))
+local fields = redis.call('HMGET', meta, 'o', 'last', 'pruned', 'l')
+if not fields[1] or fields[1] ~= ARGV[1] then return {'gone'} end
+local through, last, pruned = tonumber(ARGV[2]), tonumber(fields[2]), tonumber(fields[3])
 if through > last then return {'unknown', tostring(through)} end
 if through < pruned then return {'pruned', tostring(pruned)} end
 while true do
   local head = redis.call('LINDEX', list, 0)
   if not head then break end
-  local id = tonumber(string.match(head, '^{"id":(%d+)'))
-  if id > through then break end
+  if tonumber(string.match(head, '^{"id":(%d+)')) > through then break end
   redis.call('LPOP', list)
 end
 if through > pruned then redis.call('HSET', meta, 'pruned', through) end
-return {'ok'}
+local events = redis.call('LRANGE', list, 0, -1)
+local ttl = tonumber(fields[4])
+if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
+redis.call('EXPIRE', meta, ttl)
+if #events > 0 then redis.call('EXPIRE', list, ttl) end
+return {'ok', events}
 `;
 
 export const badEventQueue = (queueId: string): ZulipError =>
@@ -95,7 +100,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     const userKey = this.userKey(descriptor.realmId, descriptor.userId);
     await this.redis
       .multi()
-      .hset(meta, { d: JSON.stringify(descriptor), last: -1, pruned: -1 })
+      .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
       .expire(meta, descriptor.lifespanSeconds)
       .sadd(userKey, descriptor.queueId)
       .expire(userKey, MAX_LIFESPAN_SECONDS, 'GT')
@@ -118,14 +123,10 @@ export class EventQueueStore implements OnApplicationShutdown {
   /** The queue `queueId` if it exists and belongs to this user; BAD_EVENT_QUEUE_ID otherwise. */
   async ownQueue(queueId: string, realmId: number, userId: number): Promise<QueueDescriptor> {
     const descriptor = await this.descriptor(queueId);
-    if (!descriptor || descriptor.realmId !== realmId || descriptor.userId !== userId || !(await this.exists(queueId))) {
+    if (!descriptor || descriptor.realmId !== realmId || descriptor.userId !== userId || (await this.redis.exists(this.metaKey(queueId))) !== 1) {
       throw badEventQueue(queueId);
     }
     return descriptor;
-  }
-
-  async exists(queueId: string): Promise<boolean> {
-    return (await this.redis.exists(this.metaKey(queueId))) === 1;
   }
 
   /** The queues of each of these users (that may since have expired). */
@@ -186,30 +187,26 @@ export class EventQueueStore implements OnApplicationShutdown {
     return appended;
   }
 
-  /** Prunes the events up to `lastEventId` (the client's acknowledgement). */
-  async acknowledge(queueId: string, lastEventId: number): Promise<void> {
-    const [outcome, detail] = (await this.redis.eval(ACKNOWLEDGE, 2, this.metaKey(queueId), this.eventsKey(queueId), lastEventId)) as [
-      string,
-      string?,
-    ];
+  /**
+   * The caller's pending events after acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the
+   * queue is unknown, gone or someone else's). Restarts the idle timer; with `holdSeconds` and
+   * nothing pending, holds it off for a poll that is about to wait.
+   */
+  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<Record<string, unknown>[]> {
+    const [outcome, detail] = (await this.redis.eval(
+      TAKE,
+      2,
+      this.metaKey(queueId),
+      this.eventsKey(queueId),
+      ownerOf(realmId, userId),
+      lastEventId,
+      holdSeconds > 0 ? '1' : '0',
+      Math.ceil(holdSeconds),
+    )) as [string, (string | string[])?];
     if (outcome === 'gone') throw badEventQueue(queueId);
-    if (outcome === 'pruned') throw badRequest(`An event newer than ${detail} has already been pruned!`);
-    if (outcome === 'unknown') throw badRequest(`Event ${detail} was not in this queue`);
-  }
-
-  /** Every event not yet acknowledged, oldest first; null when the queue is gone. */
-  async pending(queueId: string): Promise<Record<string, unknown>[] | null> {
-    const [[, exists], [, items]] = (await this.redis.multi().exists(this.metaKey(queueId)).lrange(this.eventsKey(queueId), 0, -1).exec()) as [
-      [unknown, number],
-      [unknown, string[]],
-    ];
-    if (exists !== 1) return null;
-    return items.map((item) => JSON.parse(item) as Record<string, unknown>);
-  }
-
-  /** Sets how long the queue lives from now (its lifespan, longer while a GET is connected). */
-  async keepFor(queueId: string, seconds: number): Promise<void> {
-    await this.redis.multi().expire(this.metaKey(queueId), Math.ceil(seconds), 'XX').expire(this.eventsKey(queueId), Math.ceil(seconds)).exec();
+    if (outcome === 'pruned') throw badRequest(`An event newer than ${detail as string} has already been pruned!`);
+    if (outcome === 'unknown') throw badRequest(`Event ${detail as string} was not in this queue`);
+    return (detail as string[]).map((item) => JSON.parse(item) as Record<string, unknown>);
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
@@ -235,6 +232,8 @@ export class EventQueueStore implements OnApplicationShutdown {
     this.redis.disconnect();
   }
 }
+
+const ownerOf = (realmId: number, userId: number) => `${realmId}:${userId}`;
 
 /** Zulip's longest queue lifespan (lifespan_secs): a week. */
 export const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;

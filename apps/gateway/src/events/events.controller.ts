@@ -28,10 +28,16 @@ export class EventsController {
     @Res({ passthrough: true }) res: Response,
     @ParamsOf(getEventsParams) params: DecodedParams<typeof getEventsParams>,
   ) {
-    const queue = await this.store.ownQueue(params.queue_id, req.ctx.realm!.id, req.ctx.user!.id);
     const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const events = await this.longPoll.poll(queue, params.last_event_id, params.dont_block, closed);
-    return { events, queue_id: queue.queueId };
+    const events = await this.longPoll.poll({
+      queueId: params.queue_id,
+      realmId: req.ctx.realm!.id,
+      userId: req.ctx.user!.id,
+      lastEventId: params.last_event_id,
+      dontBlock: params.dont_block,
+      closed,
+    });
+    return { events, queue_id: params.queue_id };
   }
 
   @Delete('events')

@@ -1,15 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
-import { EventQueueStore, badEventQueue } from './event-queue.store';
-import type { QueueDescriptor } from './queue-descriptor';
+import { EventQueueStore } from './event-queue.store';
 import { QueueWakeups } from './queue-wakeups';
 
 const HEARTBEAT = '{"type":"heartbeat"}';
 
+export interface PollRequest {
+  queueId: string;
+  realmId: number;
+  userId: number;
+  lastEventId: number;
+  dontBlock: boolean;
+  /** Settles when the client goes away. */
+  closed: Promise<void>;
+}
+
 /**
  * GET /events: acknowledges what the client has, then answers with what is pending, or waits
- * until an append (on any replica) or the heartbeat. While a poll is connected the queue's idle
- * timer is held off, and every poll restarts it, as Zulip's does.
+ * until an append (on any replica) or the heartbeat. Every poll restarts the queue's idle timer,
+ * and a waiting poll holds it off, as Zulip's last_connection_time does. One Redis call per
+ * poll in the usual case.
  */
 @Injectable()
 export class LongPoll {
@@ -25,32 +35,30 @@ export class LongPoll {
     return base + Math.random() * base * (10 / 45);
   }
 
-  async poll(queue: QueueDescriptor, lastEventId: number, dontBlock: boolean, closed: Promise<void>): Promise<Record<string, unknown>[]> {
-    await this.store.acknowledge(queue.queueId, lastEventId);
-    const connectedFor = queue.lifespanSeconds + (this.config.EVENT_HEARTBEAT_SECONDS * 55) / 45 + 30;
+  async poll({ queueId, realmId, userId, lastEventId, dontBlock, closed }: PollRequest): Promise<Record<string, unknown>[]> {
+    // How long a waiting poll may keep the queue alive: the longest heartbeat wait and a margin.
+    const holdSeconds = dontBlock ? 0 : (this.config.EVENT_HEARTBEAT_SECONDS * 55) / 45 + 30;
     let heartbeatDue = false;
-    let held = false;
-    const heartbeat = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => ((heartbeatDue = true), resolve()), this.heartbeatMs());
-      void closed.then(() => clearTimeout(timer));
-    });
     let isClosed = false;
-    void closed.then(() => (isClosed = true));
+    let timer: NodeJS.Timeout | undefined;
+    const heartbeat = new Promise<void>((resolve) => {
+      if (!dontBlock) timer = setTimeout(() => ((heartbeatDue = true), resolve()), this.heartbeatMs());
+    });
+    void closed.then(() => {
+      isClosed = true;
+      clearTimeout(timer);
+    });
     try {
       for (;;) {
+        // Listen before looking, so an append in between still wakes this poll.
         let cancel = () => {};
-        const changed = new Promise<void>((resolve) => (cancel = this.wakeups.onChange(queue.queueId, resolve)));
+        const changed = new Promise<void>((resolve) => (cancel = this.wakeups.onChange(queueId, resolve)));
         try {
-          const events = await this.store.pending(queue.queueId);
-          if (events === null) throw badEventQueue(queue.queueId);
+          const events = await this.store.take(queueId, realmId, userId, lastEventId, isClosed ? 0 : holdSeconds);
           if (events.length > 0 || dontBlock || isClosed) return events;
           if (heartbeatDue) {
-            await this.store.append([{ queueId: queue.queueId, event: HEARTBEAT }]);
+            await this.store.append([{ queueId, event: HEARTBEAT }]);
             continue;
-          }
-          if (!held) {
-            await this.store.keepFor(queue.queueId, connectedFor);
-            held = true;
           }
           await Promise.race([changed, heartbeat, closed]);
         } finally {
@@ -58,8 +66,7 @@ export class LongPoll {
         }
       }
     } finally {
-      // Every poll, blocking or not, restarts the idle timer (Zulip's last_connection_time).
-      await this.store.keepFor(queue.queueId, queue.lifespanSeconds).catch(() => undefined);
+      clearTimeout(timer);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, LOGGER, createRedis, type AppConfig } from '@teamchat/platform';
-import type { Redis } from 'ioredis';
+import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { EventQueueStore } from './event-queue.store';
 
@@ -18,13 +18,17 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.subscriber = createRedis(config.REDIS_URL, '');
+    // Connected by hand: a SUBSCRIBE sent before ioredis's ready check (INFO) would make
+    // that check fail on a connection already in subscriber mode.
+    this.subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
+    this.subscriber.on('error', (error: Error) => this.logger.error({ err: error }, 'wake-up subscriber error'));
   }
 
   async onModuleInit(): Promise<void> {
     this.subscriber.on('message', (_channel: string, message: string) => {
       for (const queueId of message.split(' ')) this.wake(queueId);
     });
+    await this.subscriber.connect();
     await this.subscriber.subscribe(this.store.wakeChannel);
   }
 
