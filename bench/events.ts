@@ -50,7 +50,7 @@ async function main() {
   const rates = (process.env.BENCH_RATES ?? '1,2,5,10,20').split(',').map(Number);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const graceMs = Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000;
-  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45' }, 2);
+  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) }, 2);
   const agent = new http.Agent({ keepAlive: true, maxSockets: userCount + 64 });
   let stopping = false;
   try {
@@ -166,6 +166,10 @@ async function main() {
     const sustained = results.filter((r) => r.delivered >= r.expected && r.sendErrors === 0).map((r) => r.rate);
     console.log(`\n  highest rate sustained with nothing dropped: ${sustained.length ? Math.max(...sustained) : 'none'} messages/s`);
     console.log(`  = ${sustained.length ? Math.max(...sustained) * userCount : 0} deliveries/s; poll errors: ${pollErrors}`);
+    if (process.env.BENCH_NODE_OPTIONS) {
+      require('node:child_process').execSync('pkill -USR2 -f dist/apps/');
+      await sleep(2000);
+    }
     if (process.env.BENCH_DEBUG) {
       for (const gateway of gateways) {
         const mine = clients.filter((client) => client.gateway === gateway);

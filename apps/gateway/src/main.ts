@@ -16,6 +16,8 @@ async function bootstrap() {
 
   const app = await NestFactory.create(GatewayRootModule, { logger: new PinoNestLogger(logger), bodyParser: false });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
+  // API responses are never revalidated; hashing every body for an ETag costs a long-poll server dearly.
+  app.getHttpAdapter().getInstance().set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);

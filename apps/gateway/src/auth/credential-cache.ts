@@ -22,37 +22,37 @@ export class CredentialCache {
   ) {}
 
   realm(host: string): Promise<RealmInfo> {
-    return this.remember(`authcache:realm:${digest(host)}`, () => this.commands.call(UsersGroups.resolveRealm, { host }));
+    return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }));
   }
 
   authenticate(host: string, email: string, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser }> {
-    return this.remember(`authcache:user:${digest(`${host}\n${email}\n${apiKey}`)}`, () =>
-      this.commands.call(UsersGroups.authenticate, { host, email, apiKey }),
-    );
+    return this.remember(`user:${host}\n${email}\n${apiKey}`, () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }));
   }
 
-  private async remember<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** `name` stays in this process's memory; Redis sees only its digest (no API key at rest). */
+  private async remember<T>(name: string, load: () => Promise<T>): Promise<T> {
     const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
     if (ttl === 0) return load();
     const now = Date.now();
-    const kept = this.local.get(key);
+    const kept = this.local.get(name);
     if (kept && kept.until > now) return kept.value as T;
+    const key = `authcache:${digest(name)}`;
     // Redis's remaining time bounds the memory copy, so an entry never outlives the TTL.
     const [[, cached], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
     if (cached) {
       const value = JSON.parse(cached) as T;
-      this.keep(key, value, now + Math.max(0, remainingMs));
+      this.keep(name, value, now + Math.max(0, remainingMs));
       return value;
     }
     const value = await load();
     await this.redis.set(key, JSON.stringify(value), 'EX', ttl);
-    this.keep(key, value, now + ttl * 1000);
+    this.keep(name, value, now + ttl * 1000);
     return value;
   }
 
-  private keep(key: string, value: unknown, until: number): void {
+  private keep(name: string, value: unknown, until: number): void {
     if (this.local.size >= LOCAL_ENTRIES) this.local.clear(); // crude but bounded; refilled from Redis
-    this.local.set(key, { value, until });
+    this.local.set(name, { value, until });
   }
 }
 
