@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Factory, type TestSystem, type TestUser } from '@teamchat/testing';
-import { startBenchSystem } from './support';
+import { runBenchmark, startBenchSystem } from './support';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 3);
@@ -94,10 +94,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

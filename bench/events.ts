@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Factory, type TestSystem } from '@teamchat/testing';
-import { percentile, postForm, startBenchSystem } from './support';
+import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 interface Client {
   authorization: string;
@@ -53,7 +53,7 @@ async function main() {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const graceMs = Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000;
   const sustainedP99Ms = Number(process.env.BENCH_SUSTAINED_P99_MS ?? 5000);
-  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}) }, 2);
+  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45' }, 2);
   const agent = new http.Agent({ keepAlive: true, maxSockets: userCount + 64 });
   let stopping = false;
   try {
@@ -101,7 +101,6 @@ async function main() {
           }
           const now = Date.now();
           const { events } = JSON.parse(res.body) as { events: { id: number; type: string; message?: { content: string } }[] };
-          if (process.env.BENCH_DEBUG && events.length) console.log(res.body.slice(0, 400));
           for (const event of events) {
             client.lastEventId = event.id;
             const sentAt = event.type === 'message' ? Number(/^sent (\d+)/.exec(event.message!.content)?.[1]) : NaN;
@@ -172,22 +171,6 @@ async function main() {
     console.log(`\n  highest rate with nothing dropped:               ${best(complete)} messages/s (${best(complete) * userCount} deliveries/s)`);
     console.log(`  highest rate sustained (nothing dropped, p99 ≤ ${sustainedP99Ms} ms): ${best(sustained)} messages/s (${best(sustained) * userCount} deliveries/s)`);
     console.log(`  poll errors: ${pollErrors}`);
-    if (process.env.BENCH_NODE_OPTIONS) {
-      require('node:child_process').execSync('pkill -USR2 -f dist/apps/');
-      await sleep(2000);
-    }
-    if (process.env.BENCH_DEBUG) {
-      for (const gateway of gateways) {
-        const mine = clients.filter((client) => client.gateway === gateway);
-        console.log(`gateway ${gateway.port}: ${mine.length} queues, last ids ${[...new Set(mine.map((c) => c.lastEventId))].join(',')}`);
-        const stuck = mine.find((client) => client.lastEventId < 0);
-        if (stuck) {
-          const url = new URL(`/api/v1/events?queue_id=${stuck.queueId}&last_event_id=-1&dont_block=true`, stuck.gateway);
-          console.log('stuck queue now holds:', (await getJson(agent, url, host, stuck.authorization)).body.slice(0, 300));
-        }
-      }
-      console.log(system.logOf('gateway').slice(-3000), system.logOf('gateway#1').slice(-3000));
-    }
     stopping = true;
     agent.destroy();
     await Promise.race([Promise.allSettled(polling), sleep(1000)]);
@@ -198,10 +181,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

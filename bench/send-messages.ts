@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { Factory, type TestUser } from '@teamchat/testing';
-import { percentile, postForm, startBenchSystem } from './support';
+import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 async function main() {
   const clients = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -60,10 +60,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -46,3 +46,14 @@ export function postForm(
     req.end(payload);
   });
 }
+
+/** Runs a benchmark's main and exits with its outcome (the processes it started are stopped by then). */
+export function runBenchmark(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
