@@ -215,6 +215,7 @@ describe('API conventions', () => {
     let alice: TestUser;
     let bob: TestUser;
     let carol: TestUser;
+    let dave: TestUser;
     const org = { subdomain: 'limited' };
     /**
      * Unauthenticated calls are limited per client address. The tests reach the gateway from
@@ -231,6 +232,7 @@ describe('API conventions', () => {
       alice = await factory.user(realm);
       bob = await factory.user(realm);
       carol = await factory.user(realm);
+      dave = await factory.user(realm);
     });
     afterAll(() => limited.stop());
 
@@ -259,6 +261,18 @@ describe('API conventions', () => {
       expect(res.headers.get('x-ratelimit-limit')).toBe('3');
       expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
       expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(started);
+    });
+
+    it('does not count event polling against the limit (clients poll as often as events come)', async () => {
+      const register = await limited.api.post<{ queue_id: string }>('/register', { fetch_event_types: [] }, { ...org, auth: dave });
+      expect(register.headers.get('x-ratelimit-remaining')).toBe('2');
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.api.get('/events', { queue_id: register.body.queue_id, last_event_id: -1, dont_block: true }, { ...org, auth: dave });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
+      }
+      const res = await limited.api.get('/users', {}, { ...org, auth: dave });
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('1');
     });
 
     it('keeps each user in a bucket of their own', async () => {

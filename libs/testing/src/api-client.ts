@@ -26,6 +26,12 @@ export type FormValue = string | number | boolean | unknown[] | Record<string, u
 /** Encodes a value the way Zulip clients do: strings as they are, everything else as JSON. */
 export const encodeValue = (value: FormValue): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
+/**
+ * A fresh connection per request: a reused keep-alive socket that the server is closing at the
+ * same moment fails as "socket hang up", which no test means to exercise.
+ */
+const NO_KEEP_ALIVE = new http.Agent({ keepAlive: false });
+
 /** Speaks to the gateway as a Zulip client does: Basic auth, form bodies, JSON-encoded lists. */
 export class ApiClient {
   constructor(
@@ -103,7 +109,7 @@ export class ApiClient {
     const url = new URL(path.startsWith('/health') || path.startsWith('/metrics') ? path : `/api/v1${path}`, this.baseUrl);
     const { status, headers: responseHeaders, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
       (resolve, reject) => {
-        const req = http.request(url, { method, headers }, (res) => {
+        const req = http.request(url, { method, headers, agent: NO_KEEP_ALIVE }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {

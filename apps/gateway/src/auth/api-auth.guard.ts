@@ -4,6 +4,7 @@ import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitState } from '@t
 import { ZulipError } from '@teamchat/zulip';
 import type { Response } from 'express';
 import { AUTH_MODE, type AuthMode } from '../http/auth-mode.decorator';
+import { RATE_LIMIT_EXEMPT } from '../http/rate-limit.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { notLoggedIn, parseBasicAuth } from './basic-credentials';
 import { CredentialCache } from './credential-cache';
@@ -43,7 +44,9 @@ export class ApiAuthGuard implements CanActivate {
       req.ctx.realm = realm;
     }
 
-    await this.rateLimit(req, res);
+    if (!this.reflector.getAllAndOverride<boolean>(RATE_LIMIT_EXEMPT, [context.getHandler(), context.getClass()])) {
+      await this.rateLimit(req, res);
+    }
     return true;
   }
 

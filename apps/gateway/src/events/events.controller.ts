@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/api-command.decorator';
+import { NotRateLimited } from '../http/rate-limit.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { EventQueueStore } from './event-queue.store';
 import { deleteQueueParams, getEventsParams, registerParams } from './event-params';
@@ -23,6 +24,7 @@ export class EventsController {
   }
 
   @Get('events')
+  @NotRateLimited()
   async events(
     @Req() req: ApiRequest,
     @Res({ passthrough: true }) res: Response,

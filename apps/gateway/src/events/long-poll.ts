@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { EventQueueStore } from './event-queue.store';
 import { QueueWakeups } from './queue-wakeups';
@@ -22,12 +22,23 @@ export interface PollRequest {
  * poll in the usual case.
  */
 @Injectable()
-export class LongPoll {
+export class LongPoll implements BeforeApplicationShutdown {
+  private draining = false;
+
   constructor(
     private readonly store: EventQueueStore,
     private readonly wakeups: QueueWakeups,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * On SIGTERM, before the HTTP server closes: waiting polls answer now (with nothing), so the
+   * server need not wait out their heartbeats; the clients poll again, reaching another replica.
+   */
+  beforeApplicationShutdown(): void {
+    this.draining = true;
+    this.wakeups.wakeAll();
+  }
 
   /** Zulip sends a heartbeat after 45 s plus up to 10 s of jitter; the jitter scales with the period. */
   private heartbeatMs(): number {
@@ -55,7 +66,7 @@ export class LongPoll {
         const changed = new Promise<void>((resolve) => (cancel = this.wakeups.onChange(queueId, resolve)));
         try {
           const events = await this.store.take(queueId, realmId, userId, lastEventId, isClosed ? 0 : holdSeconds);
-          if (events.length > 0 || dontBlock || isClosed) return events;
+          if (events.length > 0 || dontBlock || isClosed || this.draining) return events;
           if (heartbeatDue) {
             await this.store.append([{ queueId, event: HEARTBEAT }]);
             continue;

@@ -43,8 +43,9 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  get waiting(): number {
-    return this.waiters.size;
+  /** Wakes every waiting long-poll of this replica (it is shutting down). */
+  wakeAll(): void {
+    for (const queueId of [...this.waiters.keys()]) this.wake(queueId);
   }
 
   private wake(queueId: string): void {
