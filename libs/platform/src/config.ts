@@ -45,6 +45,11 @@ export const configSchema = z.object({
   EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
   /** How long the fan-out may hold an event before JetStream hands it to another gateway replica. */
   EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
+  /**
+   * Domain events being fanned out at once across all gateway replicas. 1 keeps every queue in
+   * publication order; more trades that order for fan-out throughput.
+   */
+  EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(1),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

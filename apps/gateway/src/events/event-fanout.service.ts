@@ -15,7 +15,9 @@ const codec = JSONCodec();
  * Reads every domain event from JetStream and appends the client events it makes to the
  * recipients' queues. The consumer is durable, so events published while every gateway was
  * down wait for the first one back; an event is acknowledged only after its append, and the
- * append is keyed by the event's message id, so a redelivery never appends twice.
+ * append is keyed by the event's message id, so a redelivery never appends twice. With one
+ * event in flight (EVENT_FANOUT_MAX_IN_FLIGHT) the replicas take turns and every queue gets
+ * events in the order they were published.
  */
 @Injectable()
 export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,7 +40,7 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
       durable_name: FANOUT_CONSUMER,
       ack_policy: AckPolicy.Explicit,
       ack_wait: nanos(this.config.EVENT_FANOUT_ACK_WAIT_SECONDS * 1000),
-      max_ack_pending: 1000,
+      max_ack_pending: this.config.EVENT_FANOUT_MAX_IN_FLIGHT,
     };
     try {
       await manager.consumers.info(EVENT_STREAM, FANOUT_CONSUMER);
