@@ -171,6 +171,15 @@ async function main() {
     console.log(`\n  highest rate with nothing dropped:               ${best(complete)} messages/s (${best(complete) * userCount} deliveries/s)`);
     console.log(`  highest rate sustained (nothing dropped, p99 ≤ ${sustainedP99Ms} ms): ${best(sustained)} messages/s (${best(sustained) * userCount} deliveries/s)`);
     console.log(`  poll errors: ${pollErrors}`);
+    // The gateways' own account of the fan-out (Prometheus histogram on /metrics).
+    let count = 0;
+    let sum = 0;
+    for (const gateway of gateways) {
+      const text = await (await fetch(new URL('/metrics', gateway))).text();
+      count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+      sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+    }
+    console.log(`  fan-out: ${count} domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
     stopping = true;
     agent.destroy();
     await Promise.race([Promise.allSettled(polling), sleep(1000)]);

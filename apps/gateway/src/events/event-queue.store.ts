@@ -29,8 +29,8 @@ for i = 3, #ARGV, 2 do
   if ttl > 0 then
     local id = redis.call('HINCRBY', meta, 'last', 1)
     local list = meta .. ':e'
-    redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[i + 1], 2))
-    redis.call('PEXPIRE', list, ttl)
+    -- A new list takes the queue's remaining time; polls keep the two in step after that.
+    if redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[i + 1], 2)) == 1 then redis.call('PEXPIRE', list, ttl) end
     appended[#appended + 1] = queue
   else
     gone[#gone + 1] = queue
@@ -68,13 +68,42 @@ if #events > 0 then redis.call('EXPIRE', list, ttl) end
 return {'ok', events}
 `;
 
+/**
+ * Adds queue ARGV[2] to user ARGV[1]'s entry of the organization's index (KEYS[1]), dropping
+ * the entry's queues that have expired meanwhile (their keys are ARGV[3] + id).
+ */
+const INDEX_ADD = `
+local kept = {}
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  for queue in string.gmatch(current, '%S+') do
+    if redis.call('EXISTS', ARGV[3] .. queue) == 1 then kept[#kept + 1] = queue end
+  end
+end
+kept[#kept + 1] = ARGV[2]
+redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ' '))
+`;
+
+/** Removes queue ARGV[2] from user ARGV[1]'s entry of the organization's index (KEYS[1]). */
+const INDEX_REMOVE = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local kept = {}
+for queue in string.gmatch(current, '%S+') do
+  if queue ~= ARGV[2] then kept[#kept + 1] = queue end
+end
+if #kept == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ' ')) end
+return 1
+`;
+
 export const badEventQueue = (queueId: string): ZulipError =>
   new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
 /**
  * Client event queues in Redis, shared by every gateway replica. A queue is a hash (its
  * descriptor, the last id given, the newest id pruned) and a list of events; it expires after
- * its lifespan unless a client polls it. Each user has a set of queue ids for the fan-out.
+ * its lifespan unless a client polls it. Each organization has an index (user → queue ids) for
+ * the fan-out, cleaned as it finds queues gone.
  */
 @Injectable()
 export class EventQueueStore implements OnApplicationShutdown {
@@ -93,18 +122,16 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   private metaKey = (queueId: string) => `${this.prefix}q:${queueId}`;
   private eventsKey = (queueId: string) => `${this.prefix}q:${queueId}:e`;
-  private userKey = (realmId: number, userId: number) => `${this.prefix}u:${realmId}:${userId}`;
+  /** One hash per organization: user id → that user's queue ids, space-separated. */
+  private indexKey = (realmId: number) => `${this.prefix}r:${realmId}`;
 
   async create(descriptor: QueueDescriptor): Promise<void> {
     const meta = this.metaKey(descriptor.queueId);
-    const userKey = this.userKey(descriptor.realmId, descriptor.userId);
     await this.redis
       .multi()
       .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
       .expire(meta, descriptor.lifespanSeconds)
-      .sadd(userKey, descriptor.queueId)
-      .expire(userKey, MAX_LIFESPAN_SECONDS, 'GT')
-      .expire(userKey, MAX_LIFESPAN_SECONDS, 'NX')
+      .eval(INDEX_ADD, 1, this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`)
       .exec();
     this.remember(descriptor);
   }
@@ -131,13 +158,12 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   /** The queues of each of these users (that may since have expired). */
   async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
-    const pipeline = this.redis.pipeline();
-    for (const userId of userIds) pipeline.smembers(this.userKey(realmId, userId));
-    const replies = (await pipeline.exec()) ?? [];
     const result = new Map<number, string[]>();
+    if (userIds.length === 0) return result;
+    const entries = await this.redis.hmget(this.indexKey(realmId), ...userIds.map(String));
     userIds.forEach((userId, index) => {
-      const [error, members] = replies[index] ?? [];
-      if (!error && Array.isArray(members) && members.length > 0) result.set(userId, members as string[]);
+      const entry = entries[index];
+      if (entry) result.set(userId, entry.split(' '));
     });
     return result;
   }
@@ -179,7 +205,7 @@ export class EventQueueStore implements OnApplicationShutdown {
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
         const owner = owners?.get(queueId) ?? this.descriptors.get(queueId);
-        if (owner) pipeline.srem(this.userKey(owner.realmId, owner.userId), queueId);
+        if (owner) pipeline.eval(INDEX_REMOVE, 1, this.indexKey(owner.realmId), owner.userId, queueId);
         this.descriptors.delete(queueId);
       }
       await pipeline.exec();
@@ -213,7 +239,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     await this.redis
       .multi()
       .del(this.metaKey(descriptor.queueId), this.eventsKey(descriptor.queueId))
-      .srem(this.userKey(descriptor.realmId, descriptor.userId), descriptor.queueId)
+      .eval(INDEX_REMOVE, 1, this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId)
       .publish(this.wakeChannel, descriptor.queueId)
       .exec();
     this.descriptors.delete(descriptor.queueId);
