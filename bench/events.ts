@@ -6,7 +6,7 @@
  * under BENCH_SUSTAINED_P99_MS (a backlog that keeps growing is not sustained).
  * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 1,2,5,10,20),
  * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5),
- * BENCH_SUSTAINED_P99_MS (5000).
+ * BENCH_SUSTAINED_P99_MS (5000); EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -53,7 +53,11 @@ async function main() {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const graceMs = Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000;
   const sustainedP99Ms = Number(process.env.BENCH_SUSTAINED_P99_MS ?? 5000);
-  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45' }, 2);
+  const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
+  const system = await startBenchSystem(
+    { AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
+    2,
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: userCount + 64 });
   let stopping = false;
   try {
