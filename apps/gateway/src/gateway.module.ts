@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from './events/events.module';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ApiAuthGuard } from './auth/api-auth.guard';
-import { CredentialCache } from './auth/credential-cache';
+import { AuthModule } from './auth/auth.module';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 import { ZulipExceptionFilter } from './http/zulip-exception.filter';
@@ -19,7 +19,7 @@ import { PresenceController } from './presence/presence.controller';
  * envelope. It holds no domain rules and no database connection.
  */
 @Module({
-  imports: [EventsModule],
+  imports: [AuthModule, EventsModule],
   controllers: [
     GatewayHealthController,
     ServerSettingsController,
@@ -31,7 +31,6 @@ import { PresenceController } from './presence/presence.controller';
     PresenceController,
   ],
   providers: [
-    CredentialCache,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

@@ -4,10 +4,29 @@ import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitState } from '@t
 import { ZulipError } from '@teamchat/zulip';
 import type { Response } from 'express';
 import { AUTH_MODE, type AuthMode } from '../http/auth-mode.decorator';
-import { RATE_LIMIT_EXEMPT } from '../http/rate-limit.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { notLoggedIn, parseBasicAuth } from './basic-credentials';
 import { CredentialCache } from './credential-cache';
+
+/**
+ * Sets the request's organization and caller as `mode` asks: with credentials, the user they
+ * name (Zulip's 401s otherwise); without, the organization the host selects, refusing routes
+ * that need a user.
+ */
+export async function identifyCaller(credentials: CredentialCache, req: ApiRequest, mode: Exclude<AuthMode, 'none'>): Promise<void> {
+  const host = req.header('host') ?? '';
+  const authorization = req.header('authorization');
+  if (authorization && mode !== 'realm') {
+    const { email, apiKey } = parseBasicAuth(authorization);
+    const { realm, user } = await credentials.authenticate(host, email, apiKey);
+    req.ctx.realm = realm;
+    req.ctx.user = user;
+  } else {
+    const realm = await credentials.realm(host);
+    if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
+    req.ctx.realm = realm;
+  }
+}
 
 /**
  * Runs before every route: finds the request's organization and caller as the route's AuthMode
@@ -31,22 +50,8 @@ export class ApiAuthGuard implements CanActivate {
     // Outside /api/v1 (health, metrics) are probes and scrapers: no organization or caller.
     if (mode === 'none' || !req.path.startsWith('/api/')) return true;
 
-    const host = req.header('host') ?? '';
-    const authorization = req.header('authorization');
-    if (authorization && mode !== 'realm') {
-      const { email, apiKey } = parseBasicAuth(authorization);
-      const { realm, user } = await this.credentials.authenticate(host, email, apiKey);
-      req.ctx.realm = realm;
-      req.ctx.user = user;
-    } else {
-      const realm = await this.credentials.realm(host);
-      if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
-      req.ctx.realm = realm;
-    }
-
-    if (!this.reflector.getAllAndOverride<boolean>(RATE_LIMIT_EXEMPT, [context.getHandler(), context.getClass()])) {
-      await this.rateLimit(req, res);
-    }
+    await identifyCaller(this.credentials, req, mode);
+    await this.rateLimit(req, res);
     return true;
   }
 

@@ -1,12 +1,9 @@
-import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Delete, Post, Req } from '@nestjs/common';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/api-command.decorator';
-import { NotRateLimited } from '../http/rate-limit.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { EventQueueStore } from './event-queue.store';
-import { deleteQueueParams, getEventsParams, registerParams } from './event-params';
-import { LongPoll } from './long-poll';
+import { deleteQueueParams, registerParams } from './event-params';
 import { RegisterQueue } from './register-queue';
 
 /** The event queue endpoints. The gateway serves them itself: queues live in Redis. */
@@ -15,7 +12,6 @@ export class EventsController {
   constructor(
     private readonly registration: RegisterQueue,
     private readonly store: EventQueueStore,
-    private readonly longPoll: LongPoll,
   ) {}
 
   @Post('register')
@@ -23,24 +19,7 @@ export class EventsController {
     return this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
   }
 
-  @Get('events')
-  @NotRateLimited()
-  async events(
-    @Req() req: ApiRequest,
-    @Res({ passthrough: true }) res: Response,
-    @ParamsOf(getEventsParams) params: DecodedParams<typeof getEventsParams>,
-  ) {
-    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const events = await this.longPoll.poll({
-      queueId: params.queue_id,
-      realmId: req.ctx.realm!.id,
-      userId: req.ctx.user!.id,
-      lastEventId: params.last_event_id,
-      dontBlock: params.dont_block,
-      closed,
-    });
-    return { events, queue_id: params.queue_id };
-  }
+  // GET /events is served by PollEventsMiddleware, ahead of this pipeline.
 
   @Delete('events')
   async deleteQueue(@Req() req: ApiRequest, @ParamsOf(deleteQueueParams) params: DecodedParams<typeof deleteQueueParams>) {

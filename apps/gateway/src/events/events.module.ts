@@ -1,14 +1,21 @@
-import { Module } from '@nestjs/common';
+import { RequestMethod, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { EventFanout } from './event-fanout.service';
 import { EventQueueStore } from './event-queue.store';
 import { EventsController } from './events.controller';
 import { LongPoll } from './long-poll';
+import { PollEventsMiddleware } from './poll-events.middleware';
 import { QueueWakeups } from './queue-wakeups';
 import { RegisterQueue } from './register-queue';
 
 /** Client event queues: POST /register, GET/DELETE /events, and the fan-out that fills them. */
 @Module({
+  imports: [AuthModule],
   controllers: [EventsController],
   providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout],
 })
-export class EventsModule {}
+export class EventsModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(PollEventsMiddleware).forRoutes({ path: 'events', method: RequestMethod.GET });
+  }
+}

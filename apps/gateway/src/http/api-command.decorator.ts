@@ -23,7 +23,7 @@ export const ApiCommandOf = createParamDecorator(
 );
 
 /** Decodes the request's parameters by `specs`; names it does not declare are reported as ignored. */
-function decodeRequest<S extends ParamSpecs>(req: ApiRequest, specs: S): DecodedParams<S> {
+export function decodeRequest<S extends ParamSpecs>(req: ApiRequest, specs: S): DecodedParams<S> {
   const { values, ignored } = decodeParams(specs, rawParams(req));
   req.ctx.ignored = ignored;
   return values;

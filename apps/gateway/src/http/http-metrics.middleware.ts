@@ -6,7 +6,8 @@ export function httpMetrics(metrics: MetricsService) {
   return (req: Request, res: Response, next: NextFunction) => {
     const stop = metrics.httpDuration.startTimer();
     res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      // Routes served ahead of Nest's router (GET /events) name themselves in res.locals.route.
+      const route = (res.locals.route as string | undefined) ?? (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       stop({ method: req.method, route, status: String(res.statusCode) });
     });
     next();

@@ -13,14 +13,13 @@ export class SuccessEnvelopeInterceptor implements NestInterceptor {
       map((data) => {
         if (!req.path.startsWith('/api/')) return data;
         res.status(200); // Zulip answers 200 to every successful method, POST included
-        const ignored = req.ctx?.ignored ?? [];
-        return {
-          result: 'success',
-          msg: '',
-          ...(data as object),
-          ...(ignored.length ? { ignored_parameters_unsupported: ignored } : {}),
-        };
+        return successBody(data as object, req.ctx?.ignored ?? []);
       }),
     );
   }
+}
+
+/** `{ result: "success", msg: "", ...data }`, naming the parameters the endpoint did not use. */
+export function successBody(data: object, ignored: string[]): Record<string, unknown> {
+  return { result: 'success', msg: '', ...data, ...(ignored.length ? { ignored_parameters_unsupported: ignored } : {}) };
 }

@@ -14,21 +14,24 @@ export class ZulipExceptionFilter implements ExceptionFilter {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request & Partial<ApiRequest>>();
-    const res = host.switchToHttp().getResponse<Response>();
-    const error = this.toZulipError(exception, req);
-
-    if (error.status === 401 && error.code === 'UNAUTHORIZED') {
-      res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
-    }
-    const retryAfter = error.extra['retry-after'];
-    if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
-      res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
-    }
-    res.status(error.status).json({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+    sendError(host.switchToHttp().getRequest(), host.switchToHttp().getResponse(), exception, this.logger);
   }
+}
 
-  private toZulipError(exception: unknown, req: Request & Partial<ApiRequest>): ZulipError {
+/** Writes any failure as the error envelope, with the headers some errors carry. */
+export function sendError(req: Request & Partial<ApiRequest>, res: Response, exception: unknown, logger: Logger): void {
+  const error = toZulipError(exception, req, logger);
+  if (error.status === 401 && error.code === 'UNAUTHORIZED') {
+    res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
+  }
+  const retryAfter = error.extra['retry-after'];
+  if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
+    res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
+  }
+  res.status(error.status).json({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+}
+
+function toZulipError(exception: unknown, req: Request & Partial<ApiRequest>, logger: Logger): ZulipError {
     if (exception instanceof ZulipError) return exception;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -39,11 +42,10 @@ export class ZulipExceptionFilter implements ExceptionFilter {
     const bodyError = bodyParserError(exception);
     if (bodyError) return bodyError;
 
-    this.logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.path }, 'unexpected fault');
+    logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.path }, 'unexpected fault');
     return new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', {
       ...(req.ctx?.requestId ? { request_id: req.ctx.requestId } : {}),
     });
-  }
 }
 
 /** body-parser and multer failures: malformed, oversized or unreadable bodies. */
