@@ -21,7 +21,8 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
   let factory: Factory;
   let first: ApiClient, second: ApiClient;
   let subdomain: string;
-  let alice: TestUser, bob: TestUser, carol: TestUser, deactivated: TestUser, outsider: TestUser;
+  let alice: TestUser, bob: TestUser, carol: TestUser, guest: TestUser, deactivated: TestUser, outsider: TestUser;
+  let realmId: number;
   let outsiderSubdomain: string;
   let general: { id: number; name: string }, random: { id: number; name: string };
 
@@ -45,6 +46,8 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
     alice = await factory.user(realm, { fullName: 'Alice' });
     bob = await factory.user(realm, { fullName: 'Bob' });
     carol = await factory.user(realm, { fullName: 'Carol', role: Role.ADMINISTRATOR });
+    guest = await factory.user(realm, { fullName: 'Gus', role: Role.GUEST });
+    realmId = realm.id;
     deactivated = await factory.user(realm, { isActive: false });
     general = await factory.channel(realm, { name: 'general', subscribers: [alice, bob, carol] });
     random = await factory.channel(realm, { name: 'random', subscribers: [alice, bob] });
@@ -305,6 +308,27 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
       await toChannel(alice, general, 'no topic here', '');
       expect((await old.waitFor('message'))[0].message).toMatchObject({ subject: 'general chat' });
       expect((await modern.waitFor('message'))[0].message).toMatchObject({ subject: '' });
+    });
+
+    it('gives all_public_streams queues every public channel’s messages, with no flags, and nothing private', async () => {
+      const everything = await register(carol, { all_public_streams: true });
+      const plain = await register(carol);
+      const secret = await factory.channel({ id: realmId }, { inviteOnly: true, subscribers: [alice] });
+      const inRandom = await toChannel(alice, random, 'carol is not subscribed here');
+      await send(alice, { type: 'stream', to: secret.id, topic: 't', content: 'private' });
+      const inGeneral = await toChannel(alice, general, 'carol is subscribed here');
+      await everything.waitFor('message', 2);
+      const received = (await everything.settle()).filter((event) => event.type === 'message');
+      expect(received.map((event) => [(event.message as { id: number }).id, event.flags])).toEqual([
+        [inRandom, []],
+        [inGeneral, []],
+      ]);
+      expect(messageIds(await plain.settle())).toEqual([inGeneral]);
+    });
+
+    it('refuses all_public_streams to guests', async () => {
+      expectError(await first.post('/register', { all_public_streams: true }, as(guest)), 400, 'BAD_REQUEST', 'User not authorized for this query');
+      expectSuccess(await first.post('/register', { all_public_streams: false }, as(guest)));
     });
 
     it('delivers nothing of another user’s or organization’s conversations', async () => {

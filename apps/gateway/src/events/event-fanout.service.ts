@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, clientEventSchema, type ClientEvent } from '@teamchat/contracts';
+import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, JSONCodec, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -83,13 +83,35 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
     if (subject === MessagingEvents.messageSent.subject.slice(SUBJECT_PREFIX.length)) {
       const sent = MessagingEvents.messageSent.payload.parse(payload);
       const queues = await this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id));
-      return messageDeliveries(sent, queues);
+      return messageDeliveries(sent.publicChannel ? await this.withAllPublicStreamsQueues(sent, queues) : sent, queues);
     }
     const parsed = clientEventSchema.safeParse(payload);
     if (!parsed.success) return []; // not a client-facing event
     const { realmId, users, event }: ClientEvent = parsed.data;
     const queues = await this.queuesOf(realmId, users);
     return deliveriesOf(event, [...queues.values()].flat());
+  }
+
+  /**
+   * A public channel's message also goes to the organization's all_public_streams queues (Zulip's
+   * realm-wide clients): their owners who are not recipients join with no flags, and only those
+   * queues of theirs. Adds to `queues` and returns the widened event.
+   */
+  private async withAllPublicStreamsQueues(sent: Messaging.MessageSent, queues: Map<number, QueueDescriptor[]>): Promise<Messaging.MessageSent> {
+    const ids = await this.store.allPublicStreamsQueues(sent.realmId);
+    if (ids.length === 0) return sent;
+    const recipients = new Set(sent.recipients.map((recipient) => recipient.id));
+    const added: Messaging.MessageSent['recipients'] = [];
+    for (const queue of (await this.store.descriptorsOf(ids)).values()) {
+      if (queue.realmId !== sent.realmId || recipients.has(queue.userId)) continue;
+      const own = queues.get(queue.userId);
+      if (own) own.push(queue);
+      else {
+        queues.set(queue.userId, [queue]);
+        added.push({ id: queue.userId, flags: [] });
+      }
+    }
+    return { ...sent, recipients: [...sent.recipients, ...added] };
   }
 
   private async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, QueueDescriptor[]>> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, createRedis, type AppConfig } from '@teamchat/platform';
 import { ZulipError, badRequest } from '@teamchat/zulip';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { QueueDescriptor } from './queue-descriptor';
 
 /** One client event, ready to append: a JSON object text without its `id`. */
@@ -124,11 +124,14 @@ export class EventQueueStore implements OnApplicationShutdown {
   private eventsKey = (queueId: string) => `${this.prefix}q:${queueId}:e`;
   /** One hash per organization: user id → that user's queue ids, space-separated. */
   private indexKey = (realmId: number) => `${this.prefix}r:${realmId}`;
+  /** The organization's queues registered with all_public_streams. */
+  private publicKey = (realmId: number) => `${this.prefix}p:${realmId}`;
 
   async create(descriptor: QueueDescriptor): Promise<void> {
     const meta = this.metaKey(descriptor.queueId);
-    await this.redis
-      .multi()
+    const transaction = this.redis.multi();
+    if (descriptor.allPublicStreams) transaction.sadd(this.publicKey(descriptor.realmId), descriptor.queueId);
+    await transaction
       .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
       .expire(meta, descriptor.lifespanSeconds)
       .eval(INDEX_ADD, 1, this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`)
@@ -168,6 +171,11 @@ export class EventQueueStore implements OnApplicationShutdown {
     return result;
   }
 
+  /** The organization's queues that asked for every public channel's messages (may since have expired). */
+  allPublicStreamsQueues(realmId: number): Promise<string[]> {
+    return this.redis.smembers(this.publicKey(realmId));
+  }
+
   /** Descriptors of many queues at once (cache first, then one pipeline); missing ones are left out. */
   async descriptorsOf(queueIds: string[]): Promise<Map<string, QueueDescriptor>> {
     const result = new Map<string, QueueDescriptor>();
@@ -205,7 +213,7 @@ export class EventQueueStore implements OnApplicationShutdown {
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
         const owner = owners?.get(queueId) ?? this.descriptors.get(queueId);
-        if (owner) pipeline.eval(INDEX_REMOVE, 1, this.indexKey(owner.realmId), owner.userId, queueId);
+        if (owner) this.unindex(pipeline, owner);
         this.descriptors.delete(queueId);
       }
       await pipeline.exec();
@@ -236,13 +244,19 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
-    await this.redis
-      .multi()
+    const transaction = this.redis.multi();
+    this.unindex(transaction, descriptor);
+    await transaction
       .del(this.metaKey(descriptor.queueId), this.eventsKey(descriptor.queueId))
-      .eval(INDEX_REMOVE, 1, this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId)
       .publish(this.wakeChannel, descriptor.queueId)
       .exec();
     this.descriptors.delete(descriptor.queueId);
+  }
+
+  /** Drops a queue from the indexes the fan-out reads. */
+  private unindex(commands: ChainableCommander, queue: QueueDescriptor): void {
+    commands.eval(INDEX_REMOVE, 1, this.indexKey(queue.realmId), queue.userId, queue.queueId);
+    if (queue.allPublicStreams) commands.srem(this.publicKey(queue.realmId), queue.queueId);
   }
 
   private remember(descriptor: QueueDescriptor): void {

@@ -121,6 +121,7 @@ export class SendMessage {
             message: { ...record, raw_content: content },
             recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
             senderGravatar: profiles.get(sender.id)?.avatarSource === 'G',
+            publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
             ...(params.queue_id !== undefined
               ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } }
               : {}),

@@ -10,6 +10,8 @@ export const messageSentSchema = z.object({
   message: z.record(z.string(), z.unknown()),
   recipients: z.array(z.object({ id: z.number().int(), flags: z.array(z.string()) })),
   senderQueue: z.object({ userId: z.number().int(), queueId: z.string(), localId: z.string() }).optional(),
+  /** Sent to a public channel: queues registered with all_public_streams get it too. */
+  publicChannel: z.boolean().optional(),
   /** The sender shows a Gravatar: queues registered with client_gravatar get `avatar_url: null`. */
   senderGravatar: z.boolean().optional(),
 });
