@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { SERVICES, type ServiceName } from '@teamchat/contracts';
 import { openPrisma, type PrismaService } from '@teamchat/db';
 import { createTestDatabase, dropTestDatabase } from './databases';
@@ -31,6 +32,21 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Removes a test system's Redis keys (queues, caches, BullMQ jobs), all under its own prefix. */
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /**
@@ -163,6 +179,7 @@ export class TestSystem {
     await Promise.all([...this.processes.keys()].map((service) => this.stopService(service)));
     await Promise.all(this.recorders.map((recorder) => recorder.stop()));
     await deleteEventStream(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
+    await deleteRedisKeys(this.env.REDIS_KEY_PREFIX);
     await this.db.$disconnect();
     await dropTestDatabase(this.database.name);
   }
