@@ -11,6 +11,7 @@ import {
   type TestUser,
 } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
+import { Redis } from 'ioredis';
 
 /**
  * Event queues with two gateway replicas running at once: any replica serves any queue, a
@@ -91,15 +92,22 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
     });
 
     it('refuses bad parameters with Zulip errors and makes no queue', async () => {
+      const redis = new Redis(system.env.REDIS_URL);
+      const queueKeys = () => redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:q:*`);
+      const before = (await queueKeys()).sort();
       expectError(await first.post('/register', { event_types: 'message' }, as(alice)), 400, 'BAD_REQUEST', 'event_types is not valid JSON');
       expectError(await first.post('/register', { apply_markdown: 'maybe' }, as(alice)), 400, 'BAD_REQUEST', 'apply_markdown is not valid JSON');
       expectError(await first.post('/register', { narrow: '{"a":1}' }, as(alice)), 400, 'BAD_REQUEST', 'narrow is not a list');
+      expectError(await first.post('/register', { narrow: [['search', 'x']] }, as(alice)), 400, 'BAD_REQUEST', 'Operator search not supported.');
+      expectError(await first.post('/register', { narrow: [['is', 'followed']] }, as(alice)), 400, 'BAD_REQUEST', 'Operand followed not supported.');
       expectError(
         await first.post('/register', { client_capabilities: '{"stream_typing_notifications":"yes"}' }, as(alice)),
         400,
         'BAD_REQUEST',
         'client_capabilities["stream_typing_notifications"] is not a boolean',
       );
+      expect((await queueKeys()).sort()).toEqual(before);
+      redis.disconnect();
     });
 
     it('refuses callers who are not logged in to the organization', async () => {

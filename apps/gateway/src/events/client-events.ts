@@ -44,7 +44,7 @@ export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map
   for (const recipient of sent.recipients) {
     for (const queue of queuesByUser.get(recipient.id) ?? []) {
       if (queue.eventTypes !== null && !queue.eventTypes.includes('message')) continue;
-      if (queue.narrow.length > 0 && !matchesNarrow({ ...(sent.message as unknown as NarrowedMessage), flags: recipient.flags }, queue.narrow, queue.userId)) {
+      if (queue.narrow.length > 0 && !matchesNarrow({ ...(sent.message as unknown as NarrowedMessage), flags: recipient.flags }, queue.narrow)) {
         continue;
       }
       const local =

@@ -5,6 +5,7 @@ import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
 import type { registerParams } from './event-params';
+import { checkEventNarrow } from './message-narrow';
 import type { QueueDescriptor } from './queue-descriptor';
 
 type RegisterParams = DecodedParams<typeof registerParams>;
@@ -28,6 +29,7 @@ export class RegisterQueue {
   async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string): Promise<Record<string, unknown>> {
     // Zulip's can_access_public_streams: guests may not follow every public channel.
     if (params.all_public_streams && user.role === Role.GUEST) throw badRequest('User not authorized for this query');
+    checkEventNarrow(params.narrow);
     const eventTypes = params.event_types ?? null;
     const fetchEventTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : eventTypes;
     const requested = params.queue_lifespan_secs || this.config.EVENT_QUEUE_TIMEOUT_SECONDS;
