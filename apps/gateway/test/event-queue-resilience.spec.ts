@@ -1,5 +1,6 @@
 import { eventStreamName } from '@teamchat/contracts';
 import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type TestUser } from '@teamchat/testing';
+import { randomUUID } from 'node:crypto';
 import { JSONCodec, connect } from 'nats';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,20 +20,17 @@ describe('event queues across gateway restarts', () => {
   const send = async (content: string) =>
     expectSuccess(await system.apiVia(0).post<{ id: number }>('/messages', { type: 'stream', to: general.name, topic: 't', content }, as(alice))).id;
 
-  /** Publishes a domain event straight to JetStream, as a service would (no gateway needed). */
-  const publishDraftRemoved = async (userId: number, draftId: number) => {
+  /** Publishes to JetStream straight, as a service would (no gateway needed). */
+  const publishEvent = async (name: string, data: Uint8Array) => {
     const connection = await connect({ servers: system.env.NATS_URL });
     try {
-      const subject = `${system.env.NATS_SUBJECT_PREFIX}event.messaging.drafts_changed.v1`;
-      await connection
-        .jetstream()
-        .publish(subject, JSONCodec().encode({ realmId, users: [userId], event: { type: 'drafts', op: 'remove', draft_id: draftId } }), {
-          msgID: `test-${draftId}-${Date.now()}`,
-        });
+      await connection.jetstream().publish(`${system.env.NATS_SUBJECT_PREFIX}event.messaging.${name}.v1`, data, { msgID: randomUUID() });
     } finally {
       await connection.drain();
     }
   };
+  const publishDraftRemoved = (userId: number, draftId: number) =>
+    publishEvent('drafts_changed', JSONCodec().encode({ realmId, users: [userId], event: { type: 'drafts', op: 'remove', draft_id: draftId } }));
 
   beforeAll(async () => {
     system = await TestSystem.start({
@@ -90,6 +88,14 @@ describe('event queues across gateway restarts', () => {
     ]);
     await system.startService('gateway');
   }, 60000);
+
+  it('skips a malformed domain event instead of holding up the ones after it', async () => {
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'] });
+    await publishEvent('drafts_changed', new TextEncoder().encode('{not json'));
+    await publishEvent('message_sent', JSONCodec().encode({ realmId, message: 'not a message' }));
+    await publishDraftRemoved(bob.id, 77);
+    expect(await queue.waitFor('drafts')).toEqual([{ id: 0, type: 'drafts', op: 'remove', draft_id: 77 }]);
+  });
 
   it('keeps a queue that is being polled and collects one that is left idle', async () => {
     const idle = await EventQueueClient.register(system.apiVia(0), as(bob));

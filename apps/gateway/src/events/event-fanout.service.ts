@@ -1,15 +1,15 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
-import { AckPolicy, DeliverPolicy, JSONCodec, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
+import { ZodError } from 'zod';
 import { deliveriesOf, messageDeliveries } from './client-events';
 import { EventQueueStore, type Delivery } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
 
 /** The durable JetStream consumer all gateway replicas share: each domain event goes to one of them. */
 export const FANOUT_CONSUMER = 'gateway-fanout';
-const codec = JSONCodec();
 
 /**
  * Reads every domain event from JetStream and appends the client events it makes to the
@@ -24,6 +24,7 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
   private connection?: NatsConnection;
   private messages?: ConsumerMessages;
   private running?: Promise<void>;
+  private stopping = false;
 
   constructor(
     private readonly store: EventQueueStore,
@@ -35,7 +36,12 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
   /** After EventBus (onModuleInit) has made sure the stream exists. */
   async onApplicationBootstrap(): Promise<void> {
     this.connection = await connect({ servers: this.config.NATS_URL, name: 'gateway-fanout' });
-    const manager = await this.connection.jetstreamManager();
+    await this.ensureConsumer();
+    this.running = this.keepConsuming();
+  }
+
+  private async ensureConsumer(): Promise<void> {
+    const manager = await this.connection!.jetstreamManager();
     const settings = {
       durable_name: FANOUT_CONSUMER,
       ack_policy: AckPolicy.Explicit,
@@ -51,30 +57,49 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
         .add(EVENT_STREAM, { ...settings, deliver_policy: DeliverPolicy.New })
         .catch(async (error: unknown) => manager.consumers.info(EVENT_STREAM, FANOUT_CONSUMER).catch(() => Promise.reject(error)));
     }
-    const consumer = await this.connection.jetstream().consumers.get(EVENT_STREAM, FANOUT_CONSUMER);
-    this.messages = await consumer.consume({ max_messages: 100 });
-    this.running = this.run(this.messages);
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    for await (const message of messages) {
-      const timer = this.metrics.fanoutDuration.startTimer();
+  /** Consumes until shutdown; if the subscription ends or fails (NATS trouble), starts again. */
+  private async keepConsuming(): Promise<void> {
+    while (!this.stopping) {
       try {
-        await this.handle(message);
-        message.ack();
-        timer({ outcome: 'ok' });
+        const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, FANOUT_CONSUMER);
+        this.messages = await consumer.consume({ max_messages: 100 });
+        for await (const message of this.messages) await this.process(message);
       } catch (error) {
-        timer({ outcome: 'retried' });
-        this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'event fan-out failed; will be retried');
-        message.nak(1000);
+        if (!this.stopping) this.logger.error({ err: error }, 'event fan-out interrupted; resuming');
       }
+      if (!this.stopping) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await this.ensureConsumer().catch((error: unknown) => this.logger.error({ err: error }, 'fan-out consumer not available'));
+      }
+    }
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    const timer = this.metrics.fanoutDuration.startTimer();
+    try {
+      await this.handle(message);
+      message.ack();
+      timer({ outcome: 'ok' });
+    } catch (error) {
+      if (error instanceof ZodError || error instanceof SyntaxError) {
+        // A malformed event can never be delivered: retrying it would hold up every later one.
+        this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'malformed domain event skipped');
+        message.ack();
+        timer({ outcome: 'skipped' });
+        return;
+      }
+      timer({ outcome: 'retried' });
+      this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'event fan-out failed; will be retried');
+      message.nak(1000);
     }
   }
 
   private async handle(message: JsMsg): Promise<void> {
     const subject = message.subject.slice(SUBJECT_PREFIX.length);
     const onceKey = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
-    const payload = codec.decode(message.data);
+    const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
     const deliveries = await this.deliveriesFor(subject, payload);
     await this.store.append(deliveries, onceKey);
   }
@@ -127,6 +152,7 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationShutdown(): Promise<void> {
     // Stop pulling; what is in hand finishes (or is redelivered to another replica).
+    this.stopping = true;
     this.messages?.stop();
     await this.running?.catch(() => undefined);
     await this.connection?.drain().catch(() => undefined);
