@@ -49,7 +49,8 @@ describe('event queues across gateway restarts', () => {
   afterAll(() => system?.stop());
 
   it('loses no event and appends none twice when a gateway is killed while fanning out', async () => {
-    const queue = await EventQueueClient.register(system.apiVia(0), as(bob));
+    // A minute's lifespan: restarting a replica under load can outlast the six-second default.
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { queue_lifespan_secs: 60 });
     // The client keeps polling (through the surviving replica) while the messages go out.
     const collecting = queue.waitFor('message', 30, 30000);
     const sent: number[] = [];
@@ -75,7 +76,7 @@ describe('event queues across gateway restarts', () => {
   }, 60000);
 
   it('delivers events published while every gateway was down once one is back', async () => {
-    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'] });
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
     await system.stopService('gateway');
     await system.stopService('gateway#1');
     await publishDraftRemoved(bob.id, 41);

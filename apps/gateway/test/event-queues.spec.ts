@@ -153,14 +153,15 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
       expect(messageIds(b)).toEqual([id]);
     });
 
-    it('gives local_message_id back only to the queue the sender named', async () => {
+    it('gives local_message_id (and local_id) back only to the queue the sender named', async () => {
       const named = await register(alice);
       const other = await register(alice);
       const id = await toChannel(alice, general, 'echo', 'lunch', { queue_id: named.queueId, local_id: '7.01' });
       const [mine] = await named.waitFor('message');
-      expect(mine).toMatchObject({ local_message_id: '7.01', message: expect.objectContaining({ id, sender_id: alice.id }) });
+      expect(mine).toMatchObject({ local_message_id: '7.01', local_id: '7.01', message: expect.objectContaining({ id, sender_id: alice.id }) });
       const [theirs] = await other.waitFor('message');
       expect(theirs).not.toHaveProperty('local_message_id');
+      expect(theirs).not.toHaveProperty('local_id');
     });
   });
 

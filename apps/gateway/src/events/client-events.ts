@@ -21,7 +21,7 @@ export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescripto
  * A new message, shaped for each queue: Markdown or HTML (apply_markdown), the Gravatar rule
  * (client_gravatar), the empty topic's display name for clients without `empty_topic_name`,
  * the recipient's own flags, the queue's narrow, and `local_message_id` for the queue the
- * sender named. The message text is serialised once per variant, not once per queue.
+ * sender named (as `local_message_id` and `local_id`). The message text is serialised once per variant, not once per queue.
  */
 export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map<number, QueueDescriptor[]>): Delivery[] {
   const variants = new Map<string, string>();
@@ -47,9 +47,12 @@ export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map
       if (queue.narrow.length > 0 && !matchesNarrow({ ...(sent.message as unknown as NarrowedMessage), flags: recipient.flags }, queue.narrow)) {
         continue;
       }
+      // Zulip's servers send `local_message_id`, which Zulip's clients read; the interface and the
+      // reference API description name it `local_id`. Both, so either kind of client finds it.
+      const localId = JSON.stringify(sent.senderQueue?.localId);
       const local =
         sent.senderQueue && sent.senderQueue.queueId === queue.queueId && sent.senderQueue.userId === queue.userId
-          ? `,"local_message_id":${JSON.stringify(sent.senderQueue.localId)}`
+          ? `,"local_message_id":${localId},"local_id":${localId}`
           : '';
       deliveries.push({
         queueId: queue.queueId,
