@@ -7,6 +7,7 @@ export * as UsersGroups from './users-groups';
 export type { RealmInfo, UserRecord, FetchApiKeyResult } from './users-groups';
 export {
   USER_SETTINGS,
+  NOTIFICATION_SOUNDS,
   builtinSettingDefaults,
   resolveSettings,
   apiEmail,

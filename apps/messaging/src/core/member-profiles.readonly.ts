@@ -52,6 +52,15 @@ export class MemberProfilesReadonly {
     );
   }
 
+  /** A user's effective settings: stored, over the organization's defaults, over Zulip's. */
+  async settingsOf(realmId: number, userId: number): Promise<UserSettings> {
+    const user = await this.prisma.user.findFirst({
+      where: { id: userId, realmId },
+      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
+    });
+    return resolveSettings(user?.realm.userSettingsDefaults, user?.settings);
+  }
+
   /** Which of these users are active accounts of the organization. */
   async activeIds(realmId: number, userIds: number[]): Promise<number[]> {
     const rows = await this.prisma.user.findMany({

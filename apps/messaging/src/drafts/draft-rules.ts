@@ -3,6 +3,7 @@ import { Messaging, type AuthUser, type ClientEvent, type EventDef } from '@team
 import { PrismaService, isStoredId, type DraftModel } from '@teamchat/db';
 import { LIMITS, badRequest, resourceNotFound } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
+import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 
 type DraftRecord = Messaging.DraftRecord;
@@ -65,6 +66,7 @@ export class DraftRules {
     private readonly prisma: PrismaService,
     private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
+    private readonly profiles: MemberProfilesReadonly,
   ) {}
 
   /**
@@ -73,14 +75,8 @@ export class DraftRules {
    * Zulip's (true).
    */
   async assertSyncEnabled(realmId: number, userId: number): Promise<void> {
-    const user = await this.prisma.user.findFirst({
-      where: { id: userId, realmId },
-      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
-    });
-    const enabled = [user?.settings, user?.realm.userSettingsDefaults]
-      .map((layer) => (layer && typeof layer === 'object' ? (layer as Record<string, unknown>).enable_drafts_synchronization : undefined))
-      .find((value) => typeof value === 'boolean');
-    if (enabled === false) throw badRequest('User has disabled synchronizing drafts.');
+    const settings = await this.profiles.settingsOf(realmId, userId);
+    if (!settings.enable_drafts_synchronization) throw badRequest('User has disabled synchronizing drafts.');
   }
 
   async validate(realmId: number, caller: AuthUser, draft: Messaging.DraftInput): Promise<DraftData> {

@@ -4,6 +4,7 @@ import { Realtime } from '@teamchat/contracts';
 import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
 import { ChannelStatsReader } from '../channels/channel-stats';
+import { MessagingCoreModule } from '../core/core.module';
 import { ListSubscriptions } from '../channels/list-subscriptions.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
 import { MessageStateReader } from './message-state.reader';
@@ -21,7 +22,7 @@ export class RegisterStateHandler {
 
 /** The part of POST /register's initial state this service owns. */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, MessagingCoreModule],
   controllers: [RegisterStateHandler],
   providers: [RegisterStateReader, ChannelListsReader, MessageStateReader, ChannelStatsReader, ListSubscriptions],
 })

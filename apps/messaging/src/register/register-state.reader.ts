@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Realtime, resolveSettings, type UserSettings } from '@teamchat/contracts';
+import { Realtime } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
+import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
 import { MessageStateReader } from './message-state.reader';
@@ -17,6 +18,7 @@ type State = Record<string, unknown>;
 export class RegisterStateReader {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly profiles: MemberProfilesReadonly,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
   ) {}
@@ -27,7 +29,7 @@ export class RegisterStateReader {
     const allowEmptyTopicName = Boolean(capabilities.empty_topic_name);
     const notificationDefaults = want('subscription') && !capabilities.notification_settings_null;
     // The caller's settings matter only to these two parts, which wait for them.
-    const settings = notificationDefaults || want('drafts') ? this.settingsOf(request) : Promise.resolve(null);
+    const settings = notificationDefaults || want('drafts') ? this.profiles.settingsOf(request.realm.id, user.id) : Promise.resolve(null);
 
     const parts = await Promise.all([
       want('subscription') || want('stream')
@@ -59,14 +61,5 @@ export class RegisterStateReader {
         : {},
     ]);
     return Object.assign({}, ...parts) as State;
-  }
-
-  /** The caller's effective settings (users-groups' table, read-only): stored, over the organization's, over Zulip's. */
-  private async settingsOf({ realm, user }: Realtime.RegisterStateRequest): Promise<UserSettings> {
-    const row = await this.prisma.user.findFirst({
-      where: { id: user.id, realmId: realm.id },
-      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
-    });
-    return resolveSettings(row?.realm.userSettingsDefaults, row?.settings);
   }
 }

@@ -1,4 +1,4 @@
-import { resolveSettings, type UserSettings } from '@teamchat/contracts';
+import { NOTIFICATION_SOUNDS, resolveSettings, type UserSettings } from '@teamchat/contracts';
 
 /** Zulip's emoji sets with their labels, in its order (UserProfile.EMOJISET_CHOICES). */
 export const EMOJISET_CHOICES = [
@@ -7,9 +7,6 @@ export const EMOJISET_CHOICES = [
   { key: 'text', text: 'Plain text' },
   { key: 'google-blob', text: 'Google blobs' },
 ];
-
-/** The bundled notification sounds (what `notification_sound` accepts besides "none"). */
-export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
 
 /**
  * The one language served: not a stored setting yet, so every user and the organization
@@ -65,7 +62,7 @@ export function settingsDefaultsState(realmDefaults: unknown): SettingsObject {
     default_language: DEFAULT_LANGUAGE,
     ...resolveSettings(realmDefaults),
     emojiset_choices: EMOJISET_CHOICES,
-    available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    available_notification_sounds: NOTIFICATION_SOUNDS,
   };
 }
 
@@ -76,7 +73,7 @@ export function userSettingsState(user: { settings: unknown; timezone: string },
     ...resolveSettings(realmDefaults, user.settings),
     timezone: user.timezone,
     emojiset_choices: EMOJISET_CHOICES,
-    available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    available_notification_sounds: NOTIFICATION_SOUNDS,
   };
 }
 

@@ -23,6 +23,9 @@ const choice = (values: number[], value: number, endpoints: Endpoints = 'both'):
   default: value,
   endpoints,
 });
+/** The bundled notification sounds: what `notification_sound` accepts besides "none". */
+export const NOTIFICATION_SOUNDS = ['chime', 'ding', 'zulip'];
+
 const text = (values: string[], value: string, endpoints: Endpoints = 'both'): SettingDef<string> => ({
   param: param.string(),
   isValid: (v) => values.includes(v),
@@ -72,7 +75,7 @@ export const USER_SETTINGS = {
   enable_stream_email_notifications: flag(false),
   enable_stream_push_notifications: flag(false),
   enable_stream_audible_notifications: flag(false),
-  notification_sound: text(['none', 'chime', 'ding', 'zulip'], 'zulip'),
+  notification_sound: text(['none', ...NOTIFICATION_SOUNDS], 'zulip'),
   enable_desktop_notifications: flag(true),
   enable_sounds: flag(true),
   email_notifications_batching_period_seconds: integer(120, (v) => v >= 1 && v <= 604800),
