@@ -129,6 +129,8 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   async create(descriptor: QueueDescriptor): Promise<void> {
     const meta = this.metaKey(descriptor.queueId);
+    // The owner and lifespan are also kept as plain fields (`o`, `l`), copied from the
+    // descriptor, so the poll script reads them without decoding JSON on every poll.
     const transaction = this.redis.multi();
     if (descriptor.allPublicStreams) transaction.sadd(this.publicKey(descriptor.realmId), descriptor.queueId);
     await transaction
