@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DecodedParams, ErrorBody, ParamSpecs } from '@teamchat/zulip';
 import type { ServiceName } from './services';
 import { commandSubject } from './subject';
+import { ENDPOINT_REGISTRY, endpointOf, type Endpoint, type EndpointSpec, type ResponseSchema } from './api/endpoint';
 
 /** The organization a request is for, as resolved from its host name. */
 export const realmRefSchema = z.object({
@@ -49,9 +50,10 @@ export interface CommandDef<Payload, Result> {
   readonly _result?: Result;
 }
 
-export interface ApiCommandDef<S extends ParamSpecs, Result> extends CommandDef<ApiCommand<DecodedParams<S>>, Result> {
-  readonly params: S;
-}
+/** A command that serves one HTTP endpoint: the endpoint's declaration and the command's subject. */
+export interface ApiCommandDef<S extends ParamSpecs, Result, R extends ResponseSchema = ResponseSchema>
+  extends CommandDef<ApiCommand<DecodedParams<S>>, Result>,
+    Endpoint<S, R> {}
 
 /** Every command defined, so a service can check at start that it handles all of its own. */
 export const COMMAND_REGISTRY: CommandDef<unknown, unknown>[] = [];
@@ -69,13 +71,16 @@ export function defineCommand<Payload, Result>(
   return register<CommandDef<Payload, Result>>({ subject: commandSubject(service, verb), service, payload });
 }
 
-/** An API command: the payload schema is derived from the parameter declaration. */
-export function defineApiCommand<S extends ParamSpecs, Result>(
+/**
+ * An API command: the endpoint it serves (route, parameters, success body) declared once; the
+ * payload schema is derived from the parameters and the result type from the success body.
+ */
+export function defineApiCommand<S extends ParamSpecs, R extends ResponseSchema>(
   service: ServiceName,
   verb: string,
-  params: S,
-): ApiCommandDef<S, Result> {
-  const paramShape = Object.fromEntries(Object.entries(params).map(([name, spec]) => [name, spec.schema.optional()]));
+  spec: EndpointSpec<S, R>,
+): ApiCommandDef<S, z.output<R>, R> {
+  const paramShape = Object.fromEntries(Object.entries(spec.params).map(([name, p]) => [name, p.schema.optional()]));
   const payload = z.object({
     realm: realmRefSchema,
     user: authUserSchema.nullable(),
@@ -83,7 +88,14 @@ export function defineApiCommand<S extends ParamSpecs, Result>(
     requestId: z.string(),
     client: z.string().max(30).optional(),
   }) as unknown as z.ZodType<ApiCommand<DecodedParams<S>>>;
-  return register<ApiCommandDef<S, Result>>({ subject: commandSubject(service, verb), service, payload, params });
+  const def = register<ApiCommandDef<S, z.output<R>, R>>({
+    ...endpointOf(service, spec),
+    subject: commandSubject(service, verb),
+    service,
+    payload,
+  });
+  ENDPOINT_REGISTRY.push(def as unknown as Endpoint);
+  return def;
 }
 
 export type PayloadOf<C> = C extends CommandDef<infer P, unknown> ? P : never;

@@ -3,6 +3,10 @@ export * from './subject';
 export * from './command';
 export * from './health';
 export * from './event';
+export * from './api/api-schemas';
+export * from './api/endpoint';
+export * from './api/openapi-document';
+export { serverSettings } from './server-settings';
 export * as UsersGroups from './users-groups';
 export type { RealmInfo, UserRecord, FetchApiKeyResult } from './users-groups';
 export {

@@ -167,7 +167,7 @@ export class GetMessages {
       WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`;
   }
 
-  private async records({ realm, params }: Command, rows: Row[]): Promise<Record<string, unknown>[]> {
+  private async records({ realm, params }: Command, rows: Row[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
     const [channels, groups] = await Promise.all([

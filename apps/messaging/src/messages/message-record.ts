@@ -1,4 +1,4 @@
-import type { RealmRef } from '@teamchat/contracts';
+import type { Messaging, RealmRef } from '@teamchat/contracts';
 import type { MessageModel } from '@teamchat/db';
 import { avatarUrl } from '@teamchat/zulip';
 import type { MemberProfile } from '../core/member-profiles.readonly';
@@ -22,7 +22,7 @@ export const recipientId = (message: Pick<MessageModel, 'streamId' | 'dmGroupId'
   message.streamId !== null ? message.streamId * 2 : message.dmGroupId! * 2 + 1;
 
 /** A message as GET /messages and the message event show it (zerver/lib/message.py). */
-export function toMessageRecord(message: MessageModel, ctx: RecordContext): Record<string, unknown> {
+export function toMessageRecord(message: MessageModel, ctx: RecordContext): Messaging.MessageRecord {
   const sender = ctx.profiles.get(message.senderId);
   const isChannel = message.streamId !== null;
   const displayRecipient = isChannel
@@ -35,7 +35,7 @@ export function toMessageRecord(message: MessageModel, ctx: RecordContext): Reco
     id: message.id,
     sender_id: message.senderId,
     content: ctx.applyMarkdown ? message.renderedContent : message.content,
-    content_type: ctx.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    content_type: ctx.applyMarkdown ? ('text/html' as const) : ('text/x-markdown' as const),
     recipient_id: recipientId(message),
     timestamp: Math.floor(message.dateSent.getTime() / 1000),
     client: message.sendingClient,
@@ -49,7 +49,7 @@ export function toMessageRecord(message: MessageModel, ctx: RecordContext): Reco
     sender_realm_str: ctx.realm.subdomain,
     avatar_url: sender ? avatarUrl(sender, ctx.clientGravatar) : null,
     display_recipient: displayRecipient,
-    type: isChannel ? 'stream' : 'private',
-    ...(isChannel ? { stream_id: message.streamId } : {}),
+    type: isChannel ? ('stream' as const) : ('private' as const),
+    ...(isChannel ? { stream_id: message.streamId! } : {}),
   };
 }

@@ -1,42 +1,52 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { apiSchema, emptyResponse, int } from '../api/api-schemas';
 
-/** A channel as GET /streams lists it (Zulip's BasicChannel, less the group settings). */
-export interface ChannelRecord {
-  stream_id: number;
-  name: string;
-  description: string;
-  rendered_description: string;
-  date_created: number;
-  creator_id: number | null;
-  invite_only: boolean;
-  is_web_public: boolean;
-  history_public_to_subscribers: boolean;
-  first_message_id: number | null;
-  message_retention_days: number | null;
-  stream_post_policy: number;
-  is_announcement_only: boolean;
-  is_archived: boolean;
-  stream_weekly_traffic: number | null;
-  folder_id: number | null;
-  is_recently_active: boolean;
-  subscriber_count: number;
-}
+/** A channel as GET /streams lists it (Zulip's BasicChannel, less the group settings: issue 11). */
+export const channelSchema = apiSchema(
+  'Channel',
+  z.object({
+    stream_id: int(),
+    name: z.string(),
+    description: z.string(),
+    rendered_description: z.string(),
+    date_created: int(),
+    creator_id: int().nullable(),
+    invite_only: z.boolean(),
+    is_web_public: z.boolean(),
+    history_public_to_subscribers: z.boolean(),
+    first_message_id: int().nullable(),
+    message_retention_days: int().nullable(),
+    stream_post_policy: int(),
+    is_announcement_only: z.boolean(),
+    is_archived: z.boolean(),
+    stream_weekly_traffic: int().nullable(),
+    folder_id: int().nullable(),
+    is_recently_active: z.boolean(),
+    subscriber_count: int(),
+  }),
+);
+export type ChannelRecord = z.output<typeof channelSchema>;
 
-/** A subscription as GET /users/me/subscriptions lists it. */
-export interface SubscriptionRecord extends ChannelRecord {
-  color: string;
-  is_muted: boolean;
-  in_home_view: boolean;
-  pin_to_top: boolean;
-  desktop_notifications: boolean | null;
-  audible_notifications: boolean | null;
-  push_notifications: boolean | null;
-  email_notifications: boolean | null;
-  wildcard_mentions_notify: boolean | null;
-  subscribers?: number[];
-}
+/** A subscription as GET /users/me/subscriptions lists it: the channel and the caller's settings for it. */
+export const subscriptionSchema = apiSchema(
+  'Subscription',
+  channelSchema.extend({
+    color: z.string(),
+    is_muted: z.boolean(),
+    in_home_view: z.boolean(),
+    pin_to_top: z.boolean(),
+    desktop_notifications: z.boolean().nullable(),
+    audible_notifications: z.boolean().nullable(),
+    push_notifications: z.boolean().nullable(),
+    email_notifications: z.boolean().nullable(),
+    wildcard_mentions_notify: z.boolean().nullable(),
+    /** With include_subscribers. */
+    subscribers: z.array(int()).optional(),
+  }),
+);
+export type SubscriptionRecord = z.output<typeof subscriptionSchema>;
 
 const channelRequest = z.object({ name: z.string(), description: z.string().optional() }).strict();
 const principal = z.union([z.number().int(), z.string()]);
@@ -52,37 +62,44 @@ export const subscribeParams = {
   history_public_to_subscribers: param.bool().optional(),
 };
 
-export interface SubscribeResult {
-  subscribed: Record<string, string[]>;
-  already_subscribed: Record<string, string[]>;
-  unauthorized?: string[];
-}
+/** Per user (by the email the API shows), the channel names. */
+const namesByUser = z.record(z.string(), z.array(z.string()));
 
-/** POST /users/me/subscriptions: subscribe, creating the channels that do not exist yet. */
-export const subscribe = defineApiCommand<typeof subscribeParams, SubscribeResult>('messaging', 'subscribe', subscribeParams);
+export const subscribe = defineApiCommand('messaging', 'subscribe', {
+  route: 'POST /users/me/subscriptions',
+  summary: 'Subscribes the caller (or `principals`) to channels, creating the ones that do not exist yet.',
+  params: subscribeParams,
+  response: z.object({
+    subscribed: namesByUser,
+    already_subscribed: namesByUser,
+    /** With authorization_errors_fatal=false: the private channels the caller may not subscribe to. */
+    unauthorized: z.array(z.string()).optional(),
+  }),
+});
+export type SubscribeResult = z.output<typeof subscribe.response>;
 
 export const unsubscribeParams = {
   subscriptions: param.json(z.array(z.string())),
   principals: param.json(z.array(principal)).optional(),
 };
 
-/** DELETE /users/me/subscriptions. */
-export const unsubscribe = defineApiCommand<typeof unsubscribeParams, { removed: string[]; not_removed: string[] }>(
-  'messaging',
-  'unsubscribe',
-  unsubscribeParams,
-);
+export const unsubscribe = defineApiCommand('messaging', 'unsubscribe', {
+  route: 'DELETE /users/me/subscriptions',
+  summary: 'Unsubscribes the caller (or `principals`) from channels.',
+  params: unsubscribeParams,
+  response: z.object({ removed: z.array(z.string()), not_removed: z.array(z.string()) }),
+});
 
 export const listSubscriptionsParams = {
   include_subscribers: param.bool().default(false),
 };
 
-/** GET /users/me/subscriptions. */
-export const listSubscriptions = defineApiCommand<typeof listSubscriptionsParams, { subscriptions: SubscriptionRecord[] }>(
-  'messaging',
-  'list_subscriptions',
-  listSubscriptionsParams,
-);
+export const listSubscriptions = defineApiCommand('messaging', 'list_subscriptions', {
+  route: 'GET /users/me/subscriptions',
+  summary: "The caller's subscriptions.",
+  params: listSubscriptionsParams,
+  response: z.object({ subscriptions: z.array(subscriptionSchema) }),
+});
 
 export const listChannelsParams = {
   include_public: param.bool().default(true),
@@ -96,12 +113,12 @@ export const listChannelsParams = {
   include_can_access_content: param.bool().default(false),
 };
 
-/** GET /streams. */
-export const listChannels = defineApiCommand<typeof listChannelsParams, { streams: ChannelRecord[] }>(
-  'messaging',
-  'list_channels',
-  listChannelsParams,
-);
+export const listChannels = defineApiCommand('messaging', 'list_channels', {
+  route: 'GET /streams',
+  summary: 'The channels the caller may see, filtered by the include_* parameters.',
+  params: listChannelsParams,
+  response: z.object({ streams: z.array(channelSchema) }),
+});
 
 const propertyChange = z
   .object({ stream_id: z.number().int(), property: z.string(), value: z.union([z.boolean(), z.string()]) })
@@ -111,9 +128,9 @@ export const updateSubscriptionPropertiesParams = {
   subscription_data: param.json(z.array(propertyChange)),
 };
 
-/** POST /users/me/subscriptions/properties. */
-export const updateSubscriptionProperties = defineApiCommand<typeof updateSubscriptionPropertiesParams, Record<string, never>>(
-  'messaging',
-  'update_subscription_properties',
-  updateSubscriptionPropertiesParams,
-);
+export const updateSubscriptionProperties = defineApiCommand('messaging', 'update_subscription_properties', {
+  route: 'POST /users/me/subscriptions/properties',
+  summary: "Changes the caller's settings for channels they are subscribed to (color, muting, notifications, …).",
+  params: updateSubscriptionPropertiesParams,
+  response: emptyResponse,
+});

@@ -1,20 +1,25 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand, defineCommand } from '../command';
+import { apiSchema, emptyResponse, int } from '../api/api-schemas';
 
 export type DraftType = '' | 'stream' | 'private';
 
 /** A draft as GET /drafts and the `drafts` events show it (Zulip's Draft.to_dict). */
-export interface DraftRecord {
-  id: number;
-  type: DraftType;
-  /** Channel draft: the one channel ID; direct draft: the other users' IDs; unaddressed: empty. */
-  to: number[];
-  topic: string;
-  content: string;
-  /** Unix seconds of the last edit. */
-  timestamp: number;
-}
+export const draftSchema = apiSchema(
+  'Draft',
+  z.object({
+    id: int(),
+    type: z.enum(['', 'stream', 'private']),
+    /** Channel draft: the one channel ID; direct draft: the other users' IDs; unaddressed: empty. */
+    to: z.array(int()),
+    topic: z.string(),
+    content: z.string(),
+    /** Unix seconds of the last edit. */
+    timestamp: z.number(),
+  }),
+);
+export type DraftRecord = z.infer<typeof draftSchema>;
 
 /** The latest instant Zulip can store (datetime's year 9999), in Unix seconds. */
 export const MAX_DRAFT_TIMESTAMP = 253402300799;
@@ -36,23 +41,23 @@ export type DraftInput = z.infer<typeof draftInputSchema>;
 
 export const listDraftsParams = {};
 
-/** GET /drafts: the caller's drafts, most recently edited first. */
-export const listDrafts = defineApiCommand<typeof listDraftsParams, { count: number; drafts: DraftRecord[] }>(
-  'messaging',
-  'list_drafts',
-  listDraftsParams,
-);
+export const listDrafts = defineApiCommand('messaging', 'list_drafts', {
+  route: 'GET /drafts',
+  summary: "The caller's drafts, most recently edited first.",
+  params: listDraftsParams,
+  response: z.object({ count: int(), drafts: z.array(draftSchema) }),
+});
 
 export const createDraftsParams = {
   drafts: param.json(z.array(draftInputSchema)),
 };
 
-/** POST /drafts: creates drafts in bulk; `ids` in the order they were sent. */
-export const createDrafts = defineApiCommand<typeof createDraftsParams, { ids: number[] }>(
-  'messaging',
-  'create_drafts',
-  createDraftsParams,
-);
+export const createDrafts = defineApiCommand('messaging', 'create_drafts', {
+  route: 'POST /drafts',
+  summary: 'Creates drafts in bulk; `ids` in the order they were sent.',
+  params: createDraftsParams,
+  response: z.object({ ids: z.array(int()) }),
+});
 
 /** `draft_id` comes from the path (`/drafts/{draft_id}`); the gateway decodes it by this declaration. */
 export const draftPathParams = {
@@ -64,19 +69,23 @@ export const editDraftParams = {
   draft: param.json(draftInputSchema),
 };
 
-/** PATCH /drafts/{draft_id}: replaces a draft of the caller's. */
-export const editDraft = defineApiCommand<typeof editDraftParams, Record<string, never>>('messaging', 'edit_draft', editDraftParams);
+export const editDraft = defineApiCommand('messaging', 'edit_draft', {
+  route: 'PATCH /drafts/{draft_id}',
+  summary: "Replaces a draft of the caller's.",
+  params: editDraftParams,
+  response: emptyResponse,
+});
 
 export const deleteDraftParams = {
   ...draftPathParams,
 };
 
-/** DELETE /drafts/{draft_id}. */
-export const deleteDraft = defineApiCommand<typeof deleteDraftParams, Record<string, never>>(
-  'messaging',
-  'delete_draft',
-  deleteDraftParams,
-);
+export const deleteDraft = defineApiCommand('messaging', 'delete_draft', {
+  route: 'DELETE /drafts/{draft_id}',
+  summary: "Deletes a draft of the caller's.",
+  params: deleteDraftParams,
+  response: emptyResponse,
+});
 
 /**
  * Internal: deletes every stored draft of a user, as users-groups asks when the user turns

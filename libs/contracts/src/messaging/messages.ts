@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { apiSchema, int } from '../api/api-schemas';
 
 export const sendMessageParams = {
   type: param.oneOf(['direct', 'private', 'channel', 'stream']),
@@ -13,17 +14,17 @@ export const sendMessageParams = {
   read_by_sender: param.bool().optional(),
 };
 
-export interface SendMessageResult {
-  id: number;
-  automatic_new_visibility_policy?: number;
-}
-
-/** POST /messages. */
-export const sendMessage = defineApiCommand<typeof sendMessageParams, SendMessageResult>(
-  'messaging',
-  'send_message',
-  sendMessageParams,
-);
+export const sendMessage = defineApiCommand('messaging', 'send_message', {
+  route: 'POST /messages',
+  summary: 'Sends a channel or direct message.',
+  params: sendMessageParams,
+  response: z.object({
+    id: int(),
+    /** The visibility policy the send set on the topic for the sender, when it set one. */
+    automatic_new_visibility_policy: int().optional(),
+  }),
+});
+export type SendMessageResult = z.output<typeof sendMessage.response>;
 
 /** One narrow term, in Zulip's object form or its legacy `[operator, operand]` pair. */
 const narrowTerm = z.union([
@@ -51,14 +52,55 @@ export const getMessagesParams = {
   allow_empty_topic_name: param.bool().default(false),
 };
 
-export interface MessagesPage {
-  anchor?: number;
-  found_anchor?: boolean;
-  found_oldest?: boolean;
-  found_newest?: boolean;
-  history_limited?: boolean;
-  messages: Record<string, unknown>[];
-}
+/** A direct message's participant, as `display_recipient` lists them. */
+const displayRecipientUser = z.object({ id: int(), email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() });
 
-/** GET /messages. */
-export const getMessages = defineApiCommand<typeof getMessagesParams, MessagesPage>('messaging', 'get_messages', getMessagesParams);
+/** A message as GET /messages and the `message` event show it (zerver/lib/message.py). */
+export const messageSchema = apiSchema(
+  'Message',
+  z.object({
+    id: int(),
+    sender_id: int(),
+    /** HTML with apply_markdown, else the Markdown source. */
+    content: z.string(),
+    content_type: z.enum(['text/html', 'text/x-markdown']),
+    recipient_id: int(),
+    timestamp: int(),
+    client: z.string(),
+    /** The topic ("" for a direct message). */
+    subject: z.string(),
+    topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
+    is_me_message: z.boolean(),
+    reactions: z.array(
+      z.object({ emoji_name: z.string(), emoji_code: z.string(), reaction_type: z.string(), user_id: int() }),
+    ),
+    submessages: z.array(
+      z.object({ msg_type: z.string(), content: z.string(), message_id: int(), sender_id: int(), id: int() }),
+    ),
+    sender_full_name: z.string(),
+    sender_email: z.string(),
+    sender_realm_str: z.string(),
+    /** Null when the client shows Gravatars itself (client_gravatar). */
+    avatar_url: z.string().nullable(),
+    /** A channel's name, or a direct message's participants. */
+    display_recipient: z.union([z.string(), z.array(displayRecipientUser)]),
+    type: z.enum(['stream', 'private']),
+    stream_id: int().optional(),
+  }),
+);
+export type MessageRecord = z.output<typeof messageSchema>;
+
+export const getMessages = defineApiCommand('messaging', 'get_messages', {
+  route: 'GET /messages',
+  summary: 'A page of the messages of a narrow around an anchor, or the messages named by `message_ids`.',
+  params: getMessagesParams,
+  response: z.object({
+    anchor: int().optional(),
+    found_anchor: z.boolean().optional(),
+    found_oldest: z.boolean().optional(),
+    found_newest: z.boolean().optional(),
+    history_limited: z.boolean().optional(),
+    messages: z.array(messageSchema.extend({ flags: z.array(z.string()) })),
+  }),
+});
+export type MessagesPage = z.output<typeof getMessages.response>;

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { emptyResponse, int } from '../api/api-schemas';
 
 /** One topic of a channel as GET /users/me/{stream_id}/topics lists it. */
-export interface TopicEntry {
-  name: string;
+const topicEntrySchema = z.object({
+  name: z.string(),
   /** The newest message of the topic the caller may see. */
-  max_id: number;
-}
+  max_id: int(),
+});
+export type TopicEntry = z.output<typeof topicEntrySchema>;
 
 /** A channel id in a path: like Zulip's `<int:stream_id>`, digits only (else no route matches). */
 const pathChannelId = () => param.json(z.number().int().min(0));
@@ -18,24 +20,24 @@ export const listTopicsParams = {
   allow_empty_topic_name: param.bool().default(false),
 };
 
-/** GET /users/me/{stream_id}/topics. */
-export const listTopics = defineApiCommand<typeof listTopicsParams, { topics: TopicEntry[] }>(
-  'messaging',
-  'list_topics',
-  listTopicsParams,
-);
+export const listTopics = defineApiCommand('messaging', 'list_topics', {
+  route: 'GET /users/me/{stream_id}/topics',
+  summary: "A channel's topics the caller may see, the most recently active first.",
+  params: listTopicsParams,
+  response: z.object({ topics: z.array(topicEntrySchema) }),
+});
 
 export const markTopicAsReadParams = {
   stream_id: param.int(),
   topic_name: param.string(),
 };
 
-/** POST /mark_topic_as_read (deprecated in Zulip, still served). */
-export const markTopicAsRead = defineApiCommand<typeof markTopicAsReadParams, Record<string, never>>(
-  'messaging',
-  'mark_topic_as_read',
-  markTopicAsReadParams,
-);
+export const markTopicAsRead = defineApiCommand('messaging', 'mark_topic_as_read', {
+  route: 'POST /mark_topic_as_read',
+  summary: "Marks a topic's messages as read (deprecated in Zulip, still served).",
+  params: markTopicAsReadParams,
+  response: emptyResponse,
+});
 
 export const deleteTopicParams = {
   /** Path parameter. */
@@ -43,12 +45,12 @@ export const deleteTopicParams = {
   topic_name: param.string(),
 };
 
-/** POST /streams/{stream_id}/delete_topic: `complete` is false when the time budget ran out first. */
-export const deleteTopic = defineApiCommand<typeof deleteTopicParams, { complete: boolean }>(
-  'messaging',
-  'delete_topic',
-  deleteTopicParams,
-);
+export const deleteTopic = defineApiCommand('messaging', 'delete_topic', {
+  route: 'POST /streams/{stream_id}/delete_topic',
+  summary: "Deletes a topic's messages; `complete` is false when the time budget ran out first (ask again).",
+  params: deleteTopicParams,
+  response: z.object({ complete: z.boolean() }),
+});
 
 /**
  * The topic-deletion queue (BullMQ, in messaging). Its names are fixed here, never derived

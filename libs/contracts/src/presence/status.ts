@@ -1,15 +1,20 @@
 import { z } from 'zod';
 import { LIMITS, param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { apiSchema, emptyResponse } from '../api/api-schemas';
 
 /** A user's status as GET /users/{user_id}/status and the `user_status` state show it. */
-export interface UserStatusRecord {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-  away?: boolean;
-}
+export const userStatusSchema = apiSchema(
+  'UserStatus',
+  z.object({
+    status_text: z.string().optional(),
+    emoji_name: z.string().optional(),
+    emoji_code: z.string().optional(),
+    reaction_type: z.string().optional(),
+    away: z.boolean().optional(),
+  }),
+);
+export type UserStatusRecord = z.output<typeof userStatusSchema>;
 
 /**
  * The reaction types a status emoji may have. The interface calls the bundled ones
@@ -43,32 +48,32 @@ export const updateOwnStatusParams = {
   away: param.bool().optional(),
 };
 
-/** POST /users/me/status. */
-export const updateOwnStatus = defineApiCommand<typeof updateOwnStatusParams, Record<string, never>>(
-  'presence',
-  'update_own_status',
-  updateOwnStatusParams,
-);
+export const updateOwnStatus = defineApiCommand('presence', 'update_own_status', {
+  route: 'POST /users/me/status',
+  summary: "Changes the caller's status: only the fields passed.",
+  params: updateOwnStatusParams,
+  response: emptyResponse,
+});
 
 export const updateUserStatusParams = {
   user_id: param.int(),
   ...statusFields,
 };
 
-/** POST /users/{user_id}/status (administrators). */
-export const updateUserStatus = defineApiCommand<typeof updateUserStatusParams, Record<string, never>>(
-  'presence',
-  'update_user_status',
-  updateUserStatusParams,
-);
+export const updateUserStatus = defineApiCommand('presence', 'update_user_status', {
+  route: 'POST /users/{user_id}/status',
+  summary: "Changes another user's status (administrators).",
+  params: updateUserStatusParams,
+  response: emptyResponse,
+});
 
 export const getUserStatusParams = {
   user_id: param.int(),
 };
 
-/** GET /users/{user_id}/status. */
-export const getUserStatus = defineApiCommand<typeof getUserStatusParams, { status: UserStatusRecord }>(
-  'presence',
-  'get_user_status',
-  getUserStatusParams,
-);
+export const getUserStatus = defineApiCommand('presence', 'get_user_status', {
+  route: 'GET /users/{user_id}/status',
+  summary: "A user's status.",
+  params: getUserStatusParams,
+  response: z.object({ status: userStatusSchema }),
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { emptyResponse } from '../api/api-schemas';
 
 /**
  * POST /typing (zerver/views/typing.py). `private` is refused as Zulip does from feature level
@@ -15,5 +16,9 @@ export const typingParams = {
   topic: param.string(z.string().trim()).alias('subject').optional(),
 };
 
-/** POST /typing: a typing start/stop notification to a conversation's other participants. */
-export const sendTyping = defineApiCommand<typeof typingParams, Record<string, never>>('presence', 'typing', typingParams);
+export const sendTyping = defineApiCommand('presence', 'typing', {
+  route: 'POST /typing',
+  summary: "Tells a conversation's other participants that the caller started or stopped typing.",
+  params: typingParams,
+  response: emptyResponse,
+});

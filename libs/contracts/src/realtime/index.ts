@@ -1,1 +1,4 @@
 export * from './register-state';
+export * from './endpoints';
+export * from './client-events';
+export * from './register-response';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand, defineCommand, type AuthUser, type RealmRef } from '../command';
+import { int } from '../api/api-schemas';
 
 /** What the gateway and server_settings need to know about an organization. */
 export interface RealmInfo extends RealmRef {
@@ -29,15 +30,12 @@ export const fetchApiKeyParams = {
   password: param.string(),
 };
 
-export interface FetchApiKeyResult {
-  api_key: string;
-  email: string;
-  user_id: number;
-}
-
-/** POST /fetch_api_key. The envelope's `user` is always null; `realm` comes from the host. */
-export const fetchApiKey = defineApiCommand<typeof fetchApiKeyParams, FetchApiKeyResult>(
-  'users-groups',
-  'fetch_api_key',
-  fetchApiKeyParams,
-);
+/** The envelope's `user` is always null; `realm` comes from the host. */
+export const fetchApiKey = defineApiCommand('users-groups', 'fetch_api_key', {
+  route: 'POST /fetch_api_key',
+  summary: "Exchanges a user's email and password for their API key.",
+  auth: 'realm',
+  params: fetchApiKeyParams,
+  response: z.object({ api_key: z.string(), email: z.string(), user_id: int() }),
+});
+export type FetchApiKeyResult = z.output<typeof fetchApiKey.response>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { param, type ParamSpecs } from '@teamchat/zulip';
 import { defineApiCommand, defineCommand } from '../command';
+import { emptyResponse } from '../api/api-schemas';
 import { clientEventSchema, defineEvent } from '../event';
 import { USER_SETTINGS } from './user-settings';
 
@@ -17,12 +18,12 @@ export const updateSettingsParams: ParamSpecs = {
   timezone: param.string().optional(),
 };
 
-/** PATCH /settings (the caller's own settings). */
-export const updateSettings = defineApiCommand<typeof updateSettingsParams, Record<string, never>>(
-  'users-groups',
-  'update_settings',
-  updateSettingsParams,
-);
+export const updateSettings = defineApiCommand('users-groups', 'update_settings', {
+  route: 'PATCH /settings',
+  summary: "Changes the caller's own settings and profile (full name, time zone).",
+  params: updateSettingsParams,
+  response: emptyResponse,
+});
 
 /**
  * Internal, from presence (POST /users/me/status with the deprecated `away`): sets the user's

@@ -1,27 +1,37 @@
+import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
+import { apiSchema, int } from '../api/api-schemas';
 
-/** A member record as GET /users lists it. */
-export interface UserRecord {
-  user_id: number;
-  email: string;
-  delivery_email: string | null;
-  full_name: string;
-  avatar_url: string | null;
-  avatar_version: number;
-  date_joined: string;
-  is_active: boolean;
-  is_admin: boolean;
-  is_owner: boolean;
-  is_guest: boolean;
-  is_bot: boolean;
-  role: number;
-  bot_type: number | null;
-  bot_owner_id?: number | null;
-  is_system_bot?: boolean;
-  timezone: string;
-  profile_data?: Record<string, { value: string; rendered_value?: string }>;
-}
+/** A member record as GET /users lists it (and `realm_users` in POST /register). */
+export const userSchema = apiSchema(
+  'User',
+  z.object({
+    user_id: int(),
+    /** The address the API shows: the real one only where the user's email visibility allows. */
+    email: z.string(),
+    /** The real address, for those who may see it; null otherwise. */
+    delivery_email: z.string().nullable(),
+    full_name: z.string(),
+    /** Null when the client shows Gravatars itself (client_gravatar). */
+    avatar_url: z.string().nullable(),
+    avatar_version: int(),
+    date_joined: z.string(),
+    is_active: z.boolean(),
+    is_admin: z.boolean(),
+    is_owner: z.boolean(),
+    is_guest: z.boolean(),
+    is_bot: z.boolean(),
+    role: int(),
+    bot_type: int().nullable(),
+    bot_owner_id: int().nullable().optional(),
+    is_system_bot: z.boolean().optional(),
+    timezone: z.string(),
+    /** With include_custom_profile_fields: field id → value. */
+    profile_data: z.record(z.string(), z.object({ value: z.string(), rendered_value: z.string().optional() })).optional(),
+  }),
+);
+export type UserRecord = z.output<typeof userSchema>;
 
 export const listUsersParams = {
   client_gravatar: param.bool().default(true),
@@ -29,9 +39,11 @@ export const listUsersParams = {
   user_ids: param.intList().optional(),
 };
 
-/** GET /users. `user` is null for a spectator of an organization with public access. */
-export const listUsers = defineApiCommand<typeof listUsersParams, { members: UserRecord[] }>(
-  'users-groups',
-  'list_users',
-  listUsersParams,
-);
+/** `user` is null for a spectator of an organization with public access. */
+export const listUsers = defineApiCommand('users-groups', 'list_users', {
+  route: 'GET /users',
+  summary: "The organization's users.",
+  auth: 'spectator',
+  params: listUsersParams,
+  response: z.object({ members: z.array(userSchema) }),
+});
