@@ -79,6 +79,18 @@ async function organizationCount() {
   }
 }
 
+/**
+ * In a terminal (outside production) each service's JSON log line is shown readable, on one
+ * line after the service's name; piped, the lines pass through as JSON.
+ */
+function lineFormatter() {
+  const { PRETTY_LOG_OPTIONS } = require(path.join(root, 'dist/libs/platform/src/logger.js'));
+  if (!process.stdout.isTTY || env.NODE_ENV === 'production') return (line) => line;
+  const pretty = require('pino-pretty').prettyFactory({ ...PRETTY_LOG_OPTIONS, ignore: `${PRETTY_LOG_OPTIONS.ignore},service`, colorize: true });
+  return (line) => (line.startsWith('{') ? pretty(line).replace(/\n$/, '') : line);
+}
+let formatLine = (line) => line;
+
 function run(service, index) {
   const port = service === 'gateway' ? {} : { HEALTH_PORT: String(FIRST_HEALTH_PORT + index) };
   const child = spawn(process.execPath, [path.join(root, 'dist/apps', service, 'src/main.js')], {
@@ -92,7 +104,7 @@ function run(service, index) {
     stream.on('data', (chunk) => {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop();
-      for (const line of lines) process.stdout.write(`${prefix} ${line}\n`);
+      for (const line of lines) process.stdout.write(`${prefix} ${formatLine(line)}\n`);
     });
   }
   return child;
@@ -118,6 +130,7 @@ async function main() {
   await checkDependencies();
   await ensureDatabase();
   require('../build').build({ quiet: true });
+  formatLine = lineFormatter();
   execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: root, env, stdio: 'inherit' });
 
   const children = SERVICES.map(run);

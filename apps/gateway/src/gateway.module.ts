@@ -13,6 +13,7 @@ import { DraftsController } from './messaging/drafts.controller';
 import { MessagesController } from './messaging/messages.controller';
 import { TopicsController } from './messaging/topics.controller';
 import { PresenceController } from './presence/presence.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 
 /**
  * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
@@ -29,6 +30,7 @@ import { PresenceController } from './presence/presence.controller';
     TopicsController,
     DraftsController,
     PresenceController,
+    OpenApiController,
   ],
   providers: [
     { provide: APP_GUARD, useClass: ApiAuthGuard },

@@ -6,6 +6,7 @@ import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
+import { unmountedEndpoints } from './http/route.decorator';
 
 async function bootstrap() {
   const config = configOrExit();
@@ -15,6 +16,11 @@ async function bootstrap() {
   class GatewayRootModule {}
 
   const app = await NestFactory.create(GatewayRootModule, { logger: new PinoNestLogger(logger), bodyParser: false });
+  const unmounted = unmountedEndpoints();
+  if (unmounted.length > 0) {
+    logger.fatal({ unmounted }, 'gateway serves none of some declared endpoints');
+    process.exit(70); // EX_SOFTWARE: a build that forgot a route must not start
+  }
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   // API responses are never revalidated; hashing every body for an ETag costs a long-poll server dearly.
   app.getHttpAdapter().getInstance().set('etag', false);

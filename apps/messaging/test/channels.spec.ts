@@ -8,7 +8,6 @@ import {
   expectNoInternals,
   expectSuccess,
   type TestUser,
-  CHANNEL_GROUP_SETTINGS,
 } from '@teamchat/testing';
 
 describe('channels and subscriptions', () => {
@@ -170,7 +169,7 @@ describe('channels and subscriptions', () => {
   describe('GET /users/me/subscriptions', () => {
     it('lists the caller’s subscriptions with their properties', async () => {
       const res = await system.api.get('/users/me/subscriptions', {}, as(member));
-      expectMatchesOpenApi('get', '/users/me/subscriptions', expectSuccess(res), 200, CHANNEL_GROUP_SETTINGS);
+      expectMatchesOpenApi('get', '/users/me/subscriptions', expectSuccess(res));
       const subs = await mySubscriptions(member);
       expect(subs.map((s) => s.name)).toEqual(['general']);
       expect(subs[0]).toMatchObject({
@@ -197,7 +196,7 @@ describe('channels and subscriptions', () => {
     it('shows public channels and the caller’s private ones, never another organization’s', async () => {
       const asMember = expectSuccess(await system.api.get<{ streams: { name: string }[] }>('/streams', {}, as(member)));
       // The channel permission groups arrive with user groups (a later issue).
-      expectMatchesOpenApi('get', '/streams', asMember, 200, CHANNEL_GROUP_SETTINGS);
+      expectMatchesOpenApi('get', '/streams', asMember);
       expect(asMember.streams[0]).toMatchObject({ subscriber_count: 3, is_recently_active: true });
       expect(asMember.streams.map((s) => s.name)).toEqual(['general']);
       const asOther = expectSuccess(await system.api.get<{ streams: { name: string }[] }>('/streams', {}, as(other)));

@@ -1,9 +1,25 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
-/** JSON logs on stdout, one logger per process, tagged with the service name. */
+/** How a person reads a log line in a terminal: time, level, message, then the fields on one line. */
+export const PRETTY_LOG_OPTIONS = {
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname',
+  singleLine: true,
+} as const;
+
+/**
+ * Whether logs are for a person: a terminal, outside production. Piped (the launcher, a log
+ * collector, Kubernetes) or in production they stay JSON, one object per line.
+ */
+export const logsForPeople = (): boolean => Boolean(process.stdout.isTTY) && process.env.NODE_ENV !== 'production';
+
+/** Logs on stdout, one logger per process, tagged with the service name: JSON, or readable in a terminal. */
 export function createLogger(service: string, level: string): Logger {
-  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime });
+  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (!logsForPeople()) return pino(options);
+  return pino(options, pretty({ ...PRETTY_LOG_OPTIONS, colorize: true, sync: true }));
 }
 
 /** Lets Nest's own messages go through pino too. */

@@ -7,3 +7,4 @@ export * from './test-environment';
 export * from './expectations';
 export * from './event-recorder';
 export * from './event-queues';
+export * from './zulip-conformance';

@@ -1,9 +1,10 @@
-import { Controller, Delete, Post, Req } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
+import { Realtime } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/api-command.decorator';
 import type { ApiRequest } from '../http/request-context';
+import { Route } from '../http/route.decorator';
 import { EventQueueStore } from './event-queue.store';
-import { deleteQueueParams, registerParams } from './event-params';
 import { RegisterQueue } from './register-queue';
 
 /** The event queue endpoints. The gateway serves them itself: queues live in Redis. */
@@ -14,15 +15,15 @@ export class EventsController {
     private readonly store: EventQueueStore,
   ) {}
 
-  @Post('register')
-  register(@Req() req: ApiRequest, @ParamsOf(registerParams) params: DecodedParams<typeof registerParams>) {
+  @Route(Realtime.register)
+  register(@Req() req: ApiRequest, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>) {
     return this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
   }
 
   // GET /events is served by PollEventsMiddleware, ahead of this pipeline.
 
-  @Delete('events')
-  async deleteQueue(@Req() req: ApiRequest, @ParamsOf(deleteQueueParams) params: DecodedParams<typeof deleteQueueParams>) {
+  @Route(Realtime.deleteQueue)
+  async deleteQueue(@Req() req: ApiRequest, @ParamsOf(Realtime.deleteQueue) params: DecodedParams<typeof Realtime.deleteQueueParams>) {
     const queue = await this.store.ownQueue(params.queue_id, req.ctx.realm!.id, req.ctx.user!.id);
     await this.store.delete(queue);
     return {};

@@ -1,4 +1,5 @@
 import { RequestMethod, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Realtime, expressPath } from '@teamchat/contracts';
 import { AuthModule } from '../auth/auth.module';
 import { EventFanout } from './event-fanout.service';
 import { EventQueueStore } from './event-queue.store';
@@ -16,6 +17,6 @@ import { RegisterQueue } from './register-queue';
 })
 export class EventsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(PollEventsMiddleware).forRoutes({ path: 'events', method: RequestMethod.GET });
+    consumer.apply(PollEventsMiddleware).forRoutes({ path: expressPath(Realtime.getEvents), method: RequestMethod.GET });
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { Realtime } from '@teamchat/contracts';
 import { LOGGER } from '@teamchat/platform';
 import type { NextFunction, Response } from 'express';
 import type { Logger } from 'pino';
@@ -7,8 +8,8 @@ import { CredentialCache } from '../auth/credential-cache';
 import { decodeRequest } from '../http/api-command.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { successBody } from '../http/success-envelope.interceptor';
+import { mountedElsewhere } from '../http/route.decorator';
 import { sendError } from '../http/zulip-exception.filter';
-import { getEventsParams } from './event-params';
 import { LongPoll } from './long-poll';
 
 /** The route label GET /events is measured under (see httpMetrics). */
@@ -21,6 +22,8 @@ export const EVENTS_ROUTE = '/api/v1/events';
  * for Express alone). The rules are the same functions the pipeline uses: identifyCaller,
  * decodeRequest, successBody, sendError. Event polling is not rate limited.
  */
+mountedElsewhere(Realtime.getEvents);
+
 @Injectable()
 export class PollEventsMiddleware implements NestMiddleware {
   constructor(
@@ -38,7 +41,7 @@ export class PollEventsMiddleware implements NestMiddleware {
   private async serve(req: ApiRequest, res: Response): Promise<void> {
     try {
       await identifyCaller(this.credentials, req, 'user');
-      const params = decodeRequest(req, getEventsParams);
+      const params = decodeRequest(req, Realtime.getEventsParams);
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
       const events = await this.longPoll.poll({
         queueId: params.queue_id,

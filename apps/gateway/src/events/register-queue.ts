@@ -4,11 +4,10 @@ import { Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
-import type { registerParams } from './event-params';
 import { checkEventNarrow } from './message-narrow';
 import type { QueueDescriptor } from './queue-descriptor';
 
-type RegisterParams = DecodedParams<typeof registerParams>;
+type RegisterParams = DecodedParams<typeof Realtime.registerParams>;
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES. */
 const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;

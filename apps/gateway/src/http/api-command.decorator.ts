@@ -1,16 +1,16 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { ApiCommand, ApiCommandDef } from '@teamchat/contracts';
-import { decodeParams, type DecodedParams, type ParamSpecs } from '@teamchat/zulip';
+import type { ApiCommand, ApiCommandDef, Endpoint } from '@teamchat/contracts';
+import { ZulipError, decodeParams, type DecodedParams, type ParamSpecs } from '@teamchat/zulip';
 import { rawParams, type ApiRequest } from './request-context';
 
 /**
  * Builds a command's envelope from the request: the organization and caller the guard found,
- * and the parameters decoded by the command's one declaration.
+ * and the parameters decoded by the command's one declaration (path segments included).
  */
 export const ApiCommandOf = createParamDecorator(
   <S extends ParamSpecs>(def: ApiCommandDef<S, unknown>, context: ExecutionContext): ApiCommand<DecodedParams<S>> => {
     const req = context.switchToHttp().getRequest<ApiRequest>();
-    const values = decodeRequest(req, def.params);
+    const values = decodeEndpointParams(req, def);
     if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; mark its route @Auth('realm') or stronger`);
     return {
       realm: req.ctx.realm,
@@ -22,6 +22,11 @@ export const ApiCommandOf = createParamDecorator(
   },
 );
 
+/** The decoded parameters of an endpoint the gateway serves itself (no command behind it). */
+export const ParamsOf = createParamDecorator(<S extends ParamSpecs>(endpoint: Endpoint<S>, context: ExecutionContext): DecodedParams<S> =>
+  decodeEndpointParams(context.switchToHttp().getRequest<ApiRequest>(), endpoint),
+);
+
 /** Decodes the request's parameters by `specs`; names it does not declare are reported as ignored. */
 export function decodeRequest<S extends ParamSpecs>(req: ApiRequest, specs: S): DecodedParams<S> {
   const { values, ignored } = decodeParams(specs, rawParams(req));
@@ -29,10 +34,40 @@ export function decodeRequest<S extends ParamSpecs>(req: ApiRequest, specs: S): 
   return values;
 }
 
-/** The decoded parameters of an endpoint the gateway serves itself (no command behind it). */
-export const ParamsOf = createParamDecorator(<S extends ParamSpecs>(specs: S, context: ExecutionContext): DecodedParams<S> =>
-  decodeRequest(context.switchToHttp().getRequest<ApiRequest>(), specs),
-);
+/** What any path no route matches gets (see ZulipExceptionFilter). */
+const notFound = () => new ZulipError('NOT_FOUND', 'Not Found');
+
+/**
+ * Decodes an endpoint's parameters. Path segments are decoded by the same declaration as any
+ * parameter; a segment the declaration refuses (`/drafts/abc` for an integer) matches no route,
+ * as with Zulip's URL patterns (`<int:draft_id>`): 404 NOT_FOUND like any unknown path, before
+ * the other parameters are looked at. The query string and body never supply a path parameter.
+ */
+function decodeEndpointParams<S extends ParamSpecs>(req: ApiRequest, endpoint: Endpoint<S>): DecodedParams<S> {
+  if (endpoint.pathParams.length === 0) return decodeRequest(req, endpoint.params);
+  const pathSpecs: ParamSpecs = {};
+  const otherSpecs: ParamSpecs = {};
+  for (const [name, spec] of Object.entries(endpoint.params)) (endpoint.pathParams.includes(name) ? pathSpecs : otherSpecs)[name] = spec;
+
+  const segments: Record<string, string> = Object.create(null);
+  for (const name of endpoint.pathParams) {
+    const value = (req.params as Record<string, unknown>)[name];
+    if (typeof value === 'string') segments[name] = value;
+  }
+  let pathValues: Record<string, unknown>;
+  try {
+    pathValues = decodeParams(pathSpecs, segments).values;
+  } catch (error) {
+    if (error instanceof ZulipError) throw notFound();
+    throw error;
+  }
+  // Only a value's canonical text names it: `/drafts/7.0` or `/drafts/7e0` is not draft 7.
+  for (const name of endpoint.pathParams) {
+    if (pathSpecs[name].wire === 'json' && JSON.stringify(pathValues[name]) !== segments[name]) throw notFound();
+  }
+  const values = decodeRequest(req, otherSpecs);
+  return { ...values, ...pathValues } as DecodedParams<S>;
+}
 
 /** Zulip names the client by its User-Agent's first product token ("ZulipMobile/27.1 …"). */
 function clientName(userAgent: string | undefined): string {

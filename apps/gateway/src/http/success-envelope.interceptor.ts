@@ -1,17 +1,26 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
 import type { ApiRequest } from './request-context';
 
+const RAW_RESPONSE = Symbol('RAW_RESPONSE');
+
+/** A route under /api/v1 whose answer is a document of its own, not a Zulip envelope. */
+export const RawResponse = () => SetMetadata(RAW_RESPONSE, true);
+
 /** Wraps a handler's result as `{ result: "success", msg: "", ...data }`, with ignored parameters. */
 @Injectable()
 export class SuccessEnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const res = context.switchToHttp().getResponse<Response>();
+    const raw = this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler()) ?? false;
     return next.handle().pipe(
       map((data) => {
-        if (!req.path.startsWith('/api/')) return data;
+        if (raw || !req.path.startsWith('/api/')) return data;
         res.status(200); // Zulip answers 200 to every successful method, POST included
         return successBody(data as object, req.ctx?.ignored ?? []);
       }),

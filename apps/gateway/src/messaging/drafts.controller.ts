@@ -1,31 +1,31 @@
-import { Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import { ApiCommandOf } from '../http/api-command.decorator';
-import { ApiCommandWithPath } from '../http/path-params';
+import { Route } from '../http/route.decorator';
 
 /** Drafts routes, served by messaging. */
 @Controller()
 export class DraftsController {
   constructor(private readonly commands: CommandClient) {}
 
-  @Get('drafts')
+  @Route(Messaging.listDrafts)
   list(@ApiCommandOf(Messaging.listDrafts) command: PayloadOf<typeof Messaging.listDrafts>) {
     return this.commands.call(Messaging.listDrafts, command);
   }
 
-  @Post('drafts')
+  @Route(Messaging.createDrafts)
   create(@ApiCommandOf(Messaging.createDrafts) command: PayloadOf<typeof Messaging.createDrafts>) {
     return this.commands.call(Messaging.createDrafts, command);
   }
 
-  @Patch('drafts/:draft_id')
-  edit(@ApiCommandWithPath(Messaging.editDraft, 'draft_id') command: PayloadOf<typeof Messaging.editDraft>) {
+  @Route(Messaging.editDraft)
+  edit(@ApiCommandOf(Messaging.editDraft) command: PayloadOf<typeof Messaging.editDraft>) {
     return this.commands.call(Messaging.editDraft, command);
   }
 
-  @Delete('drafts/:draft_id')
-  delete(@ApiCommandWithPath(Messaging.deleteDraft, 'draft_id') command: PayloadOf<typeof Messaging.deleteDraft>) {
+  @Route(Messaging.deleteDraft)
+  delete(@ApiCommandOf(Messaging.deleteDraft) command: PayloadOf<typeof Messaging.deleteDraft>) {
     return this.commands.call(Messaging.deleteDraft, command);
   }
 }

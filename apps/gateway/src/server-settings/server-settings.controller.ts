@@ -1,9 +1,9 @@
-import { Controller, Get, Req } from '@nestjs/common';
-import type { RealmInfo } from '@teamchat/contracts';
+import { Controller, Req } from '@nestjs/common';
+import { serverSettings, type RealmInfo } from '@teamchat/contracts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, ZulipError } from '@teamchat/zulip';
 import { CredentialCache } from '../auth/credential-cache';
-import { Auth } from '../http/auth-mode.decorator';
 import { rawParams, type ApiRequest } from '../http/request-context';
+import { Route } from '../http/route.decorator';
 
 /**
  * GET /server_settings, unauthenticated: what a client reads before logging in. The
@@ -13,8 +13,7 @@ import { rawParams, type ApiRequest } from '../http/request-context';
 export class ServerSettingsController {
   constructor(private readonly credentials: CredentialCache) {}
 
-  @Get('server_settings')
-  @Auth('none')
+  @Route(serverSettings)
   async get(@Req() req: ApiRequest) {
     req.ctx.ignored = Object.keys(rawParams(req)).sort();
     const realm = await this.credentials.realm(req.header('host') ?? '').catch((error: unknown) => {

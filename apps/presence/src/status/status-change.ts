@@ -39,6 +39,7 @@ export interface StoredStatus {
   statusText: string;
   emojiName: string;
   emojiCode: string;
+  /** One of REACTION_TYPES: only validated types are stored. */
   reactionType: string;
 }
 
@@ -125,7 +126,7 @@ export function toStatusRecord(stored: StoredStatus | null, presenceEnabled: boo
   return {
     ...(!presenceEnabled ? { away: true } : {}),
     ...(stored.statusText ? { status_text: stored.statusText } : {}),
-    ...(stored.emojiName ? { emoji_name: stored.emojiName, emoji_code: stored.emojiCode, reaction_type: stored.reactionType } : {}),
+    ...(stored.emojiName ? { emoji_name: stored.emojiName, emoji_code: stored.emojiCode, reaction_type: stored.reactionType as Presence.ReactionType } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParamSpec } from '@teamchat/zulip';
+import { SERVER_VERSION, ZULIP_FEATURE_LEVEL, type ParamSpec } from '@teamchat/zulip';
 import { apiSchemas, errorBodySchema } from './api-schemas';
 import { ENDPOINT_REGISTRY, type Endpoint } from './endpoint';
 
@@ -8,10 +8,6 @@ type JsonSchema = Record<string, unknown>;
 export interface OpenApiOptions {
   /** The root URL the API is served at (`EXTERNAL_URL`); `/api/v1` is appended. */
   externalUrl: string;
-  /** The server's own version (package.json). */
-  version: string;
-  /** The Zulip feature level the API follows. */
-  featureLevel: number;
 }
 
 const SAFE_INT_BOUNDS = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
@@ -173,9 +169,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonSchema {
     openapi: '3.1.0',
     info: {
       title: 'teamchat',
-      version: options.version,
+      version: SERVER_VERSION,
       description:
-        `A Zulip-compatible team chat server (Zulip API feature level ${options.featureLevel}). ` +
+        `A Zulip-compatible team chat server (Zulip API feature level ${ZULIP_FEATURE_LEVEL}). ` +
         'Requests authenticate with HTTP Basic auth (email and API key); parameters are sent as a form ' +
         '(or in the query string), lists, objects, booleans and integers as JSON text. Every answer is ' +
         'a JSON object whose `result` is "success" or "error"; an error carries `msg` and `code`.',

@@ -16,7 +16,7 @@ export const draftSchema = apiSchema(
     topic: z.string(),
     content: z.string(),
     /** Unix seconds of the last edit. */
-    timestamp: z.number(),
+    timestamp: int(),
   }),
 );
 export type DraftRecord = z.infer<typeof draftSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
 import { apiSchema, int } from '../api/api-schemas';
+import { REACTION_TYPES } from '../presence/status';
 
 export const sendMessageParams = {
   type: param.oneOf(['direct', 'private', 'channel', 'stream']),
@@ -72,7 +73,7 @@ export const messageSchema = apiSchema(
     topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
     is_me_message: z.boolean(),
     reactions: z.array(
-      z.object({ emoji_name: z.string(), emoji_code: z.string(), reaction_type: z.string(), user_id: int() }),
+      z.object({ emoji_name: z.string(), emoji_code: z.string(), reaction_type: z.enum(REACTION_TYPES), user_id: int() }),
     ),
     submessages: z.array(
       z.object({ msg_type: z.string(), content: z.string(), message_id: int(), sender_id: int(), id: int() }),

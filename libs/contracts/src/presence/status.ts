@@ -3,19 +3,6 @@ import { LIMITS, param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
 import { apiSchema, emptyResponse } from '../api/api-schemas';
 
-/** A user's status as GET /users/{user_id}/status and the `user_status` state show it. */
-export const userStatusSchema = apiSchema(
-  'UserStatus',
-  z.object({
-    status_text: z.string().optional(),
-    emoji_name: z.string().optional(),
-    emoji_code: z.string().optional(),
-    reaction_type: z.string().optional(),
-    away: z.boolean().optional(),
-  }),
-);
-export type UserStatusRecord = z.output<typeof userStatusSchema>;
-
 /**
  * The reaction types a status emoji may have. The interface calls the bundled ones
  * `server_extra_emoji`; Zulip and its clients call them `zulip_extra_emoji`. Both are accepted
@@ -23,6 +10,19 @@ export type UserStatusRecord = z.output<typeof userStatusSchema>;
  */
 export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
 export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** A user's status as GET /users/{user_id}/status and the `user_status` state show it. */
+export const userStatusSchema = apiSchema(
+  'UserStatus',
+  z.object({
+    status_text: z.string().optional(),
+    emoji_name: z.string().optional(),
+    emoji_code: z.string().optional(),
+    reaction_type: z.enum(REACTION_TYPES).optional(),
+    away: z.boolean().optional(),
+  }),
+);
+export type UserStatusRecord = z.output<typeof userStatusSchema>;
 
 const statusTextLimit = LIMITS.maxStatusTextLength;
 

@@ -1,11 +1,229 @@
 import { z } from 'zod';
 import { apiSchema, int } from '../api/api-schemas';
-
-/** `heartbeat`: what a long-poll with nothing to deliver answers. */
-export const heartbeatEvent = z.object({ id: int(), type: z.literal('heartbeat') });
+import { channelSchema, subscriptionSchema } from '../messaging/channels';
+import { draftSchema } from '../messaging/drafts';
+import { messageSchema } from '../messaging/messages';
+import { REACTION_TYPES } from '../presence/status';
+import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
- * Every event a queue can deliver, as GET /events shows it (with its queue `id`).
- * TODO(helper): one schema per event type and op.
+ * The events a queue delivers, as GET /events shows them: each has the queue's `id` (which only
+ * increases) and its `type`, plus `op` where Zulip's event has one. One schema per type and op.
  */
-export const clientEventSchema = apiSchema('Event', z.union([heartbeatEvent, z.object({ id: int(), type: z.string() }).catchall(z.unknown())]));
+const base = <T extends string>(type: T) => ({ id: int(), type: z.literal(type) });
+const withOp = <T extends string, O extends string>(type: T, op: O) => ({ ...base(type), op: z.literal(op) });
+
+/** `heartbeat`: what a long-poll with nothing to deliver answers. */
+export const heartbeatEvent = apiSchema('HeartbeatEvent', z.object(base('heartbeat')));
+
+/**
+ * `message`: a new message, shaped for the queue (apply_markdown, client_gravatar, the empty
+ * topic's display name), with the recipient's flags.
+ */
+export const messageEvent = apiSchema(
+  'MessageEvent',
+  z.object({
+    ...base('message'),
+    message: messageSchema,
+    /** The recipient's flags (none for an all_public_streams queue's owner who is not a recipient). */
+    flags: z.array(z.string()),
+    /** Only to the sender's queue named by `queue_id` when sending: the `local_id` it sent. Zulip's name. */
+    local_message_id: z.string().optional(),
+    /** The same value, under the interface's name. */
+    local_id: z.string().optional(),
+  }),
+);
+
+/** A person as typing notifications name them. */
+const typingPerson = z.object({ user_id: int(), email: z.string() });
+
+/** `typing` start or stop, in a direct conversation (to its participants) or a channel topic. */
+const typingEvent = <O extends 'start' | 'stop'>(op: O) =>
+  z.union([
+    z.object({
+      ...withOp('typing', op),
+      message_type: z.literal('direct'),
+      sender: typingPerson,
+      /** Every participant, the sender included. */
+      recipients: z.array(typingPerson),
+    }),
+    z.object({
+      ...withOp('typing', op),
+      message_type: z.literal('stream'),
+      sender: typingPerson,
+      stream_id: int(),
+      topic: z.string(),
+    }),
+  ]);
+export const typingStartEvent = apiSchema('TypingStartEvent', typingEvent('start'));
+export const typingStopEvent = apiSchema('TypingStopEvent', typingEvent('stop'));
+
+/** `user_status`: a user's status changed; only the keys that were passed are present. */
+export const userStatusEvent = apiSchema(
+  'UserStatusEvent',
+  z.object({
+    ...base('user_status'),
+    user_id: int(),
+    /** Deprecated: presence_enabled's opposite. */
+    away: z.boolean().optional(),
+    status_text: z.string().optional(),
+    /** "" when the emoji was cleared. */
+    emoji_name: z.string().optional(),
+    emoji_code: z.string().optional(),
+    reaction_type: z.enum(REACTION_TYPES).optional(),
+  }),
+);
+
+/** `drafts` add: drafts created (POST /drafts). */
+export const draftsAddEvent = apiSchema('DraftsAddEvent', z.object({ ...withOp('drafts', 'add'), drafts: z.array(draftSchema) }));
+/** `drafts` update: a draft replaced (PATCH /drafts/{draft_id}). */
+export const draftsUpdateEvent = apiSchema('DraftsUpdateEvent', z.object({ ...withOp('drafts', 'update'), draft: draftSchema }));
+/** `drafts` remove: a draft deleted. */
+export const draftsRemoveEvent = apiSchema('DraftsRemoveEvent', z.object({ ...withOp('drafts', 'remove'), draft_id: int() }));
+
+/** `subscription` add: the caller's new subscriptions, with their subscribers. */
+export const subscriptionAddEvent = apiSchema(
+  'SubscriptionAddEvent',
+  z.object({ ...withOp('subscription', 'add'), subscriptions: z.array(subscriptionSchema) }),
+);
+
+/** `subscription` remove: the channels the caller left. */
+export const subscriptionRemoveEvent = apiSchema(
+  'SubscriptionRemoveEvent',
+  z.object({
+    ...withOp('subscription', 'remove'),
+    subscriptions: z.array(z.object({ stream_id: int(), name: z.string() })),
+  }),
+);
+
+/** The subscription properties whose values are booleans. */
+const BOOLEAN_SUBSCRIPTION_PROPERTIES = [
+  'is_muted',
+  /** Deprecated: the opposite of `is_muted`, sent just before it. */
+  'in_home_view',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+
+/** `subscription` update: one property of the caller's subscription changed. */
+export const subscriptionUpdateEvent = apiSchema(
+  'SubscriptionUpdateEvent',
+  z.union([
+    z.object({ ...withOp('subscription', 'update'), stream_id: int(), property: z.literal('color'), value: z.string() }),
+    z.object({ ...withOp('subscription', 'update'), stream_id: int(), property: z.enum(BOOLEAN_SUBSCRIPTION_PROPERTIES), value: z.boolean() }),
+  ]),
+);
+
+/** `subscription` peer_add / peer_remove: other users joined or left channels the recipient can see. */
+const peerEvent = <O extends 'peer_add' | 'peer_remove'>(op: O) =>
+  z.object({ ...withOp('subscription', op), stream_ids: z.array(int()), user_ids: z.array(int()) });
+export const subscriptionPeerAddEvent = apiSchema('SubscriptionPeerAddEvent', peerEvent('peer_add'));
+export const subscriptionPeerRemoveEvent = apiSchema('SubscriptionPeerRemoveEvent', peerEvent('peer_remove'));
+
+/** `stream` create: channels the recipient can now see (new ones, or ones they were just added to). */
+export const streamCreateEvent = apiSchema('StreamCreateEvent', z.object({ ...withOp('stream', 'create'), streams: z.array(channelSchema) }));
+
+/** `stream` delete: channels the recipient can no longer see. */
+export const streamDeleteEvent = apiSchema(
+  'StreamDeleteEvent',
+  z.object({
+    ...withOp('stream', 'delete'),
+    /** Deprecated: `stream_ids` as objects. */
+    streams: z.array(z.object({ stream_id: int() })),
+    stream_ids: z.array(int()),
+  }),
+);
+
+/** `stream` update: one property of a channel changed (so far only `first_message_id`, when the oldest message goes). */
+export const streamUpdateEvent = apiSchema(
+  'StreamUpdateEvent',
+  z.object({
+    ...withOp('stream', 'update'),
+    stream_id: int(),
+    /** The channel's name. */
+    name: z.string(),
+    property: z.literal('first_message_id'),
+    value: int().nullable(),
+  }),
+);
+
+/** `delete_message`: messages of one channel topic deleted (the bulk form, every id in one event). */
+export const deleteMessageEvent = apiSchema(
+  'DeleteMessageEvent',
+  z.object({
+    ...base('delete_message'),
+    message_ids: z.array(int()),
+    message_type: z.literal('stream'),
+    stream_id: int(),
+    topic: z.string(),
+  }),
+);
+
+/** `update_message_flags` add: a flag set on the recipient's messages (so far `read`, by topic). */
+export const updateMessageFlagsAddEvent = apiSchema(
+  'UpdateMessageFlagsAddEvent',
+  z.object({
+    ...withOp('update_message_flags', 'add'),
+    /** Deprecated: the same as `op`. */
+    operation: z.literal('add'),
+    flag: z.string(),
+    messages: z.array(int()),
+    /** Always false: the flag was set on the listed messages only. */
+    all: z.boolean(),
+  }),
+);
+
+/** `user_settings` update: one of the recipient's personal settings changed, with its new value. */
+export const userSettingsUpdateEvent = apiSchema(
+  'UserSettingsUpdateEvent',
+  z.union([
+    z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('boolean')), value: z.boolean() }),
+    z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('number')), value: int() }),
+    z.object({ ...withOp('user_settings', 'update'), property: z.enum([...settingNamesOfType('string'), 'timezone']), value: z.string() }),
+  ]),
+);
+
+/** `realm_user` update: a user's profile changed (so far only the full name). */
+export const realmUserUpdateEvent = apiSchema(
+  'RealmUserUpdateEvent',
+  z.object({
+    ...withOp('realm_user', 'update'),
+    person: z.object({ user_id: int(), full_name: z.string() }),
+  }),
+);
+
+/** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
+export const userTopicEvent = apiSchema('UserTopicEvent', z.object({ ...base('user_topic'), ...userTopicSchema.shape }));
+
+/** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
+export const clientEventSchema = apiSchema(
+  'Event',
+  z.union([
+    heartbeatEvent,
+    messageEvent,
+    typingStartEvent,
+    typingStopEvent,
+    userStatusEvent,
+    draftsAddEvent,
+    draftsUpdateEvent,
+    draftsRemoveEvent,
+    subscriptionAddEvent,
+    subscriptionRemoveEvent,
+    subscriptionUpdateEvent,
+    subscriptionPeerAddEvent,
+    subscriptionPeerRemoveEvent,
+    streamCreateEvent,
+    streamDeleteEvent,
+    streamUpdateEvent,
+    deleteMessageEvent,
+    updateMessageFlagsAddEvent,
+    userSettingsUpdateEvent,
+    realmUserUpdateEvent,
+    userTopicEvent,
+  ]),
+);
+export type ClientEventRecord = z.output<typeof clientEventSchema>;

@@ -25,7 +25,6 @@ export const userSchema = apiSchema(
     role: int(),
     bot_type: int().nullable(),
     bot_owner_id: int().nullable().optional(),
-    is_system_bot: z.boolean().optional(),
     timezone: z.string(),
     /** With include_custom_profile_fields: field id → value. */
     profile_data: z.record(z.string(), z.object({ value: z.string(), rendered_value: z.string().optional() })).optional(),
