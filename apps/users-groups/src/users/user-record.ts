@@ -37,9 +37,9 @@ export function toUserRecord(user: UserModel, options: RecordOptions): UserRecor
     is_bot: user.isBot,
     role: user.role,
     bot_type: user.isBot ? user.botType : null,
-    timezone: user.timezone,
+    // Spectators are not told anyone's time zone.
+    ...(options.viewer ? { timezone: user.timezone } : {}),
   };
-  if (!options.viewer) delete (record as Partial<UserRecord>).timezone;
   if (user.isBot) {
     record.bot_owner_id = user.botOwnerId; // null for a bot whose owner is gone, as in Zulip
   } else if (options.profileData) {

@@ -25,7 +25,8 @@ export const userSchema = apiSchema(
     role: int(),
     bot_type: int().nullable(),
     bot_owner_id: int().nullable().optional(),
-    timezone: z.string(),
+    /** Not shown to spectators. */
+    timezone: z.string().optional(),
     /** With include_custom_profile_fields: field id → value. */
     profile_data: z.record(z.string(), z.object({ value: z.string(), rendered_value: z.string().optional() })).optional(),
   }),
