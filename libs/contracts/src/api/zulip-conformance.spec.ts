@@ -36,13 +36,16 @@ const operations = Object.entries(ours.paths as Record<string, Record<string, Sc
   Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
 );
 
+const absence = `NOT checked: no reference at ${ZULIP_REFERENCE_PATH} (set ZULIP_OPENAPI to its path)`;
+
 if (!reference) {
   // Said in the output, never passed silently: CI has the reference beside the repository.
-  console.warn(`Zulip conformance NOT checked: no reference at ${ZULIP_REFERENCE_PATH} (set ZULIP_OPENAPI to its path)`);
-}
-
-(reference ? describe : describe.skip)(`the OpenAPI document against Zulip's (${ZULIP_REFERENCE_PATH})`, () => {
-  const root = reference as Schema;
+  console.warn(`Zulip conformance ${absence}`);
+  describe("the OpenAPI document against Zulip's", () => {
+    it.skip(absence, () => undefined);
+  });
+} else describe(`the OpenAPI document against Zulip's (${ZULIP_REFERENCE_PATH})`, () => {
+  const root = reference;
   const theirPaths = root.paths as Record<string, Record<string, Schema>>;
   const resolve = resolverFor(ours);
   const seenGaps = new Set<RegExp>();
