@@ -1,6 +1,7 @@
 import { Messaging } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
+  EventQueueClient,
   Factory,
   TestSystem,
   expectCallersRefused,
@@ -182,6 +183,22 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
       // The channel's oldest message is in another topic: first_message_id stays.
       expect(events.of(CHANNEL_CHANGED)).toEqual([]);
       expect((await system.db.stream.findUniqueOrThrow({ where: { id: lounge.id } })).firstMessageId).toBe(kept[0]);
+    });
+
+    it('reaches each queue in the form it asked for: bulk with bulk_message_deletion, else one event per message', async () => {
+      const patio = await channel('patio', [member, admin]);
+      const gone = await factory.channelMessages(member, patio, 'gone', 2);
+      const register = (capabilities: Record<string, boolean>) =>
+        EventQueueClient.register(system.api, as(member), { event_types: ['delete_message'], client_capabilities: capabilities });
+      const [bulk, single] = await Promise.all([register({ bulk_message_deletion: true }), register({})]);
+
+      expect(expectSuccess(await deleteTopic(admin, patio.id, { topic_name: 'gone' })).complete).toBe(true);
+      const common = { type: 'delete_message', message_type: 'stream', stream_id: patio.id, topic: 'gone' };
+      const [bulkEvent] = await bulk.waitFor('delete_message');
+      expect(bulkEvent).toEqual({ id: 0, ...common, message_ids: gone });
+      const singles = await single.waitFor('delete_message', 2);
+      expect(singles).toEqual(gone.map((id, i) => ({ id: i, ...common, message_id: id })));
+      for (const event of [bulkEvent, ...singles]) expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: 'q', events: [event] });
     });
 
     it('moves the channel’s first_message_id on when its oldest message goes, and says so', async () => {

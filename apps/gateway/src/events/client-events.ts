@@ -14,7 +14,23 @@ export function accepts(queue: QueueDescriptor, event: ClientEvent['event']): bo
 /** One event for the users' queues that accept it. */
 export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescriptor[]): Delivery[] {
   const text = JSON.stringify(event);
-  return queues.filter((queue) => accepts(queue, event)).map((queue) => ({ queueId: queue.queueId, event: text }));
+  const oneByOne = event.type === 'delete_message' && Array.isArray(event.message_ids) ? unbulked(event) : undefined;
+  return queues
+    .filter((queue) => accepts(queue, event))
+    .flatMap((queue) =>
+      oneByOne && !queue.capabilities.bulk_message_deletion
+        ? oneByOne.map((single) => ({ queueId: queue.queueId, event: single }))
+        : [{ queueId: queue.queueId, event: text }],
+    );
+}
+
+/**
+ * `delete_message` as clients without the `bulk_message_deletion` capability read it: one event
+ * per message, its id as `message_id` (Zulip's tornado/event_queue.py does the same split).
+ */
+function unbulked(event: ClientEvent['event']): string[] {
+  const { message_ids: ids, ...rest } = event as ClientEvent['event'] & { message_ids: number[] };
+  return ids.map((id) => JSON.stringify({ ...rest, message_id: id }));
 }
 
 /**

@@ -151,16 +151,29 @@ export const streamUpdateEvent = apiSchema(
   }),
 );
 
-/** `delete_message`: messages of one channel topic deleted (the bulk form, every id in one event). */
+/**
+ * `delete_message`: messages of one channel topic deleted. Queues registered with the
+ * `bulk_message_deletion` capability get every id in one event (`message_ids`); the others one
+ * event per message (`message_id`).
+ */
 export const deleteMessageEvent = apiSchema(
   'DeleteMessageEvent',
-  z.object({
-    ...base('delete_message'),
-    message_ids: z.array(int()),
-    message_type: z.literal('stream'),
-    stream_id: int(),
-    topic: z.string(),
-  }),
+  z.union([
+    z.object({
+      ...base('delete_message'),
+      message_ids: z.array(int()),
+      message_type: z.literal('stream'),
+      stream_id: int(),
+      topic: z.string(),
+    }),
+    z.object({
+      ...base('delete_message'),
+      message_id: int(),
+      message_type: z.literal('stream'),
+      stream_id: int(),
+      topic: z.string(),
+    }),
+  ]),
 );
 
 /** `update_message_flags` add: a flag set on the recipient's messages (so far `read`, by topic). */
