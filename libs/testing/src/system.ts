@@ -110,6 +110,13 @@ export class TestSystem {
     return new ApiClient(`http://127.0.0.1:${this.ports[this.gatewayNames[replica]]}`, TEST_ROOT_HOST);
   }
 
+  /** The process id of each running service process (for benchmarks' CPU accounting). */
+  pids(): Map<ProcessName, number> {
+    const pids = new Map<ProcessName, number>();
+    for (const [name, child] of this.processes) if (child.pid !== undefined && child.exitCode === null) pids.set(name, child.pid);
+    return pids;
+  }
+
   /** Starts one process (again), and by default waits until the gateways are ready. */
   async startService(name: ProcessName, waitForReady = true): Promise<void> {
     const service = name.split('#')[0] as ServiceName;
