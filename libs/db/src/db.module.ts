@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, DATABASE_PING, type AppConfig } from '@teamchat/platform';
+import { PgService } from './pg.service';
 import { PrismaService } from './prisma.service';
 
 /**
- * Provides PrismaService to a service that owns tables, and puts the database in its
+ * Provides PrismaService (schema owner, cold paths) and PgService (hot paths) to a service that owns tables, and puts the database in its
  * readiness. The gateway does not import it.
  */
 @Global()
@@ -14,8 +15,13 @@ import { PrismaService } from './prisma.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new PrismaService(config.DATABASE_URL),
     },
+    {
+      provide: PgService,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL),
+    },
     { provide: DATABASE_PING, useExisting: PrismaService },
   ],
-  exports: [PrismaService, DATABASE_PING],
+  exports: [PrismaService, PgService, DATABASE_PING],
 })
 export class DbModule {}

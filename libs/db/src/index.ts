@@ -1,4 +1,5 @@
 export * from './prisma.service';
+export * from './pg.service';
 export * from './db.module';
 export { Prisma } from './generated/prisma/client';
 export type {

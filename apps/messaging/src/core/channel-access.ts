@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
+import { PgService, isStoredId, type StreamModel } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
+import { channelByIdForUser, channelByNameForUser, type ChannelWithSubscriptionRow } from './messaging.sql';
 
 export interface AccessibleChannel {
   channel: StreamModel;
@@ -16,33 +17,28 @@ export interface AccessibleChannel {
  */
 @Injectable()
 export class ChannelAccess {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly pg: PgService) {}
 
   async readable(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, streamId: number): Promise<AccessibleChannel | null> {
     if (!isStoredId(streamId)) return null;
-    const channel = await this.prisma.stream.findFirst({ where: { id: streamId, realmId, isArchived: false } });
-    return channel ? this.check(channel, user) : null;
+    const [row] = await this.pg.run(channelByIdForUser, streamId, realmId, user.id);
+    return row ? check(row, user) : null;
   }
 
   async readableByName(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, name: string): Promise<AccessibleChannel | null> {
-    const channel = await this.prisma.stream.findFirst({
-      where: { realmId, isArchived: false, name: { equals: name.trim(), mode: 'insensitive' } },
-    });
-    return channel ? this.check(channel, user) : null;
+    const [row] = await this.pg.run(channelByNameForUser, name.trim(), realmId, user.id);
+    return row ? check(row, user) : null;
   }
+}
 
-  private async check(channel: StreamModel, user: Pick<AuthUser, 'id' | 'role'>): Promise<AccessibleChannel | null> {
-    const subscription = await this.prisma.subscription.findUnique({
-      where: { userId_streamId: { userId: user.id, streamId: channel.id } },
-      select: { id: true, active: true, subscribedAfterMessageId: true, isMuted: true },
-    });
-    const active = subscription?.active
-      ? { id: subscription.id, subscribedAfterMessageId: subscription.subscribedAfterMessageId, isMuted: subscription.isMuted }
-      : null;
-    if (active) return { channel, subscription: active };
-    if (channel.inviteOnly || user.role === Role.GUEST) return null;
-    return { channel, subscription: null };
+/** The channel and the user's subscription from one row; null where the user may not read it. */
+function check(row: ChannelWithSubscriptionRow, user: Pick<AuthUser, 'id' | 'role'>): AccessibleChannel | null {
+  const { subscriptionId, subscriptionActive, subscribedAfterMessageId, subscriptionMuted, ...channel } = row;
+  if (subscriptionId !== null && subscriptionActive) {
+    return { channel, subscription: { id: subscriptionId, subscribedAfterMessageId: subscribedAfterMessageId!, isMuted: subscriptionMuted! } };
   }
+  if (channel.inviteOnly || user.role === Role.GUEST) return null;
+  return { channel, subscription: null };
 }
 
 /**

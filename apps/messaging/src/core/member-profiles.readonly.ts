@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
-import { PrismaService, isStoredId } from '@teamchat/db';
+import { PgService, PrismaService, isStoredId } from '@teamchat/db';
+import { memberProfiles } from './messaging.sql';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -23,31 +24,17 @@ export interface MemberProfile {
  */
 @Injectable()
 export class MemberProfilesReadonly {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   async of(realmHost: string, userIds: number[]): Promise<Map<number, MemberProfile>> {
-    const users = await this.prisma.user.findMany({
-      where: { id: { in: [...new Set(userIds)] } },
-      include: { realm: { select: { userSettingsDefaults: true } } },
-    });
+    const rows = await this.pg.run(memberProfiles, [...new Set(userIds)]);
     return new Map(
-      users.map((user) => {
-        const settings = resolveSettings(user.realm.userSettingsDefaults, user.settings);
-        return [
-          user.id,
-          {
-            id: user.id,
-            fullName: user.fullName,
-            email: apiEmail(user, settings.email_address_visibility, realmHost),
-            deliveryEmail: user.deliveryEmail,
-            avatarSource: user.avatarSource,
-            avatarVersion: user.avatarVersion,
-            isBot: user.isBot,
-            isActive: user.isActive,
-            role: user.role,
-            settings,
-          },
-        ];
+      rows.map(({ realmDefaults, settings: stored, ...user }) => {
+        const settings = resolveSettings(realmDefaults, stored);
+        return [user.id, { ...user, email: apiEmail(user, settings.email_address_visibility, realmHost), settings }];
       }),
     );
   }

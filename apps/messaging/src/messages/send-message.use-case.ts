@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PrismaService, isStoredId, type Prisma, type StreamModel } from '@teamchat/db';
+import { PgService, PrismaService, isStoredId, type MessageModel, type Queryable, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
+import { activeSubscriberIds, insertMessage, setTopicVisibility, topicVisibilityState } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { renderMarkdown } from '../rendering/markdown';
@@ -44,6 +45,7 @@ interface Delivery {
 export class SendMessage {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
     private readonly profiles: MemberProfilesReadonly,
@@ -79,28 +81,36 @@ export class SendMessage {
     const profiles = await this.profiles.of(realm.host, [sender.id, ...delivery.dmMembers, ...mentions.mentionedUserIds]);
     const visibilityChanges = isChannel ? await this.visibilityChanges(delivery, sender.id, mentions, profiles) : [];
 
-    const message = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.message.create({
-        data: {
-          realmId: realm.id,
-          senderId: sender.id,
-          streamId: delivery.streamId,
-          dmGroupId: delivery.dmGroupId,
-          topic: delivery.topic,
-          content,
-          renderedContent,
-          sendingClient: command.client ?? 'API',
-        },
-      });
-      await tx.userMessage.createMany({
-        data: delivery.recipientIds.map((userId) => ({ userId, messageId: created.id, flags: flagsOf(userId) })),
-      });
-      if (delivery.channel && delivery.channel.firstMessageId === null) {
-        await tx.stream.updateMany({ where: { id: delivery.channel.id, firstMessageId: null }, data: { firstMessageId: created.id } });
-      }
-      for (const change of visibilityChanges) await this.saveVisibility(tx, delivery, change);
-      return created;
-    });
+    // One statement writes the message, its recipients' rows and the channel's first message;
+    // only topic visibility changes (a topic's first messages, mentions) need a transaction around it.
+    const unsaved: Omit<MessageModel, 'id' | 'dateSent'> = {
+      realmId: realm.id,
+      senderId: sender.id,
+      streamId: delivery.streamId,
+      dmGroupId: delivery.dmGroupId,
+      topic: delivery.topic,
+      content,
+      renderedContent,
+      sendingClient: command.client ?? 'API',
+    };
+    const write = async (db: Queryable): Promise<MessageModel> => {
+      const [saved] = await db.run(
+        insertMessage,
+        unsaved.realmId,
+        unsaved.senderId,
+        unsaved.streamId,
+        unsaved.dmGroupId,
+        unsaved.topic,
+        unsaved.content,
+        unsaved.renderedContent,
+        unsaved.sendingClient,
+        delivery.recipientIds,
+        delivery.recipientIds.map(flagsOf),
+      );
+      for (const change of visibilityChanges) await db.run(setTopicVisibility, change.userId, delivery.streamId!, delivery.topic, change.policy);
+      return { ...unsaved, ...saved };
+    };
+    const message = visibilityChanges.length === 0 ? await write(this.pg) : await this.pg.transaction(write);
 
     const record = toMessageRecord(message, {
       realm,
@@ -174,11 +184,7 @@ export class SendMessage {
     if (params.topic === undefined) throw badRequest('Missing topic');
     const topic = normalizeTopic(params.topic);
 
-    // Active subscribers whose accounts are active (users is read, never written, here).
-    const rows = await this.prisma.$queryRaw<{ user_id: number }[]>`
-      SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-      WHERE s.stream_id = ${access.channel.id} AND s.active AND u.is_active`;
-    const active = rows.map((row) => row.user_id);
+    const active = (await this.pg.run(activeSubscriberIds, access.channel.id)).map((row) => row.userId);
     const recipientIds = [...new Set([...active, user!.id])].sort((a, b) => a - b);
     return {
       streamId: access.channel.id,
@@ -248,13 +254,9 @@ export class SendMessage {
     mentions: MentionEnv,
     profiles: Awaited<ReturnType<MemberProfilesReadonly['of']>>,
   ): Promise<{ userId: number; policy: number }[]> {
-    const current = await this.prisma.$queryRaw<{ user_id: number; visibility_policy: number }[]>`
-      SELECT user_id, visibility_policy FROM user_topics
-      WHERE stream_id = ${delivery.streamId} AND lower(topic_name) = lower(${delivery.topic})`;
-    const policyOf = (userId: number) => current.find((row) => row.user_id === userId)?.visibility_policy ?? Visibility.INHERIT;
-    const [{ exists }] = await this.prisma.$queryRaw<{ exists: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM messages WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})) AS exists`;
-    const initiates = !exists;
+    const [{ policies, hasMessages }] = await this.pg.run(topicVisibilityState, delivery.streamId!, delivery.topic);
+    const policyOf = (userId: number) => policies.find((row) => row.userId === userId)?.policy ?? Visibility.INHERIT;
+    const initiates = !hasMessages;
 
     const changes: { userId: number; policy: number }[] = [];
     const sender = profiles.get(senderId);
@@ -275,18 +277,5 @@ export class SendMessage {
       if (policyOf(userId) !== Visibility.FOLLOWED) changes.push({ userId, policy: Visibility.FOLLOWED });
     }
     return changes;
-  }
-
-  private async saveVisibility(tx: Prisma.TransactionClient, delivery: Delivery, change: { userId: number; policy: number }) {
-    const existing = await tx.userTopic.findFirst({
-      where: { userId: change.userId, streamId: delivery.streamId!, topicName: { equals: delivery.topic, mode: 'insensitive' } },
-    });
-    if (existing) {
-      await tx.userTopic.update({ where: { id: existing.id }, data: { visibilityPolicy: change.policy, lastUpdated: new Date() } });
-    } else {
-      await tx.userTopic.create({
-        data: { userId: change.userId, streamId: delivery.streamId!, topicName: delivery.topic, visibilityPolicy: change.policy },
-      });
-    }
   }
 }

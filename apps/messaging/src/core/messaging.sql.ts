@@ -1,0 +1,138 @@
+import { statement } from '@teamchat/db';
+
+/**
+ * Messaging's hot-path SQL, in one place: each statement named, prepared once per connection,
+ * run through PgService. (Prisma keeps the schema and the cold paths.) Columns come back in
+ * the Prisma models' camelCase, so rows and models are interchangeable.
+ */
+
+const CHANNEL_COLUMNS = `s.id, s.realm_id AS "realmId", s.name, s.description, s.rendered_description AS "renderedDescription",
+  s.invite_only AS "inviteOnly", s.history_public_to_subscribers AS "historyPublicToSubscribers",
+  s.is_web_public AS "isWebPublic", s.is_archived AS "isArchived", s.creator_id AS "creatorId",
+  s.first_message_id AS "firstMessageId", s.date_created AS "dateCreated",
+  sub.id AS "subscriptionId", sub.active AS "subscriptionActive",
+  sub.subscribed_after_message_id AS "subscribedAfterMessageId", sub.is_muted AS "subscriptionMuted"`;
+
+export interface ChannelWithSubscriptionRow {
+  id: number;
+  realmId: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean;
+  isWebPublic: boolean;
+  isArchived: boolean;
+  creatorId: number | null;
+  firstMessageId: number | null;
+  dateCreated: Date;
+  subscriptionId: number | null;
+  subscriptionActive: boolean | null;
+  subscribedAfterMessageId: number | null;
+  subscriptionMuted: boolean | null;
+}
+
+/** An unarchived channel of the organization by id, with the user's subscription row if any. */
+export const channelByIdForUser = statement<ChannelWithSubscriptionRow, [streamId: number, realmId: number, userId: number]>(
+  'messaging.channel_by_id_for_user',
+  `SELECT ${CHANNEL_COLUMNS} FROM streams s
+   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
+   WHERE s.id = $1 AND s.realm_id = $2 AND NOT s.is_archived`,
+);
+
+/** The same, by name, whatever its case. */
+export const channelByNameForUser = statement<ChannelWithSubscriptionRow, [name: string, realmId: number, userId: number]>(
+  'messaging.channel_by_name_for_user',
+  `SELECT ${CHANNEL_COLUMNS} FROM streams s
+   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
+   WHERE lower(s.name) = lower($1) AND s.realm_id = $2 AND NOT s.is_archived
+   LIMIT 1`,
+);
+
+/** A channel's active subscribers whose accounts are active (users is read, never written, here). */
+export const activeSubscriberIds = statement<{ userId: number }, [streamId: number]>(
+  'messaging.active_subscriber_ids',
+  `SELECT s.user_id AS "userId" FROM subscriptions s JOIN users u ON u.id = s.user_id
+   WHERE s.stream_id = $1 AND s.active AND u.is_active`,
+);
+
+export interface MemberProfileRow {
+  id: number;
+  fullName: string;
+  deliveryEmail: string;
+  avatarSource: string;
+  avatarVersion: number;
+  isBot: boolean;
+  isActive: boolean;
+  role: number;
+  settings: unknown;
+  realmDefaults: unknown;
+}
+
+/** People by id, with their stored settings and their organization's defaults. */
+export const memberProfiles = statement<MemberProfileRow, [userIds: number[]]>(
+  'messaging.member_profiles',
+  `SELECT u.id, u.full_name AS "fullName", u.delivery_email AS "deliveryEmail", u.avatar_source AS "avatarSource",
+     u.avatar_version AS "avatarVersion", u.is_bot AS "isBot", u.is_active AS "isActive", u.role, u.settings,
+     r.user_settings_defaults AS "realmDefaults"
+   FROM users u JOIN realms r ON r.id = u.realm_id
+   WHERE u.id = ANY($1::int[])`,
+);
+
+/** Who has a visibility policy for a topic, and whether the topic has any message yet. */
+export const topicVisibilityState = statement<
+  { policies: { userId: number; policy: number }[]; hasMessages: boolean },
+  [streamId: number, topic: string]
+>(
+  'messaging.topic_visibility_state',
+  `SELECT
+     coalesce((SELECT json_agg(json_build_object('userId', user_id, 'policy', visibility_policy)) FROM user_topics
+               WHERE stream_id = $1 AND lower(topic_name) = lower($2)), '[]'::json) AS policies,
+     EXISTS (SELECT 1 FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2)) AS "hasMessages"`,
+);
+
+/**
+ * A new message and its recipients' rows in one statement, moving the channel's
+ * first_message_id when it has none yet. Recipients come as two parallel arrays.
+ */
+export const insertMessage = statement<
+  { id: number; dateSent: Date },
+  [
+    realmId: number,
+    senderId: number,
+    streamId: number | null,
+    dmGroupId: number | null,
+    topic: string,
+    content: string,
+    renderedContent: string,
+    sendingClient: string,
+    recipientIds: number[],
+    recipientFlags: number[],
+  ]
+>(
+  'messaging.insert_message',
+  `WITH message AS (
+     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     RETURNING id, date_sent
+   ), recipients AS (
+     INSERT INTO user_messages (user_id, message_id, flags)
+     SELECT r.user_id, message.id, r.flags FROM message, unnest($9::int[], $10::int[]) AS r(user_id, flags)
+   ), first_message AS (
+     UPDATE streams SET first_message_id = message.id FROM message
+     WHERE streams.id = $3 AND streams.first_message_id IS NULL
+   )
+   SELECT id, date_sent AS "dateSent" FROM message`,
+);
+
+/** Sets a user's visibility policy for a topic (matched whatever its case), creating the row if need be. */
+export const setTopicVisibility = statement<Record<string, never>, [userId: number, streamId: number, topic: string, policy: number]>(
+  'messaging.set_topic_visibility',
+  `WITH updated AS (
+     UPDATE user_topics SET visibility_policy = $4, last_updated = now()
+     WHERE user_id = $1 AND stream_id = $2 AND lower(topic_name) = lower($3)
+     RETURNING id
+   )
+   INSERT INTO user_topics (user_id, stream_id, topic_name, visibility_policy)
+   SELECT $1::int, $2::int, $3::text, $4::smallint WHERE NOT EXISTS (SELECT 1 FROM updated)`,
+);

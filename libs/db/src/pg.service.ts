@@ -1,0 +1,65 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+
+/**
+ * One named SQL statement: Postgres parses and plans it once per connection (a prepared
+ * statement), then only binds values. Declare each once, in its service's SQL module.
+ */
+export interface Statement<Row extends QueryResultRow, Params extends unknown[]> {
+  readonly name: string;
+  readonly text: string;
+  /** Phantom: the parameter and row types, for typing callers. */
+  readonly _types?: [Row, Params];
+}
+
+export const statement = <Row extends QueryResultRow, Params extends unknown[] = unknown[]>(
+  name: string,
+  text: string,
+): Statement<Row, Params> => ({ name, text });
+
+/** What can run a statement: the pool, or one connection inside a transaction. */
+export interface Queryable {
+  run<Row extends QueryResultRow, Params extends unknown[]>(statement: Statement<Row, Params>, ...params: Params): Promise<Row[]>;
+}
+
+const runOn =
+  (target: Pool | PoolClient) =>
+  async <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> =>
+    (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows;
+
+/**
+ * The database through the `pg` driver, for hot paths: every statement prepared and named,
+ * no ORM in between. Prisma keeps the schema, the migrations and the cold paths.
+ */
+@Injectable()
+export class PgService implements Queryable, OnModuleDestroy {
+  private readonly pool: Pool;
+
+  constructor(databaseUrl: string) {
+    this.pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  }
+
+  run<Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> {
+    return runOn(this.pool)(s, ...params);
+  }
+
+  /** `work` inside one BEGIN … COMMIT on one pooled connection (ROLLBACK if it throws). */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({ run: runOn(client) });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
