@@ -6,7 +6,10 @@ const TICKS_PER_SECOND = 100;
 /** The servers the system runs on, summed over all their processes (Postgres has one per connection). */
 const SERVERS: Record<string, string> = { postgres: 'postgres', 'redis-server': 'redis', 'nats-server': 'nats' };
 
-/** CPU seconds (user + system) used so far, per service process and per server. */
+/**
+ * CPU seconds (user + system) used so far, per process: `name` for a service, `server#pid` for
+ * each process of a server (a Postgres backend may start or end between two snapshots).
+ */
 export type CpuSnapshot = Map<string, number>;
 
 function cpuSecondsOf(pid: number): number | undefined {
@@ -40,7 +43,8 @@ export function cpuSnapshot(services: Map<string, number>, self = 'bench client'
     }
     const server = SERVERS[command];
     if (!server) continue;
-    snapshot.set(server, (snapshot.get(server) ?? 0) + (cpuSecondsOf(Number(entry)) ?? 0));
+    const seconds = cpuSecondsOf(Number(entry));
+    if (seconds !== undefined) snapshot.set(`${server}#${entry}`, seconds);
   }
   const usage = process.cpuUsage();
   snapshot.set(self, (usage.user + usage.system) / 1e6);
@@ -49,7 +53,13 @@ export function cpuSnapshot(services: Map<string, number>, self = 'bench client'
 
 /** Prints the CPU seconds each process used between two snapshots, busiest first, and its share of `seconds`. */
 export function printCpu(before: CpuSnapshot, after: CpuSnapshot, seconds: number): void {
-  const used = [...after].map(([name, total]) => [name, total - (before.get(name) ?? 0)] as const).sort((a, b) => b[1] - a[1]);
+  // A process that started meanwhile counts from zero; one that ended is not counted.
+  const byName = new Map<string, number>();
+  for (const [key, total] of after) {
+    const name = key.split('#')[0];
+    byName.set(name, (byName.get(name) ?? 0) + total - (before.get(key) ?? 0));
+  }
+  const used = [...byName].sort((a, b) => b[1] - a[1]);
   const sum = used.reduce((total, [, cpu]) => total + cpu, 0);
   console.log(`  CPU seconds over ${seconds.toFixed(1)} s (2 cores = ${(2 * seconds).toFixed(1)} s available; all: ${sum.toFixed(2)} s):`);
   for (const [name, cpu] of used) {
