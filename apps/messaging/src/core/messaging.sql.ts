@@ -1,4 +1,5 @@
 import { statement } from '@teamchat/db';
+import type { MemberProfile } from './member-profiles.readonly';
 
 /**
  * Messaging's hot-path SQL, in one place: each statement named, prepared once per connection,
@@ -56,18 +57,8 @@ export const activeSubscriberIds = statement<{ userId: number }, [streamId: numb
    WHERE s.stream_id = $1 AND s.active AND u.is_active`,
 );
 
-export interface MemberProfileRow {
-  id: number;
-  fullName: string;
-  deliveryEmail: string;
-  avatarSource: string;
-  avatarVersion: number;
-  isBot: boolean;
-  isActive: boolean;
-  role: number;
-  settings: unknown;
-  realmDefaults: unknown;
-}
+/** A person's row: their profile as messages show it, before settings are resolved and the email chosen. */
+export type MemberProfileRow = Omit<MemberProfile, 'email' | 'settings'> & { settings: unknown; realmDefaults: unknown };
 
 /** People by id, with their stored settings and their organization's defaults. */
 export const memberProfiles = statement<MemberProfileRow, [userIds: number[]]>(
