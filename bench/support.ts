@@ -6,7 +6,9 @@ import { createTemplateDatabase, TestSystem } from '@teamchat/testing';
 export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1): Promise<TestSystem> {
   process.env.TEAMCHAT_TEMPLATE_DB ??= `teamchat_bench_template_${randomBytes(4).toString('hex')}`;
   await createTemplateDatabase();
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', ...env }, gateways });
+  // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', ...env }, gateways, nodeArgs });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -6,33 +6,25 @@ import { AuthModule } from './auth/auth.module';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 import { ZulipExceptionFilter } from './http/zulip-exception.filter';
+import { CommandRoutes } from './http/command-routes';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
-import { UsersController } from './users/users.controller';
-import { ChannelsController } from './messaging/channels.controller';
-import { DraftsController } from './messaging/drafts.controller';
-import { MessagesController } from './messaging/messages.controller';
-import { TopicsController } from './messaging/topics.controller';
-import { PresenceController } from './presence/presence.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 
 /**
  * The HTTP surface: authenticates, decodes parameters, calls one command, writes the
- * envelope. It holds no domain rules and no database connection.
+ * envelope. It holds no domain rules and no database connection. Endpoints a service answers
+ * are routed by CommandRoutes (from their declarations); the controllers here serve the ones
+ * the gateway answers itself.
  */
 @Module({
   imports: [AuthModule, EventsModule],
   controllers: [
     GatewayHealthController,
     ServerSettingsController,
-    UsersController,
-    ChannelsController,
-    MessagesController,
-    TopicsController,
-    DraftsController,
-    PresenceController,
     OpenApiController,
   ],
   providers: [
+    CommandRoutes,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
+import { CommandRoutes } from './http/command-routes';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
 import { unmountedEndpoints } from './http/route.decorator';
@@ -27,6 +28,7 @@ async function bootstrap() {
   app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
+  app.use(app.get(CommandRoutes).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();

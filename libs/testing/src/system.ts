@@ -17,6 +17,8 @@ export interface SystemOptions {
   env?: Record<string, string>;
   /** How many gateway processes to run side by side (replica 0 is `api`'s). Default 1. */
   gateways?: number;
+  /** Extra node options for every process (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 /** A process of the system: a service, or `gateway#<n>` for the n-th extra gateway replica. */
@@ -67,6 +69,7 @@ export class TestSystem {
     env: Record<string, string>,
     readonly ports: Record<ProcessName, number>,
     readonly gatewayNames: ProcessName[],
+    private readonly nodeArgs: string[] = [],
   ) {
     this.env = env;
     this.api = new ApiClient(`http://127.0.0.1:${ports.gateway}`, TEST_ROOT_HOST);
@@ -93,7 +96,7 @@ export class TestSystem {
       NODE_ENV: 'test',
       ...options.env,
     };
-    const system = new TestSystem(database, env, ports, gatewayNames);
+    const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? []);
     await Promise.all(names.map((name) => system.startService(name, false)));
     try {
       await system.waitUntilReady();
@@ -121,7 +124,7 @@ export class TestSystem {
   async startService(name: ProcessName, waitForReady = true): Promise<void> {
     const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
-    const child = spawn(process.execPath, [path.join(root, 'dist/apps', service, 'src/main.js')], {
+    const child = spawn(process.execPath, [...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,10 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitState } from '@teamchat/platform';
-import { ZulipError } from '@teamchat/zulip';
 import type { Response } from 'express';
 import { AUTH_MODE, type AuthMode } from '../http/auth-mode.decorator';
 import type { ApiRequest } from '../http/request-context';
 import { notLoggedIn, parseBasicAuth } from './basic-credentials';
+import { ApiRateLimit } from './api-rate-limit';
 import { CredentialCache } from './credential-cache';
 
 /**
@@ -29,17 +28,17 @@ export async function identifyCaller(credentials: CredentialCache, req: ApiReque
 }
 
 /**
- * Runs before every route: finds the request's organization and caller as the route's AuthMode
- * asks, and applies the per-user or per-IP rate limit. (The request id is set earlier, by the
- * requestId middleware.)
+ * Runs before every Nest route (the endpoints the gateway serves itself): finds the request's
+ * organization and caller as the route's AuthMode asks, and applies the rate limit. (The
+ * request id is set earlier, by the requestId middleware; command endpoints do the same in
+ * CommandRoutes.)
  */
 @Injectable()
 export class ApiAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: CredentialCache,
-    private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rateLimit: ApiRateLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -51,24 +50,7 @@ export class ApiAuthGuard implements CanActivate {
     if (mode === 'none' || !req.path.startsWith('/api/')) return true;
 
     await identifyCaller(this.credentials, req, mode);
-    await this.rateLimit(req, res);
+    await this.rateLimit.apply(req, res);
     return true;
-  }
-
-  private async rateLimit(req: ApiRequest, res: Response): Promise<void> {
-    if (!this.config.RATE_LIMIT_ENABLED) return;
-    const windowSeconds = this.config.RATE_LIMIT_WINDOW_SECONDS;
-    const state: RateLimitState = req.ctx.user
-      ? await this.limiter.hit(
-          { name: 'api_by_user', limit: this.config.RATE_LIMIT_API_PER_USER, windowSeconds },
-          String(req.ctx.user.id),
-        )
-      : await this.limiter.hit({ name: 'api_by_ip', limit: this.config.RATE_LIMIT_API_PER_IP, windowSeconds }, req.ip ?? '');
-    res.setHeader('X-RateLimit-Limit', String(state.limit));
-    res.setHeader('X-RateLimit-Remaining', String(state.remaining));
-    res.setHeader('X-RateLimit-Reset', String(state.resetAt));
-    if (!state.allowed) {
-      throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': state.retryAfter });
-    }
   }
 }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ApiRateLimit } from './api-rate-limit';
 import { CredentialCache } from './credential-cache';
 
-/** One credential cache per gateway process, shared by the auth guard and the events poll. */
+/** One credential cache and rate limit per gateway process, shared by the auth guard, the command routes and the events poll. */
 @Module({
-  providers: [CredentialCache],
-  exports: [CredentialCache],
+  providers: [CredentialCache, ApiRateLimit],
+  exports: [CredentialCache, ApiRateLimit],
 })
 export class AuthModule {}

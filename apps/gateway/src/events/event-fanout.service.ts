@@ -101,14 +101,19 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
     const onceKey = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
     const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
     const deliveries = await this.deliveriesFor(subject, payload);
-    await this.store.append(deliveries, onceKey);
+    // Nothing to append (no recipient has a queue): no script, no once-key to remember.
+    if (deliveries.length > 0) await this.store.append(deliveries, onceKey);
   }
 
   private async deliveriesFor(subject: string, payload: unknown): Promise<Delivery[]> {
     if (subject === MessagingEvents.messageSent.subject.slice(SUBJECT_PREFIX.length)) {
       const sent = MessagingEvents.messageSent.payload.parse(payload);
-      const queues = await this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id));
-      return messageDeliveries(sent.publicChannel ? await this.withAllPublicStreamsQueues(sent, queues) : sent, queues);
+      // Both look-ups at once: one round trip to Redis.
+      const [queues, publicQueueIds] = await Promise.all([
+        this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id)),
+        sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
+      ]);
+      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
     }
     const parsed = clientEventSchema.safeParse(payload);
     if (!parsed.success) return []; // not a client-facing event
@@ -122,12 +127,15 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
    * realm-wide clients): their owners who are not recipients join with no flags, and only those
    * queues of theirs. Adds to `queues` and returns the widened event.
    */
-  private async withAllPublicStreamsQueues(sent: Messaging.MessageSent, queues: Map<number, QueueDescriptor[]>): Promise<Messaging.MessageSent> {
-    const ids = await this.store.allPublicStreamsQueues(sent.realmId);
-    if (ids.length === 0) return sent;
+  private withAllPublicStreamsQueues(
+    sent: Messaging.MessageSent,
+    queues: Map<number, QueueDescriptor[]>,
+    publicQueues: Map<string, QueueDescriptor>,
+  ): Messaging.MessageSent {
+    if (publicQueues.size === 0) return sent;
     const recipients = new Set(sent.recipients.map((recipient) => recipient.id));
     const added: Messaging.MessageSent['recipients'] = [];
-    for (const queue of (await this.store.descriptorsOf(ids)).values()) {
+    for (const queue of publicQueues.values()) {
       if (queue.realmId !== sent.realmId || recipients.has(queue.userId)) continue;
       const own = queues.get(queue.userId);
       if (own) own.push(queue);

@@ -4,23 +4,20 @@ import { ZulipError, decodeParams, type DecodedParams, type ParamSpecs } from '@
 import { rawParams, type ApiRequest } from './request-context';
 
 /**
- * Builds a command's envelope from the request: the organization and caller the guard found,
- * and the parameters decoded by the command's one declaration (path segments included).
+ * A command's envelope from the request: the organization and caller already identified, and
+ * the parameters decoded by the command's one declaration (path segments included).
  */
-export const ApiCommandOf = createParamDecorator(
-  <S extends ParamSpecs>(def: ApiCommandDef<S, unknown>, context: ExecutionContext): ApiCommand<DecodedParams<S>> => {
-    const req = context.switchToHttp().getRequest<ApiRequest>();
-    const values = decodeEndpointParams(req, def);
-    if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; mark its route @Auth('realm') or stronger`);
-    return {
-      realm: req.ctx.realm,
-      user: req.ctx.user,
-      params: values,
-      requestId: req.ctx.requestId,
-      client: clientName(req.header('user-agent')),
-    };
-  },
-);
+export function commandEnvelope<S extends ParamSpecs>(req: ApiRequest, def: ApiCommandDef<S, unknown>): ApiCommand<DecodedParams<S>> {
+  const values = decodeEndpointParams(req, def);
+  if (!req.ctx.realm) throw new Error(`${def.subject} needs an organization; declare its auth as 'realm' or stronger`);
+  return {
+    realm: req.ctx.realm,
+    user: req.ctx.user,
+    params: values,
+    requestId: req.ctx.requestId,
+    client: clientName(req.header('user-agent')),
+  };
+}
 
 /** The decoded parameters of an endpoint the gateway serves itself (no command behind it). */
 export const ParamsOf = createParamDecorator(<S extends ParamSpecs>(endpoint: Endpoint<S>, context: ExecutionContext): DecodedParams<S> =>
