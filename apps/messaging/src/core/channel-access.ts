@@ -22,18 +22,35 @@ export class ChannelAccess {
   async readable(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, streamId: number): Promise<AccessibleChannel | null> {
     if (!isStoredId(streamId)) return null;
     const [row] = await this.pg.run(channelByIdForUser, streamId, realmId, user.id);
-    return row ? check(row, user) : null;
+    return row ? accessFrom(row, user) : null;
   }
 
   async readableByName(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, name: string): Promise<AccessibleChannel | null> {
     const [row] = await this.pg.run(channelByNameForUser, name.trim(), realmId, user.id);
-    return row ? check(row, user) : null;
+    return row ? accessFrom(row, user) : null;
   }
 }
 
+/** A channel row's own columns (a row may carry more: the subscription, a send's context). */
+const CHANNEL_COLUMNS = [
+  'id',
+  'realmId',
+  'name',
+  'description',
+  'renderedDescription',
+  'inviteOnly',
+  'historyPublicToSubscribers',
+  'isWebPublic',
+  'isArchived',
+  'creatorId',
+  'firstMessageId',
+  'dateCreated',
+] as const satisfies readonly (keyof StreamModel)[];
+
 /** The channel and the user's subscription from one row; null where the user may not read it. */
-function check(row: ChannelWithSubscriptionRow, user: Pick<AuthUser, 'id' | 'role'>): AccessibleChannel | null {
-  const { subscriptionId, subscriptionActive, subscribedAfterMessageId, subscriptionMuted, ...channel } = row;
+export function accessFrom(row: ChannelWithSubscriptionRow, user: Pick<AuthUser, 'id' | 'role'>): AccessibleChannel | null {
+  const channel = Object.fromEntries(CHANNEL_COLUMNS.map((column) => [column, row[column]])) as StreamModel;
+  const { subscriptionId, subscriptionActive, subscribedAfterMessageId, subscriptionMuted } = row;
   if (subscriptionId !== null && subscriptionActive) {
     return { channel, subscription: { id: subscriptionId, subscribedAfterMessageId: subscribedAfterMessageId!, isMuted: subscriptionMuted! } };
   }

@@ -50,11 +50,38 @@ export const channelByNameForUser = statement<ChannelWithSubscriptionRow, [name:
    LIMIT 1`,
 );
 
-/** A channel's active subscribers whose accounts are active (users is read, never written, here). */
-export const activeSubscriberIds = statement<{ userId: number }, [streamId: number]>(
-  'messaging.active_subscriber_ids',
-  `SELECT s.user_id AS "userId" FROM subscriptions s JOIN users u ON u.id = s.user_id
-   WHERE s.stream_id = $1 AND s.active AND u.is_active`,
+/** What sending to a channel needs besides the channel: who receives it and the topic's state. */
+export interface ChannelSendContextRow extends ChannelWithSubscriptionRow {
+  /** Active subscribers whose accounts are active. */
+  subscriberIds: number[];
+  /** Who has a visibility policy for the topic. */
+  policies: { userId: number; policy: number }[];
+  /** Whether the topic has any message yet. */
+  hasMessages: boolean;
+}
+
+const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
+  ARRAY(SELECT r.user_id FROM subscriptions r JOIN users u ON u.id = r.user_id
+        WHERE r.stream_id = s.id AND r.active AND u.is_active) AS "subscriberIds",
+  coalesce((SELECT json_agg(json_build_object('userId', t.user_id, 'policy', t.visibility_policy)) FROM user_topics t
+            WHERE t.stream_id = s.id AND lower(t.topic_name) = lower($4)), '[]'::json) AS policies,
+  EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = s.id AND lower(m.topic) = lower($4)) AS "hasMessages"`;
+
+/** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription, the recipients, the topic. */
+export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number, topic: string]>(
+  'messaging.channel_send_context_by_id',
+  `SELECT ${SEND_CONTEXT_COLUMNS} FROM streams s
+   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
+   WHERE s.id = $1 AND s.realm_id = $2 AND NOT s.is_archived`,
+);
+
+/** The same, the channel named whatever its case. */
+export const channelSendContextByName = statement<ChannelSendContextRow, [name: string, realmId: number, userId: number, topic: string]>(
+  'messaging.channel_send_context_by_name',
+  `SELECT ${SEND_CONTEXT_COLUMNS} FROM streams s
+   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
+   WHERE lower(s.name) = lower($1) AND s.realm_id = $2 AND NOT s.is_archived
+   LIMIT 1`,
 );
 
 /** A person's row: their profile as messages show it, before settings are resolved and the email chosen. */
@@ -68,18 +95,6 @@ export const memberProfiles = statement<MemberProfileRow, [userIds: number[]]>(
      r.user_settings_defaults AS "realmDefaults"
    FROM users u JOIN realms r ON r.id = u.realm_id
    WHERE u.id = ANY($1::int[])`,
-);
-
-/** Who has a visibility policy for a topic, and whether the topic has any message yet. */
-export const topicVisibilityState = statement<
-  { policies: { userId: number; policy: number }[]; hasMessages: boolean },
-  [streamId: number, topic: string]
->(
-  'messaging.topic_visibility_state',
-  `SELECT
-     coalesce((SELECT json_agg(json_build_object('userId', user_id, 'policy', visibility_policy)) FROM user_topics
-               WHERE stream_id = $1 AND lower(topic_name) = lower($2)), '[]'::json) AS policies,
-     EXISTS (SELECT 1 FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2)) AS "hasMessages"`,
 );
 
 /**

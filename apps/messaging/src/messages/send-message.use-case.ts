@@ -3,8 +3,8 @@ import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/cont
 import { PgService, PrismaService, isStoredId, type MessageModel, type Queryable, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { ChannelAccess } from '../core/channel-access';
-import { activeSubscriberIds, insertMessage, setTopicVisibility, topicVisibilityState } from '../core/messaging.sql';
+import { accessFrom } from '../core/channel-access';
+import { channelSendContextById, channelSendContextByName, insertMessage, setTopicVisibility } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { renderMarkdown } from '../rendering/markdown';
@@ -34,6 +34,8 @@ interface Delivery {
   subscriberCount: number;
   /** The sender's subscription is muted (channel messages). */
   channelMuted: boolean;
+  /** Channel messages: who has a visibility policy for the topic, and whether it has messages yet. */
+  topicState?: { policies: { userId: number; policy: number }[]; hasMessages: boolean };
 }
 
 /**
@@ -46,7 +48,6 @@ export class SendMessage {
   constructor(
     private readonly prisma: PrismaService,
     private readonly pg: PgService,
-    private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
     private readonly profiles: MemberProfilesReadonly,
     private readonly events: EventBus,
@@ -161,10 +162,21 @@ export class SendMessage {
 
   private async toChannel({ realm, user, params }: Command): Promise<Delivery> {
     const target = parseChannelTarget(params.to);
-    const access =
+    // The topic is needed for the one read below, but its errors come after the channel's.
+    let topic = '';
+    let topicError: unknown;
+    try {
+      if (params.topic !== undefined) topic = normalizeTopic(params.topic);
+    } catch (error) {
+      topicError = error;
+    }
+    const [context] =
       'id' in target
-        ? await this.channels.readable(realm.id, user!, target.id)
-        : await this.channels.readableByName(realm.id, user!, target.name);
+        ? isStoredId(target.id)
+          ? await this.pg.run(channelSendContextById, target.id, realm.id, user!.id, topic)
+          : []
+        : await this.pg.run(channelSendContextByName, target.name.trim(), realm.id, user!.id, topic);
+    const access = context ? accessFrom(context, user!) : null;
     if (!access) {
       const exists =
         'id' in target
@@ -182,9 +194,9 @@ export class SendMessage {
       throw badRequest(`Not authorized to send to channel '${'name' in target ? target.name : target.id}'`);
     }
     if (params.topic === undefined) throw badRequest('Missing topic');
-    const topic = normalizeTopic(params.topic);
+    if (topicError) throw topicError;
 
-    const active = (await this.pg.run(activeSubscriberIds, access.channel.id)).map((row) => row.userId);
+    const active = context!.subscriberIds;
     const recipientIds = [...new Set([...active, user!.id])].sort((a, b) => a - b);
     return {
       streamId: access.channel.id,
@@ -195,6 +207,7 @@ export class SendMessage {
       recipientIds,
       subscriberCount: active.length,
       channelMuted: access.subscription?.isMuted ?? false,
+      topicState: { policies: context!.policies, hasMessages: context!.hasMessages },
     };
   }
 
@@ -254,7 +267,7 @@ export class SendMessage {
     mentions: MentionEnv,
     profiles: Awaited<ReturnType<MemberProfilesReadonly['of']>>,
   ): Promise<{ userId: number; policy: number }[]> {
-    const [{ policies, hasMessages }] = await this.pg.run(topicVisibilityState, delivery.streamId!, delivery.topic);
+    const { policies, hasMessages } = delivery.topicState!;
     const policyOf = (userId: number) => policies.find((row) => row.userId === userId)?.policy ?? Visibility.INHERIT;
     const initiates = !hasMessages;
 
