@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Factory, type TestSystem } from '@teamchat/testing';
+import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
 import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 interface Client {
@@ -127,7 +128,9 @@ async function main() {
     const results: { rate: number; sent: number; expected: number; delivered: number; sendErrors: number; p50: number; p95: number; p99: number; lastMs: number }[] = [];
     console.log(`  ${userCount} queues registered on 2 gateways; sending for ${seconds} s per rate\n`);
     console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors');
+    const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number; delivered: number }[] = [];
     for (const rate of rates) {
+      const before = cpuSnapshot(system.pids());
       latencies = [];
       delivered = 0;
       let sent = 0;
@@ -150,6 +153,7 @@ async function main() {
       const expected = (sent - sendErrors) * userCount;
       const waitUntil = Date.now() + graceMs;
       while (delivered < expected && Date.now() < waitUntil) await sleep(100);
+      cpu.push({ rate, before, after: cpuSnapshot(system.pids()), seconds: (Date.now() - started) / 1000, delivered });
       const sorted = [...latencies].sort((a, b) => a - b);
       const row = {
         rate,
@@ -184,6 +188,12 @@ async function main() {
       sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
     }
     console.log(`  fan-out: ${count} domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
+    for (const { rate, before, after, seconds: elapsed, delivered: got } of cpu) {
+      console.log(`\n  at ${rate} messages/s:`);
+      printCpu(before, after, elapsed);
+      const gatewayCpu = [...after].filter(([name]) => name.startsWith('gateway')).reduce((sum, [name, total]) => sum + total - (before.get(name) ?? 0), 0);
+      console.log(`    gateways' CPU per delivery (fan-out, append, poll, answer): ${((gatewayCpu / Math.max(got, 1)) * 1e6).toFixed(0)} µs`);
+    }
     stopping = true;
     agent.destroy();
     await Promise.race([Promise.allSettled(polling), sleep(1000)]);

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
+import { PollEventsMiddleware } from './events/poll-events.middleware';
 import { CommandRoutes } from './http/command-routes';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
@@ -27,6 +28,8 @@ async function bootstrap() {
   app.getHttpAdapter().getInstance().set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
+  // GET /events reads no body: it is served before body parsing and before every other route.
+  app.use(app.get(PollEventsMiddleware).router);
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.use(app.get(CommandRoutes).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

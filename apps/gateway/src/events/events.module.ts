@@ -1,5 +1,4 @@
-import { RequestMethod, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { Realtime, expressPath } from '@teamchat/contracts';
+import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EventFanout } from './event-fanout.service';
 import { EventQueueStore } from './event-queue.store';
@@ -13,10 +12,7 @@ import { RegisterQueue } from './register-queue';
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout],
+  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsMiddleware],
+  exports: [PollEventsMiddleware],
 })
-export class EventsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(PollEventsMiddleware).forRoutes({ path: expressPath(Realtime.getEvents), method: RequestMethod.GET });
-  }
-}
+export class EventsModule {}

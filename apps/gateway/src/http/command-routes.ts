@@ -10,7 +10,7 @@ import { CredentialCache } from '../auth/credential-cache';
 import { commandEnvelope } from './api-command.decorator';
 import type { ApiRequest } from './request-context';
 import { mountedElsewhere } from './route.decorator';
-import { successBody } from './success-envelope.interceptor';
+import { sendSuccess } from './success-envelope.interceptor';
 import { sendError } from './zulip-exception.filter';
 
 type AnyCommand = ApiCommandDef<ParamSpecs, unknown>;
@@ -23,7 +23,7 @@ const isCommand = (endpoint: Endpoint): endpoint is AnyCommand => 'subject' in e
  * envelope. Nest's guard/interceptor/filter pipeline cost more CPU than all of that together
  * (measured under `npm run bench:send`), and these routes hold no logic of their own to need
  * it. The steps are the same functions the Nest routes use: identifyCaller, ApiRateLimit,
- * commandEnvelope, successBody, sendError.
+ * commandEnvelope, sendSuccess, sendError.
  */
 @Injectable()
 export class CommandRoutes {
@@ -51,7 +51,7 @@ export class CommandRoutes {
         await this.rateLimit.apply(req, res);
       }
       const data = await this.commands.call(def, commandEnvelope(req, def));
-      if (!res.writableEnded) res.status(200).json(successBody(data as object, req.ctx.ignored));
+      if (!res.writableEnded) sendSuccess(res, data as object, req.ctx.ignored);
     } catch (error) {
       if (!res.writableEnded) sendError(req, res, error, this.logger);
     }
