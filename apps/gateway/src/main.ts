@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
-import { PollEventsMiddleware } from './events/poll-events.middleware';
+import { PollEventsRoute } from './events/poll-events.route';
 import { CommandRoutes } from './http/command-routes';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
@@ -28,13 +28,14 @@ async function bootstrap() {
   app.getHttpAdapter().getInstance().set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
-  // GET /events reads no body: it is served before body parsing and before every other route.
-  app.use(app.get(PollEventsMiddleware).router);
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.use(app.get(CommandRoutes).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();
+  await app.init();
+  // GET /events is answered before Express sees the request (see PollEventsRoute).
+  app.get(PollEventsRoute).installOn(app.getHttpServer());
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
@@ -12,9 +13,13 @@ import { CredentialCache } from './credential-cache';
  * name (Zulip's 401s otherwise); without, the organization the host selects, refusing routes
  * that need a user.
  */
-export async function identifyCaller(credentials: CredentialCache, req: ApiRequest, mode: Exclude<AuthMode, 'none'>): Promise<void> {
-  const host = req.header('host') ?? '';
-  const authorization = req.header('authorization');
+export async function identifyCaller(
+  credentials: CredentialCache,
+  req: IncomingMessage & Pick<ApiRequest, 'ctx'>,
+  mode: Exclude<AuthMode, 'none'>,
+): Promise<void> {
+  const host = req.headers.host ?? '';
+  const authorization = req.headers.authorization;
   if (authorization && mode !== 'realm') {
     const { email, apiKey } = parseBasicAuth(authorization);
     const { realm, user } = await credentials.authenticate(host, email, apiKey);

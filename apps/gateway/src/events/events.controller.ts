@@ -20,7 +20,7 @@ export class EventsController {
     return this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
   }
 
-  // GET /events is served by PollEventsMiddleware, ahead of this pipeline.
+  // GET /events is served by PollEventsRoute, ahead of Express and this pipeline.
 
   @Route(Realtime.deleteQueue)
   async deleteQueue(@Req() req: ApiRequest, @ParamsOf(Realtime.deleteQueue) params: DecodedParams<typeof Realtime.deleteQueueParams>) {

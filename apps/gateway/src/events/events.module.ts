@@ -4,7 +4,7 @@ import { EventFanout } from './event-fanout.service';
 import { EventQueueStore } from './event-queue.store';
 import { EventsController } from './events.controller';
 import { LongPoll } from './long-poll';
-import { PollEventsMiddleware } from './poll-events.middleware';
+import { PollEventsRoute } from './poll-events.route';
 import { QueueWakeups } from './queue-wakeups';
 import { RegisterQueue } from './register-queue';
 
@@ -12,7 +12,7 @@ import { RegisterQueue } from './register-queue';
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsMiddleware],
-  exports: [PollEventsMiddleware],
+  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsRoute],
+  exports: [PollEventsRoute],
 })
 export class EventsModule {}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiRequest } from './request-context';
 
@@ -9,9 +10,14 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
  * carries an id: the caller's `X-Request-Id` when well formed, else a new one.
  */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const given = req.header('x-request-id');
-  const id = given && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
-  (req as ApiRequest).ctx = { requestId: id, user: null, ignored: [] };
-  res.setHeader('X-Request-Id', id);
+  assignRequestId(req, res);
   next();
+}
+
+/** Gives a request its context and id (echoed as `X-Request-Id`). */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+  (req as IncomingMessage & Pick<ApiRequest, 'ctx'>).ctx = { requestId: id, user: null, ignored: [] };
+  res.setHeader('X-Request-Id', id);
 }

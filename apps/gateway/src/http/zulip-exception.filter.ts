@@ -1,7 +1,7 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { LOGGER } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ApiRequest } from './request-context';
 
@@ -19,7 +19,7 @@ export class ZulipExceptionFilter implements ExceptionFilter {
 }
 
 /** Writes any failure as the error envelope, with the headers some errors carry. */
-export function sendError(req: Request & Partial<ApiRequest>, res: Response, exception: unknown, logger: Logger): void {
+export function sendError(req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>>, res: ServerResponse, exception: unknown, logger: Logger): void {
   const error = toZulipError(exception, req, logger);
   if (error.status === 401 && error.code === 'UNAUTHORIZED') {
     res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
@@ -28,10 +28,12 @@ export function sendError(req: Request & Partial<ApiRequest>, res: Response, exc
   if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
     res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   }
-  res.status(error.status).json({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+  const body = JSON.stringify({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
-function toZulipError(exception: unknown, req: Request & Partial<ApiRequest>, logger: Logger): ZulipError {
+function toZulipError(exception: unknown, req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>>, logger: Logger): ZulipError {
     if (exception instanceof ZulipError) return exception;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -42,7 +44,7 @@ function toZulipError(exception: unknown, req: Request & Partial<ApiRequest>, lo
     const bodyError = bodyParserError(exception);
     if (bodyError) return bodyError;
 
-    logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.path }, 'unexpected fault');
+    logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.url }, 'unexpected fault');
     return new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', {
       ...(req.ctx?.requestId ? { request_id: req.ctx.requestId } : {}),
     });

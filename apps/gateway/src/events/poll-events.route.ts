@@ -1,0 +1,89 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { Realtime } from '@teamchat/contracts';
+import { LOGGER, MetricsService } from '@teamchat/platform';
+import { decodeParams } from '@teamchat/zulip';
+import type { Logger } from 'pino';
+import { identifyCaller } from '../auth/api-auth.guard';
+import { CredentialCache } from '../auth/credential-cache';
+import type { ApiRequest } from '../http/request-context';
+import { assignRequestId } from '../http/request-id.middleware';
+import { mountedElsewhere } from '../http/route.decorator';
+import { sendSuccess } from '../http/success-envelope.interceptor';
+import { sendError } from '../http/zulip-exception.filter';
+import { LongPoll } from './long-poll';
+
+/** The path GET /events is served at, and the route label it is measured under (see httpMetrics). */
+export const EVENTS_ROUTE = '/api/v1/events';
+
+mountedElsewhere(Realtime.getEvents);
+
+type PollRequest = IncomingMessage & Pick<ApiRequest, 'ctx'>;
+
+/**
+ * GET /events, the one route every client calls again as soon as it is answered, served on
+ * Node's own request event ahead of Express and Nest: measured under `npm run bench:events`,
+ * their routing, response helpers and pipeline cost more CPU per poll than the poll itself.
+ * The rules are the same functions the other routes use: assignRequestId, identifyCaller,
+ * decodeParams, sendSuccess, sendError. Event polling is not rate limited (as in Zulip).
+ */
+@Injectable()
+export class PollEventsRoute {
+  constructor(
+    private readonly credentials: CredentialCache,
+    private readonly longPoll: LongPoll,
+    private readonly metrics: MetricsService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Puts this route in front of the server's other request handlers (Express). */
+  installOn(server: Server): void {
+    const others = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.handles(req)) void this.serve(req, res);
+      else for (const listener of others) listener(req, res);
+    });
+  }
+
+  /** Serves the request if it is a poll; false otherwise (another handler's). */
+  handles(req: IncomingMessage): boolean {
+    if (req.method !== 'GET') return false;
+    const url = req.url ?? '';
+    const queryAt = url.indexOf('?');
+    return (queryAt < 0 ? url : url.slice(0, queryAt)) === EVENTS_ROUTE;
+  }
+
+  /** The poll itself, for a request `handles` accepted. */
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const stop = this.metrics.httpDuration.startTimer();
+    res.once('finish', () => stop({ method: 'GET', route: EVENTS_ROUTE, status: String(res.statusCode) }));
+    assignRequestId(req, res);
+    const request = req as PollRequest;
+    try {
+      await identifyCaller(this.credentials, request, 'user');
+      const { values: params, ignored } = decodeParams(Realtime.getEventsParams, queryOf(req.url ?? ''));
+      request.ctx.ignored = ignored;
+      const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+      const events = await this.longPoll.poll({
+        queueId: params.queue_id,
+        realmId: request.ctx.realm!.id,
+        userId: request.ctx.user!.id,
+        lastEventId: params.last_event_id,
+        dontBlock: params.dont_block,
+        closed,
+      });
+      if (!res.writableEnded) sendSuccess(res, { events, queue_id: params.queue_id }, ignored);
+    } catch (error) {
+      if (!res.writableEnded) sendError(request, res, error, this.logger);
+    }
+  }
+}
+
+/** The query string's variables as Zulip reads them: last value wins (as rawParams does). */
+function queryOf(url: string): Record<string, string> {
+  const raw: Record<string, string> = Object.create(null);
+  const queryAt = url.indexOf('?');
+  if (queryAt >= 0) for (const [name, value] of new URLSearchParams(url.slice(queryAt + 1))) raw[name] = value;
+  return raw;
+}
