@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { openPrisma, type PrismaService } from '@teamchat/db';
+import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
 import { ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
 import { Role, ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
@@ -155,7 +155,8 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       // The same events as the API publishes, so running clients learn of the new channel.
       const events = new EventBus(config, createLogger('admin-cli', 'warn'));
       await events.onModuleInit();
-      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(prisma), new ChannelStatsReader(prisma), events);
+      const pg = new PgService(config.DATABASE_URL);
+      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(prisma), events);
       const result = await subscribe
         .execute({
         realm: realms.toInfo(realm),
@@ -180,7 +181,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
           history_public_to_subscribers: undefined,
         },
       })
-        .finally(() => events.onApplicationShutdown());
+        .finally(() => Promise.all([events.onApplicationShutdown(), pg.onModuleDestroy()]));
       const channel = await prisma.stream.findFirstOrThrow({
         where: { realmId: realm.id, name: { equals: name.trim(), mode: 'insensitive' }, isArchived: false },
       });

@@ -43,6 +43,14 @@ export class PgService implements Queryable, OnModuleDestroy {
     return runOn(this.pool)(s, ...params);
   }
 
+  /**
+   * A statement whose shape depends on the request (a narrow's conditions), composed with
+   * `Prisma.sql` (which only builds text and values; no ORM runs) and sent unnamed.
+   */
+  async query<Row extends QueryResultRow>(sql: { text: string; values: unknown[] }): Promise<Row[]> {
+    return (await this.pool.query<Row>(sql.text, sql.values)).rows;
+  }
+
   /** `work` inside one BEGIN … COMMIT on one pooled connection (ROLLBACK if it throws). */
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

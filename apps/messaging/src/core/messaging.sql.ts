@@ -142,3 +142,70 @@ export const setTopicVisibility = statement<Record<string, never>, [userId: numb
    INSERT INTO user_topics (user_id, stream_id, topic_name, visibility_policy)
    SELECT $1::int, $2::int, $3::text, $4::smallint WHERE NOT EXISTS (SELECT 1 FROM updated)`,
 );
+
+/** A channel's active subscribers whose accounts are active (typing's audience). */
+export const activeSubscriberIds = statement<{ userId: number }, [streamId: number]>(
+  'messaging.active_subscriber_ids',
+  `SELECT s.user_id AS "userId" FROM subscriptions s JOIN users u ON u.id = s.user_id
+   WHERE s.stream_id = $1 AND s.active AND u.is_active ORDER BY s.user_id`,
+);
+
+/** Channel names by id (what a message record shows as `display_recipient`). */
+export const channelNames = statement<{ id: number; name: string }, [streamIds: number[]]>(
+  'messaging.channel_names',
+  `SELECT id, name FROM streams WHERE id = ANY($1::int[])`,
+);
+
+/** Direct-message groups by id, with their members. */
+export const directMessageGroups = statement<{ id: number; memberIds: number[] }, [groupIds: number[]]>(
+  'messaging.direct_message_groups',
+  `SELECT id, member_ids AS "memberIds" FROM direct_message_groups WHERE id = ANY($1::int[])`,
+);
+
+/** The direct-message group of a set of people (their sorted ids, comma-joined), if it exists. */
+export const directMessageGroupByKey = statement<{ id: number }, [realmId: number, memberKey: string]>(
+  'messaging.direct_message_group_by_key',
+  `SELECT id FROM direct_message_groups WHERE realm_id = $1 AND member_key = $2`,
+);
+
+/** Creates the direct-message group of a set of people; no row when it exists already. */
+export const createDirectMessageGroup = statement<{ id: number }, [realmId: number, memberKey: string, memberIds: number[]]>(
+  'messaging.create_direct_message_group',
+  `INSERT INTO direct_message_groups (realm_id, member_key, member_ids) VALUES ($1, $2, $3::int[])
+   ON CONFLICT (realm_id, member_key) DO NOTHING
+   RETURNING id`,
+);
+
+/** What messaging needs to know about a user (users-groups' table, read only). */
+export interface DirectoryUserRow {
+  id: number;
+  realmId: number;
+  deliveryEmail: string;
+  fullName: string;
+  role: number;
+  isActive: boolean;
+  isBot: boolean;
+}
+
+const DIRECTORY_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmail", full_name AS "fullName", role,
+  is_active AS "isActive", is_bot AS "isBot"`;
+
+/** Active users of the organization among these ids. */
+export const activeUsersByIds = statement<DirectoryUserRow, [realmId: number, userIds: number[]]>(
+  'messaging.active_users_by_ids',
+  `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND is_active AND id = ANY($2::int[])`,
+);
+
+/** The active user with this real address (any case), or with this id (Zulip's dummy `user<id>@…` form). */
+export const activeUserByEmail = statement<DirectoryUserRow, [realmId: number, email: string, dummyId: number | null]>(
+  'messaging.active_user_by_email',
+  `SELECT ${DIRECTORY_COLUMNS} FROM users
+   WHERE realm_id = $1 AND is_active AND (lower(delivery_email) = lower($2) OR id = $3)
+   ORDER BY id LIMIT 1`,
+);
+
+/** Every active user of the organization, in id order. */
+export const activeUsersOfRealm = statement<DirectoryUserRow, [realmId: number]>(
+  'messaging.active_users_of_realm',
+  `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND is_active ORDER BY id`,
+);

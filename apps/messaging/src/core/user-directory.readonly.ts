@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, isStoredId } from '@teamchat/db';
+import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
+import { activeUserByEmail, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './messaging.sql';
 
 /** What messaging needs to know about a user. */
-export interface DirectoryUser {
-  id: number;
-  realmId: number;
-  deliveryEmail: string;
-  fullName: string;
-  role: number;
-  isActive: boolean;
-  isBot: boolean;
-}
+export type DirectoryUser = DirectoryUserRow;
 
-const SELECT = { id: true, realmId: true, deliveryEmail: true, fullName: true, role: true, isActive: true, isBot: true };
 const DUMMY_EMAIL = /^user(\d+)@/i;
 
 /**
@@ -22,13 +14,13 @@ const DUMMY_EMAIL = /^user(\d+)@/i;
  */
 @Injectable()
 export class UserDirectoryReadonly {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly pg: PgService) {}
 
   /** Active users of the organization by id; an unknown or foreign id fails with its message. */
   async byIds(realmId: number, ids: number[], invalid: (id: number) => string): Promise<DirectoryUser[]> {
     const unique = [...new Set(ids)];
     const inRange = unique.filter(isStoredId);
-    const users = await this.prisma.user.findMany({ where: { realmId, id: { in: inRange }, isActive: true }, select: SELECT });
+    const users = await this.pg.run(activeUsersByIds, realmId, inRange);
     const found = new Map(users.map((user) => [user.id, user]));
     const missing = unique.find((id) => !found.has(id));
     if (missing !== undefined) throw badRequest(invalid(missing));
@@ -40,7 +32,7 @@ export class UserDirectoryReadonly {
    * a channel (Zulip's active_user_ids, with roles to tell guests and administrators apart).
    */
   async activeUsers(realmId: number): Promise<DirectoryUser[]> {
-    return this.prisma.user.findMany({ where: { realmId, isActive: true }, select: SELECT, orderBy: { id: 'asc' } });
+    return this.pg.run(activeUsersOfRealm, realmId);
   }
 
   /**
@@ -50,17 +42,8 @@ export class UserDirectoryReadonly {
     const result: DirectoryUser[] = [];
     for (const email of [...new Set(emails.map((e) => e.trim()))]) {
       const dummy = DUMMY_EMAIL.exec(email);
-      const user = await this.prisma.user.findFirst({
-        where: {
-          realmId,
-          isActive: true,
-          OR: [
-            { deliveryEmail: { equals: email, mode: 'insensitive' } },
-            ...(dummy && isStoredId(Number(dummy[1])) ? [{ id: Number(dummy[1]) }] : []),
-          ],
-        },
-        select: SELECT,
-      });
+      const dummyId = dummy && isStoredId(Number(dummy[1])) ? Number(dummy[1]) : null;
+      const [user] = await this.pg.run(activeUserByEmail, realmId, email, dummyId);
       if (!user) throw badRequest(invalid(email));
       result.push(user);
     }

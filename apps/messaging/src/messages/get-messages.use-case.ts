@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
-import { MAX_STORED_ID, Prisma, PrismaService, isStoredId, type MessageModel } from '@teamchat/db';
+import { MAX_STORED_ID, PgService, Prisma, isStoredId, type MessageModel } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
+import { channelNames, directMessageGroupByKey, directMessageGroups } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { Flag, flagNames } from './message-flags';
@@ -27,7 +28,7 @@ type Row = MessageModel & { flags: number | null };
 @Injectable()
 export class GetMessages {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
     private readonly profiles: MemberProfilesReadonly,
@@ -115,7 +116,7 @@ export class GetMessages {
               ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid narrow operand: unknown user ${id}`)
               : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid narrow operand: unknown user ${email}`);
           const memberKey = [...new Set([viewer.id, ...people.map((p) => p.id)])].sort((a, b) => a - b).join(',');
-          const group = await this.prisma.directMessageGroup.findUnique({ where: { realmId_memberKey: { realmId: realm.id, memberKey } } });
+          const [group] = await this.pg.run(directMessageGroupByKey, realm.id, memberKey);
           if (!group) empty = true;
           else conditions.push(Prisma.sql`m.dm_group_id = ${group.id}`);
           break;
@@ -156,23 +157,24 @@ export class GetMessages {
     const columns = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId",
       m.dm_group_id AS "dmGroupId", m.topic, m.content, m.rendered_content AS "renderedContent",
       m.sending_client AS "sendingClient", m.date_sent AS "dateSent", um.flags`;
+    // Composed with Prisma.sql (text and values only) and run through pg: a narrow's shape varies.
     if (scope.channelWide) {
-      return this.prisma.$queryRaw<Row[]>`
+      return this.pg.query<Row>(Prisma.sql`
         SELECT ${columns} FROM messages m
         LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${scope.viewerId}
-        WHERE m.stream_id = ${scope.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`;
+        WHERE m.stream_id = ${scope.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`);
     }
-    return this.prisma.$queryRaw<Row[]>`
+    return this.pg.query<Row>(Prisma.sql`
       SELECT ${columns} FROM user_messages um JOIN messages m ON m.id = um.message_id
-      WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`;
+      WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
   }
 
   private async records({ realm, params }: Command, rows: Row[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
     const [channels, groups] = await Promise.all([
-      this.prisma.stream.findMany({ where: { id: { in: channelIds } }, select: { id: true, name: true } }),
-      this.prisma.directMessageGroup.findMany({ where: { id: { in: groupIds } } }),
+      channelIds.length ? this.pg.run(channelNames, channelIds) : [],
+      groupIds.length ? this.pg.run(directMessageGroups, groupIds) : [],
     ]);
     const people = [...rows.map((row) => row.senderId), ...groups.flatMap((g) => g.memberIds)];
     const profiles = await this.profiles.of(realm.host, people);

@@ -4,7 +4,14 @@ import { PgService, PrismaService, isStoredId, type MessageModel, type Queryable
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
-import { channelSendContextById, channelSendContextByName, insertMessage, setTopicVisibility } from '../core/messaging.sql';
+import {
+  channelSendContextById,
+  channelSendContextByName,
+  createDirectMessageGroup,
+  directMessageGroupByKey,
+  insertMessage,
+  setTopicVisibility,
+} from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { renderMarkdown } from '../rendering/markdown';
@@ -219,11 +226,11 @@ export class SendMessage {
         : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid email '${email}'`);
     const members = [...new Set([user!.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
     const memberKey = members.join(',');
-    const group = await this.prisma.directMessageGroup.upsert({
-      where: { realmId_memberKey: { realmId: realm.id, memberKey } },
-      create: { realmId: realm.id, memberKey, memberIds: members },
-      update: {},
-    });
+    // Found (usually), else created; if a concurrent send created it first, found on a second look.
+    const group =
+      (await this.pg.run(directMessageGroupByKey, realm.id, memberKey))[0] ??
+      (await this.pg.run(createDirectMessageGroup, realm.id, memberKey, members))[0] ??
+      (await this.pg.run(directMessageGroupByKey, realm.id, memberKey))[0];
     return {
       streamId: null,
       dmGroupId: group.id,

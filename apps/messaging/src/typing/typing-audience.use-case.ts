@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { activeSubscriberIds } from '../core/messaging.sql';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 
 type Command = PayloadOf<typeof Messaging.typingAudience>;
@@ -17,10 +17,9 @@ type Command = PayloadOf<typeof Messaging.typingAudience>;
 @Injectable()
 export class TypingAudience {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
-    private readonly profiles: MemberProfilesReadonly,
   ) {}
 
   async execute({ realmId, userId, streamId }: Command): Promise<{ subscriberIds: number[] }> {
@@ -29,11 +28,7 @@ export class TypingAudience {
     if (!access) throw badRequest('Invalid channel ID');
     // Until channels carry can_send_message_group, whoever may read a channel may send to it.
 
-    const subscriptions = await this.prisma.subscription.findMany({
-      where: { streamId: access.channel.id, active: true },
-      select: { userId: true },
-    });
-    const active = await this.profiles.activeIds(realmId, subscriptions.map((s) => s.userId));
-    return { subscriberIds: active.sort((a, b) => a - b) };
+    const rows = await this.pg.run(activeSubscriberIds, access.channel.id);
+    return { subscriberIds: rows.map((row) => row.userId) };
   }
 }
