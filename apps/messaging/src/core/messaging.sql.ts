@@ -209,3 +209,71 @@ export const activeUsersOfRealm = statement<DirectoryUserRow, [realmId: number]>
   'messaging.active_users_of_realm',
   `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND is_active ORDER BY id`,
 );
+
+// ---- POST /register: the message-derived state (flag bits and limits are parameters) ----
+
+/** The newest message a user received, null when none. */
+export const maxReceivedMessageId = statement<{ id: number | null }, [userId: number]>(
+  'messaging.max_received_message_id',
+  `SELECT max(message_id) AS id FROM user_messages WHERE user_id = $1`,
+);
+
+/** A user's topic visibility policies other than `inherit`, outside archived channels. */
+export const userTopicPolicies = statement<
+  { streamId: number; topicName: string; lastUpdated: Date; policy: number },
+  [userId: number, inherit: number]
+>(
+  'messaging.user_topic_policies',
+  `SELECT ut.stream_id AS "streamId", ut.topic_name AS "topicName", ut.last_updated AS "lastUpdated", ut.visibility_policy AS policy
+   FROM user_topics ut JOIN streams s ON s.id = ut.stream_id
+   WHERE ut.user_id = $1 AND ut.visibility_policy <> $2 AND NOT s.is_archived
+   ORDER BY ut.id`,
+);
+
+/** Every topic visibility policy of a user, archived channels included. */
+export const allUserTopicPolicies = statement<{ streamId: number; topicName: string; policy: number }, [userId: number]>(
+  'messaging.all_user_topic_policies',
+  `SELECT stream_id AS "streamId", topic_name AS "topicName", visibility_policy AS policy FROM user_topics WHERE user_id = $1`,
+);
+
+/** The direct conversations among a user's newest direct messages, newest first, with their newest message. */
+export const recentDirectConversations = statement<
+  { maxMessageId: number; memberIds: number[] },
+  [userId: number, isPrivateFlag: number, limit: number]
+>(
+  'messaging.recent_direct_conversations',
+  `WITH recent AS (
+     SELECT message_id FROM user_messages
+     WHERE user_id = $1 AND (flags & $2) <> 0
+     ORDER BY message_id DESC LIMIT $3
+   )
+   SELECT max(m.id)::int AS "maxMessageId", g.member_ids AS "memberIds"
+   FROM recent r JOIN messages m ON m.id = r.message_id JOIN direct_message_groups g ON g.id = m.dm_group_id
+   GROUP BY g.id, g.member_ids
+   ORDER BY "maxMessageId" DESC`,
+);
+
+export interface UnreadRow {
+  id: number;
+  flags: number;
+  streamId: number | null;
+  topic: string;
+  memberIds: number[] | null;
+  channelMuted: boolean;
+}
+
+/** A user's newest unread messages (at most `limit`), oldest first, with where each was sent. */
+export const unreadMessages = statement<UnreadRow, [userId: number, readFlag: number, limit: number]>(
+  'messaging.unread_messages',
+  `WITH unread AS (
+     SELECT message_id, flags FROM user_messages
+     WHERE user_id = $1 AND (flags & $2) = 0
+     ORDER BY message_id DESC LIMIT $3
+   )
+   SELECT u.message_id AS id, u.flags, m.stream_id AS "streamId", m.topic, g.member_ids AS "memberIds",
+     coalesce(s.is_muted, false) AS "channelMuted"
+   FROM unread u JOIN messages m ON m.id = u.message_id
+   LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+   LEFT JOIN subscriptions s ON s.user_id = $1 AND s.stream_id = m.stream_id
+   ORDER BY u.message_id`,
+);
