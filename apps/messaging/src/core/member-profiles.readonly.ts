@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
 import { PgService, PrismaService, isStoredId } from '@teamchat/db';
-import { memberProfiles } from './messaging.sql';
+import { memberProfiles, type MemberProfileRow } from './messaging.sql';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -29,14 +29,12 @@ export class MemberProfilesReadonly {
     private readonly pg: PgService,
   ) {}
 
-  async of(realmHost: string, userIds: number[]): Promise<Map<number, MemberProfile>> {
-    const rows = await this.pg.run(memberProfiles, [...new Set(userIds)]);
-    return new Map(
-      rows.map(({ realmDefaults, settings: stored, ...user }) => {
-        const settings = resolveSettings(realmDefaults, stored);
-        return [user.id, { ...user, email: apiEmail(user, settings.email_address_visibility, realmHost), settings }];
-      }),
-    );
+  /** These people's profiles; `known` ones (read with something else) are not read again. */
+  async of(realmHost: string, userIds: number[], known: MemberProfileRow[] = []): Promise<Map<number, MemberProfile>> {
+    const have = new Set(known.map((row) => row.id));
+    const missing = [...new Set(userIds)].filter((id) => !have.has(id));
+    const rows = missing.length ? [...known, ...(await this.pg.run(memberProfiles, missing))] : known;
+    return new Map(rows.map((row) => [row.id, toMemberProfile(row, realmHost)]));
   }
 
   /** A user's effective settings: stored, over the organization's defaults, over Zulip's. */
@@ -78,4 +76,10 @@ export class MemberProfilesReadonly {
       select: { id: true, fullName: true },
     });
   }
+}
+
+/** A person's row as messages show them: settings resolved over their organization's defaults, the email they are shown by. */
+function toMemberProfile({ realmDefaults, settings: stored, ...user }: MemberProfileRow, realmHost: string): MemberProfile {
+  const settings = resolveSettings(realmDefaults, stored);
+  return { ...user, email: apiEmail(user, settings.email_address_visibility, realmHost), settings };
 }

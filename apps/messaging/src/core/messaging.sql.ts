@@ -58,6 +58,8 @@ export interface ChannelSendContextRow extends ChannelWithSubscriptionRow {
   policies: { userId: number; policy: number }[];
   /** Whether the topic has any message yet. */
   hasMessages: boolean;
+  /** The sender's profile row (it shows on the message, and its settings decide topic follows). */
+  sender: MemberProfileRow;
 }
 
 const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
@@ -65,7 +67,11 @@ const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
         WHERE r.stream_id = s.id AND r.active AND u.is_active) AS "subscriberIds",
   coalesce((SELECT json_agg(json_build_object('userId', t.user_id, 'policy', t.visibility_policy)) FROM user_topics t
             WHERE t.stream_id = s.id AND lower(t.topic_name) = lower($4)), '[]'::json) AS policies,
-  EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = s.id AND lower(m.topic) = lower($4)) AS "hasMessages"`;
+  EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = s.id AND lower(m.topic) = lower($4)) AS "hasMessages",
+  (SELECT json_build_object('id', u.id, 'fullName', u.full_name, 'deliveryEmail', u.delivery_email,
+     'avatarSource', u.avatar_source, 'avatarVersion', u.avatar_version, 'isBot', u.is_bot, 'isActive', u.is_active,
+     'role', u.role, 'settings', u.settings, 'realmDefaults', r.user_settings_defaults)
+   FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.id = $3) AS sender`;
 
 /** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription, the recipients, the topic. */
 export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number, topic: string]>(

@@ -11,6 +11,7 @@ import {
   directMessageGroupByKey,
   insertMessage,
   setTopicVisibility,
+  type MemberProfileRow,
 } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
@@ -43,6 +44,8 @@ interface Delivery {
   channelMuted: boolean;
   /** Channel messages: who has a visibility policy for the topic, and whether it has messages yet. */
   topicState?: { policies: { userId: number; policy: number }[]; hasMessages: boolean };
+  /** The sender's profile, when it was read with the rest. */
+  senderProfile?: MemberProfileRow;
 }
 
 /**
@@ -86,7 +89,11 @@ export class SendMessage {
     };
 
     // Only the people the message shows or whose settings matter: not every subscriber.
-    const profiles = await this.profiles.of(realm.host, [sender.id, ...delivery.dmMembers, ...mentions.mentionedUserIds]);
+    const profiles = await this.profiles.of(
+      realm.host,
+      [sender.id, ...delivery.dmMembers, ...mentions.mentionedUserIds],
+      delivery.senderProfile ? [delivery.senderProfile] : [],
+    );
     const visibilityChanges = isChannel ? await this.visibilityChanges(delivery, sender.id, mentions, profiles) : [];
 
     // One statement writes the message, its recipients' rows and the channel's first message;
@@ -215,6 +222,7 @@ export class SendMessage {
       subscriberCount: active.length,
       channelMuted: access.subscription?.isMuted ?? false,
       topicState: { policies: context!.policies, hasMessages: context!.hasMessages },
+      senderProfile: context!.sender,
     };
   }
 
