@@ -1,28 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
-import { PrismaService, isStoredId } from '@teamchat/db';
+import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { profileFieldValues, usersOfRealm, usersOfRealmByIds } from '../core/users-groups.sql';
 import { RealmDirectory } from '../realms/realm-directory';
 import { toUserRecord } from './user-record';
 
 type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 
-/** Ids are Postgres `integer`s: a larger number names no user, and must not reach the query. */
-
 /** GET /users: every account of the organization (active or not), or those in `user_ids`. */
 @Injectable()
 export class ListUsers {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly realms: RealmDirectory,
   ) {}
 
   async execute({ realm, user: viewer, params }: ApiCommand<Params>): Promise<{ members: UserRecord[] }> {
     const ids = params.user_ids ? [...new Set(params.user_ids)] : undefined;
-    const users = await this.prisma.user.findMany({
-      where: { realmId: realm.id, ...(ids ? { id: { in: ids.filter(isStoredId) } } : {}) },
-      orderBy: { id: 'asc' },
-    });
+    const users = ids
+      ? // Ids are Postgres integers: a larger number names no user, and must not reach the query.
+        await this.pg.run(usersOfRealmByIds, realm.id, ids.filter(isStoredId))
+      : await this.pg.run(usersOfRealm, realm.id);
     if (ids && users.length !== ids.length) {
       const found = new Set(users.map((u) => u.id));
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
@@ -38,7 +37,7 @@ export class ListUsers {
   }
 
   private async profileData(userIds: number[]) {
-    const values = await this.prisma.customProfileFieldValue.findMany({ where: { userId: { in: userIds } } });
+    const values = await this.pg.run(profileFieldValues, userIds);
     const byUser = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
     for (const row of values) {
       const entry = byUser.get(row.userId) ?? {};

@@ -1,5 +1,5 @@
 import type { AuthUser, UserRecord } from '@teamchat/contracts';
-import type { UserModel } from '@teamchat/db';
+import type { UserRow } from '../core/users-groups.sql';
 import { Role, avatarUrl } from '@teamchat/zulip';
 import { apiEmail, canSeeDeliveryEmail } from '@teamchat/contracts';
 import { resolveSettings } from '@teamchat/contracts';
@@ -20,7 +20,7 @@ export const isoformatMinutes = (date: Date): string => `${date.toISOString().sl
 
 
 /** A member record as Zulip formats it (zerver/lib/users.py format_user_row). */
-export function toUserRecord(user: UserModel, options: RecordOptions): UserRecord {
+export function toUserRecord(user: UserRow, options: RecordOptions): UserRecord {
   const visibility = resolveSettings(user.settings).email_address_visibility;
   const record: UserRecord = {
     user_id: user.id,
