@@ -37,6 +37,9 @@ export class PgService implements Queryable, OnModuleDestroy {
 
   constructor(databaseUrl: string) {
     this.pool = new Pool({ connectionString: databaseUrl, max: 10 });
+    // An idle connection that breaks (Postgres restarted) is dropped from the pool, and the next
+    // query opens a new one; unhandled, the pool's 'error' event would end the process.
+    this.pool.on('error', () => undefined);
   }
 
   run<Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> {
