@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type RealmRef, type UserSettings } from '@teamchat/contracts';
-import { PrismaService, isStoredId } from '@teamchat/db';
+import { PgService, isStoredId } from '@teamchat/db';
+import { activeUserIds, peopleByIds } from './presence.sql';
 
 /** What presence needs to know about a person. */
 export interface Person {
@@ -13,8 +14,6 @@ export interface Person {
   settings: UserSettings;
 }
 
-const SELECT = { id: true, deliveryEmail: true, role: true, isActive: true, isBot: true, settings: true } as const;
-
 /**
  * READ-ONLY view of users-groups' `users` and `realms` tables: who people are, whether they
  * are active and their settings (typing notifications, presence_enabled). Presence never
@@ -22,19 +21,16 @@ const SELECT = { id: true, deliveryEmail: true, role: true, isActive: true, isBo
  */
 @Injectable()
 export class PeopleReadonly {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly pg: PgService) {}
 
   /** Users of the organization by id, deactivated ones included; unknown ids are left out. */
   async byIds(realm: Pick<RealmRef, 'id' | 'host'>, ids: readonly number[]): Promise<Map<number, Person>> {
     const wanted = [...new Set(ids)].filter(isStoredId);
     if (wanted.length === 0) return new Map();
-    const [defaults, users] = await Promise.all([
-      this.realmDefaults(realm.id),
-      this.prisma.user.findMany({ where: { realmId: realm.id, id: { in: wanted } }, select: SELECT }),
-    ]);
+    const rows = await this.pg.run(peopleByIds, realm.id, wanted);
     return new Map(
-      users.map((user) => {
-        const settings = resolveSettings(defaults, user.settings);
+      rows.map((user) => {
+        const settings = resolveSettings(user.realmDefaults, user.settings);
         const email = apiEmail(user, settings.email_address_visibility, realm.host);
         return [user.id, { id: user.id, email, role: user.role, isActive: user.isActive, isBot: user.isBot, settings }];
       }),
@@ -48,12 +44,6 @@ export class PeopleReadonly {
 
   /** Every active user of the organization, bots included (who hears of a status change). */
   async activeIds(realmId: number): Promise<number[]> {
-    const rows = await this.prisma.user.findMany({ where: { realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } });
-    return rows.map((row) => row.id);
-  }
-
-  private async realmDefaults(realmId: number): Promise<unknown> {
-    const realm = await this.prisma.realm.findUnique({ where: { id: realmId }, select: { userSettingsDefaults: true } });
-    return realm?.userSettingsDefaults;
+    return (await this.pg.run(activeUserIds, realmId)).map((row) => row.id);
   }
 }
