@@ -210,10 +210,12 @@ async function main(): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   let prisma: PrismaService | undefined;
+  let pg: PgService | undefined;
   try {
     const config = loadConfig();
     prisma = openPrisma(config.DATABASE_URL);
-    const result = await run(argv, prisma, new RealmDirectory(prisma, config), config);
+    pg = new PgService(config.DATABASE_URL);
+    const result = await run(argv, prisma, new RealmDirectory(pg, config), config);
     print(result, argv.includes('--json'));
     return 0;
   } catch (error) {
@@ -227,7 +229,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    await prisma?.$disconnect();
+    await Promise.all([prisma?.$disconnect(), pg?.onModuleDestroy()]);
   }
 }
 

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
 import { ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../realms/realm-directory';
 import { resolveSettings } from '@teamchat/contracts';
 import { apiEmail } from '@teamchat/contracts';
+import { apiKeyOwner } from '../core/users-groups.sql';
 import { isWellFormedApiKey } from './api-keys';
 
 const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
@@ -16,7 +17,7 @@ const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
 @Injectable()
 export class Authenticate {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly realms: RealmDirectory,
   ) {}
 
@@ -24,11 +25,10 @@ export class Authenticate {
     const realm = await this.realms.resolve(input.host);
     if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
 
-    const record = await this.prisma.apiKey.findUnique({ where: { key: input.apiKey }, include: { user: { include: { realm: true } } } });
-    if (!record) throw unauthorized('Invalid API key');
-    const user = record.user;
+    const [user] = await this.pg.run(apiKeyOwner, input.apiKey);
+    if (!user) throw unauthorized('Invalid API key');
     const visibility = resolveSettings(user.settings).email_address_visibility;
-    const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realm.subdomain));
+    const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realmSubdomain));
     const given = input.email.trim().toLowerCase();
     if (given !== user.deliveryEmail.toLowerCase() && given !== shownEmail.toLowerCase()) {
       throw unauthorized('Invalid API key');

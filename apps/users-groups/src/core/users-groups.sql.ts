@@ -1,4 +1,4 @@
-import { statement, type UserModel } from '@teamchat/db';
+import { statement, type RealmModel, type UserModel } from '@teamchat/db';
 
 /**
  * Users-groups' hot-path SQL, in one place: each statement named, prepared once per
@@ -48,4 +48,30 @@ export const profileFieldValues = statement<
   'users_groups.profile_field_values',
   `SELECT user_id AS "userId", field_id AS "fieldId", value, rendered_value AS "renderedValue"
    FROM custom_profile_field_values WHERE user_id = ANY($1::int[])`,
+);
+
+/** What selecting an organization by host needs of it (see RealmDirectory.toInfo). */
+export type RealmRow = Pick<
+  RealmModel,
+  'id' | 'subdomain' | 'name' | 'description' | 'deactivated' | 'enableSpectatorAccess' | 'passwordAuthEnabled'
+>;
+
+/** The organization at a subdomain ("" for the root domain). */
+export const realmBySubdomain = statement<RealmRow, [subdomain: string]>(
+  'users_groups.realm_by_subdomain',
+  `SELECT id, subdomain, name, description, deactivated, enable_spectator_access AS "enableSpectatorAccess",
+     password_auth_enabled AS "passwordAuthEnabled"
+   FROM realms WHERE subdomain = $1`,
+);
+
+/** The owner of an API key, with their organization's subdomain. */
+export const apiKeyOwner = statement<
+  Pick<UserModel, 'id' | 'realmId' | 'deliveryEmail' | 'fullName' | 'role' | 'isActive' | 'isBot' | 'settings'> & { realmSubdomain: string },
+  [apiKey: string]
+>(
+  'users_groups.api_key_owner',
+  `SELECT u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.role,
+     u.is_active AS "isActive", u.is_bot AS "isBot", u.settings, r.subdomain AS "realmSubdomain"
+   FROM api_keys k JOIN users u ON u.id = k.user_id JOIN realms r ON r.id = u.realm_id
+   WHERE k.key = $1`,
 );

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RealmInfo } from '@teamchat/contracts';
-import { PrismaService, type RealmModel } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
+import { realmBySubdomain, type RealmRow } from '../core/users-groups.sql';
 
 /**
  * Organizations by host name. The root host (EXTERNAL_URL) and hosts outside it select the
@@ -14,7 +15,7 @@ export class RealmDirectory {
   private readonly root: URL;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'EXTERNAL_URL' | 'DEFAULT_ORGANIZATION'>,
   ) {
     this.root = new URL(config.EXTERNAL_URL);
@@ -29,7 +30,7 @@ export class RealmDirectory {
     return null;
   }
 
-  async resolve(host: string): Promise<RealmModel> {
+  async resolve(host: string): Promise<RealmRow> {
     const subdomain = this.subdomainOf(host);
     const realm =
       subdomain !== null
@@ -40,8 +41,8 @@ export class RealmDirectory {
     return realm;
   }
 
-  bySubdomain(subdomain: string): Promise<RealmModel | null> {
-    return this.prisma.realm.findUnique({ where: { subdomain } });
+  async bySubdomain(subdomain: string): Promise<RealmRow | null> {
+    return (await this.pg.run(realmBySubdomain, subdomain))[0] ?? null;
   }
 
   hostnameOf(subdomain: string): string {
@@ -53,7 +54,7 @@ export class RealmDirectory {
     return `${this.root.protocol}//${this.hostnameOf(subdomain)}${port}`;
   }
 
-  toInfo(realm: RealmModel): RealmInfo {
+  toInfo(realm: RealmRow): RealmInfo {
     const url = this.urlOf(realm.subdomain);
     return {
       id: realm.id,
