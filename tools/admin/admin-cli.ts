@@ -156,7 +156,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       const events = new EventBus(config, createLogger('admin-cli', 'warn'));
       await events.onModuleInit();
       const pg = new PgService(config.DATABASE_URL);
-      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(prisma), events);
+      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(pg), events);
       const result = await subscribe
         .execute({
         realm: realms.toInfo(realm),

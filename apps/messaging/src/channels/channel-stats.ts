@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
+import { channelsWithMessagesSince, subscriberCounts } from '../core/messaging.sql';
 import type { ChannelStats } from './channel-record';
 
 const RECENT_MS = 180 * 24 * 3600 * 1000;
@@ -10,21 +11,15 @@ const RECENT_MS = 180 * 24 * 3600 * 1000;
  */
 @Injectable()
 export class ChannelStatsReader {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly pg: PgService) {}
 
   async of(channels: { id: number; dateCreated: Date }[]): Promise<Map<number, ChannelStats>> {
     const ids = channels.map((c) => c.id);
     const since = new Date(Date.now() - RECENT_MS);
-    const [counts, recent] = await Promise.all([
-      // Deactivated users' subscriptions stay, but Zulip does not count them.
-      ids.length === 0
-        ? Promise.resolve([] as { stream_id: number; n: number }[])
-        : this.prisma.$queryRaw<{ stream_id: number; n: number }[]>`
-            SELECT s.stream_id, count(*)::int AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-            WHERE s.stream_id IN (${Prisma.join(ids)}) AND s.active AND u.is_active GROUP BY s.stream_id`,
-      this.prisma.message.groupBy({ by: ['streamId'], where: { streamId: { in: ids }, dateSent: { gte: since } } }),
-    ]);
-    const countOf = new Map(counts.map((row) => [row.stream_id, row.n]));
+    if (ids.length === 0) return new Map();
+    // Deactivated users' subscriptions stay, but Zulip does not count them.
+    const [counts, recent] = await Promise.all([this.pg.run(subscriberCounts, ids), this.pg.run(channelsWithMessagesSince, ids, since)]);
+    const countOf = new Map(counts.map((row) => [row.streamId, row.count]));
     const active = new Set(recent.map((row) => row.streamId));
     return new Map(
       channels.map((c) => [

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscriptionRecord } from '@teamchat/contracts';
-import { Prisma, PrismaService } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
+import { activeSubscribersOfChannels, channelsWithOwnSubscription } from '../core/messaging.sql';
 import { toSubscriptionRecord } from './channel-record';
 import { ChannelStatsReader } from './channel-stats';
 
@@ -11,19 +12,16 @@ type Params = DecodedParams<typeof Messaging.listSubscriptionsParams>;
 @Injectable()
 export class ListSubscriptions {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly stats: ChannelStatsReader,
   ) {}
 
-  async execute({ user, params }: ApiCommand<Params>): Promise<{ subscriptions: SubscriptionRecord[] }> {
-    const subs = await this.prisma.subscription.findMany({
-      where: { userId: user!.id, active: true, stream: { isArchived: false } },
-      include: { stream: true },
-    });
-    const subscribers = params.include_subscribers ? await this.subscribersOf(subs.map((s) => s.streamId)) : undefined;
-    const stats = await this.stats.of(subs.map((sub) => sub.stream));
-    const records = subs.map((sub) =>
-      toSubscriptionRecord(sub.stream, stats.get(sub.streamId)!, sub, subscribers && (subscribers.get(sub.streamId) ?? [])),
+  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ subscriptions: SubscriptionRecord[] }> {
+    const channels = (await this.pg.run(channelsWithOwnSubscription, realm.id, user!.id, false)).filter((c) => c.subscription?.active);
+    const subscribers = params.include_subscribers ? await this.subscribersOf(channels.map((c) => c.id)) : undefined;
+    const stats = await this.stats.of(channels);
+    const records = channels.map((c) =>
+      toSubscriptionRecord(c, stats.get(c.id)!, c.subscription!, subscribers && (subscribers.get(c.id) ?? [])),
     );
     records.sort((a, b) => a.name.localeCompare(b.name));
     return { subscriptions: records };
@@ -31,22 +29,9 @@ export class ListSubscriptions {
 
   /** The active subscribers of each channel, in id order (no entry for a channel without any). */
   async subscribersOf(streamIds: number[]): Promise<Map<number, number[]>> {
-    const rows = await this.prisma.subscription.findMany({
-      where: { streamId: { in: streamIds }, active: true, userId: { in: await this.activeUserIds(streamIds) } },
-      select: { streamId: true, userId: true },
-      orderBy: { userId: 'asc' },
-    });
+    const rows = streamIds.length ? await this.pg.run(activeSubscribersOfChannels, streamIds) : [];
     const byStream = new Map<number, number[]>();
     for (const row of rows) byStream.set(row.streamId, [...(byStream.get(row.streamId) ?? []), row.userId]);
     return byStream;
-  }
-
-  /** Subscribers of these channels whose accounts are active (Zulip leaves out deactivated ones). */
-  private async activeUserIds(streamIds: number[]): Promise<number[]> {
-    if (streamIds.length === 0) return [];
-    const rows = await this.prisma.$queryRaw<{ id: number }[]>`
-      SELECT DISTINCT u.id FROM subscriptions s JOIN users u ON u.id = s.user_id
-      WHERE s.stream_id IN (${Prisma.join(streamIds)}) AND s.active AND u.is_active`;
-    return rows.map((row) => row.id);
   }
 }

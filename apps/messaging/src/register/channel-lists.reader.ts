@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, ChannelRecord, SubscriptionRecord, UserSettings } from '@teamchat/contracts';
-import { PrismaService, type StreamModel, type SubscriptionModel } from '@teamchat/db';
+import { PgService } from '@teamchat/db';
 import { Role, isAdminRole } from '@teamchat/zulip';
 import { toChannelRecord, toSubscriptionRecord } from '../channels/channel-record';
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { isListed } from '../channels/list-channels.use-case';
+import { channelsWithOwnSubscription, type ChannelWithOwnSubscriptionRow } from '../core/messaging.sql';
 import { ListSubscriptions } from '../channels/list-subscriptions.use-case';
 
 export interface ChannelListsRequest {
@@ -24,7 +25,7 @@ export interface ChannelListsRequest {
   notificationDefaults: UserSettings | null;
 }
 
-type Channel = StreamModel & { subscriptions: SubscriptionModel[] };
+type Channel = ChannelWithOwnSubscriptionRow;
 
 /** The four subscription properties old clients cannot take as null, and the setting each follows. */
 const NOTIFICATION_DEFAULTS = [
@@ -45,19 +46,15 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 @Injectable()
 export class ChannelListsReader {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
     private readonly stats: ChannelStatsReader,
     private readonly subscriptions: ListSubscriptions,
   ) {}
 
   async read(request: ChannelListsRequest): Promise<Record<string, unknown>> {
     const { caller } = request;
-    const channels: Channel[] = await this.prisma.stream.findMany({
-      where: { realmId: request.realmId, ...(request.includeArchived ? {} : { isArchived: false }) },
-      include: { subscriptions: { where: { userId: caller.id } } },
-      orderBy: { id: 'asc' },
-    });
-    const subOf = (channel: Channel) => channel.subscriptions[0] as SubscriptionModel | undefined;
+    const channels = await this.pg.run(channelsWithOwnSubscription, request.realmId, caller.id, request.includeArchived);
+    const subOf = (channel: Channel) => channel.subscription ?? undefined;
     const isAdmin = isAdminRole(caller.role);
     const isGuest = caller.role === Role.GUEST;
 
@@ -114,7 +111,7 @@ export class ChannelListsReader {
    */
   private async subscribersFor(channels: Channel[], caller: Pick<AuthUser, 'id' | 'role'>): Promise<Map<number, number[]>> {
     const visible = channels.filter((c) => {
-      if (c.isWebPublic || c.subscriptions[0]?.active) return true;
+      if (c.isWebPublic || c.subscription?.active) return true;
       if (caller.role === Role.GUEST) return false;
       return !c.inviteOnly || isAdminRole(caller.role);
     });
