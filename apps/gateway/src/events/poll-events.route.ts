@@ -46,7 +46,7 @@ export class PollEventsRoute {
     });
   }
 
-  /** Serves the request if it is a poll; false otherwise (another handler's). */
+  /** Whether the request is a poll (GET /api/v1/events); any other is for the other handlers. */
   handles(req: IncomingMessage): boolean {
     if (req.method !== 'GET') return false;
     const url = req.url ?? '';
