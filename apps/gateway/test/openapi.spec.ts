@@ -28,6 +28,20 @@ describe('GET /api/v1/openapi.json', () => {
     expect(document.servers).toEqual([{ url: 'http://testserver.local/api/v1' }]);
   });
 
+  it('is the same for any caller and any host: junk or wrong credentials, another organization, none at all', async () => {
+    const callers = [
+      { auth: 'Basic ' + Buffer.from('nobody@example.test:not-a-key').toString('base64') },
+      { auth: 'Bearer x' },
+      { subdomain: 'docs', auth: 'Basic !!!' },
+      { subdomain: 'no-such-organization' },
+    ];
+    for (const options of callers) {
+      const res = await system.api.get<Document>('/openapi.json', {}, options);
+      expect([options, res.status]).toEqual([options, 200]);
+      expect(res.body).toEqual(document);
+    }
+  });
+
   it('validates as OpenAPI 3.1', () => {
     const run = spawnSync(process.execPath, [path.join(workspaceRoot(), 'tools/validate-openapi.mjs')], {
       input: JSON.stringify(document),

@@ -1,7 +1,7 @@
 import { Controller, Req } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
-import { ParamsOf } from '../http/api-command.decorator';
+import { ParamsOf } from '../http/endpoint-request';
 import type { ApiRequest } from '../http/request-context';
 import { Route } from '../http/route.decorator';
 import { EventQueueStore } from './event-queue.store';

@@ -1,12 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import { Inject, Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import { LOGGER, MetricsService } from '@teamchat/platform';
 import { decodeParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { identifyCaller } from '../auth/api-auth.guard';
+import { identifyCaller } from '../auth/admit-caller';
 import { CredentialCache } from '../auth/credential-cache';
-import type { ApiRequest } from '../http/request-context';
+import { rawParams, type ApiRequest } from '../http/request-context';
 import { assignRequestId } from '../http/request-id.middleware';
 import { mountedElsewhere } from '../http/route.decorator';
 import { sendSuccess } from '../http/success-envelope.interceptor';
@@ -25,7 +26,7 @@ type PollRequest = IncomingMessage & Pick<ApiRequest, 'ctx'>;
  * Node's own request event ahead of Express and Nest: measured under `npm run bench:events`,
  * their routing, response helpers and pipeline cost more CPU per poll than the poll itself.
  * The rules are the same functions the other routes use: assignRequestId, identifyCaller,
- * decodeParams, sendSuccess, sendError. Event polling is not rate limited (as in Zulip).
+ * rawParams, decodeParams, sendSuccess, sendError. Event polling is not rate limited (as in Zulip).
  */
 @Injectable()
 export class PollEventsRoute {
@@ -62,7 +63,7 @@ export class PollEventsRoute {
     const request = req as PollRequest;
     try {
       await identifyCaller(this.credentials, request, 'user');
-      const { values: params, ignored } = decodeParams(Realtime.getEventsParams, queryOf(req.url ?? ''));
+      const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
       const events = await this.longPoll.poll({
@@ -80,10 +81,8 @@ export class PollEventsRoute {
   }
 }
 
-/** The query string's variables as Zulip reads them: last value wins (as rawParams does). */
-function queryOf(url: string): Record<string, string> {
-  const raw: Record<string, string> = Object.create(null);
+/** The query string parsed as Express's "simple" query parser does (node's querystring). */
+const queryOf = (url: string) => {
   const queryAt = url.indexOf('?');
-  if (queryAt >= 0) for (const [name, value] of new URLSearchParams(url.slice(queryAt + 1))) raw[name] = value;
-  return raw;
-}
+  return queryAt < 0 ? {} : parseQueryString(url.slice(queryAt + 1));
+};

@@ -4,10 +4,8 @@ import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { ParamSpecs } from '@teamchat/zulip';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiRateLimit } from '../auth/api-rate-limit';
-import { identifyCaller } from '../auth/api-auth.guard';
-import { CredentialCache } from '../auth/credential-cache';
-import { commandEnvelope } from './api-command.decorator';
+import { AdmitCaller } from '../auth/admit-caller';
+import { commandEnvelope } from './endpoint-request';
 import type { ApiRequest } from './request-context';
 import { mountedElsewhere } from './route.decorator';
 import { sendSuccess } from './success-envelope.interceptor';
@@ -22,16 +20,15 @@ const isCommand = (endpoint: Endpoint): endpoint is AnyCommand => 'subject' in e
  * in libs/contracts, ahead of Nest's pipeline: caller, rate limit, parameters, one command,
  * envelope. Nest's guard/interceptor/filter pipeline cost more CPU than all of that together
  * (measured under `npm run bench:send`), and these routes hold no logic of their own to need
- * it. The steps are the same functions the Nest routes use: identifyCaller, ApiRateLimit,
- * commandEnvelope, sendSuccess, sendError.
+ * it. The steps are the same functions the Nest routes use: AdmitCaller, commandEnvelope,
+ * sendSuccess, sendError.
  */
 @Injectable()
 export class CommandRoutes {
   readonly router = Router();
 
   constructor(
-    private readonly credentials: CredentialCache,
-    private readonly rateLimit: ApiRateLimit,
+    private readonly admission: AdmitCaller,
     private readonly commands: CommandClient,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -46,10 +43,7 @@ export class CommandRoutes {
 
   private async serve(def: AnyCommand, req: ApiRequest, res: Response): Promise<void> {
     try {
-      if (def.auth !== 'none') {
-        await identifyCaller(this.credentials, req, def.auth);
-        await this.rateLimit.apply(req, res);
-      }
+      await this.admission.admit(req, res, def.auth);
       const data = await this.commands.call(def, commandEnvelope(req, def));
       if (!res.writableEnded) sendSuccess(res, data as object, req.ctx.ignored);
     } catch (error) {

@@ -13,7 +13,7 @@ export interface RequestContext {
 export type ApiRequest = Request & { ctx: RequestContext };
 
 /** The request's variables as Zulip reads them: form body over query string, last value wins. */
-export function rawParams(req: Request): Record<string, string> {
+export function rawParams(req: Pick<Request, 'query' | 'body' | 'method'>): Record<string, string> {
   const raw: Record<string, string> = Object.create(null);
   const add = (source: unknown) => {
     if (!source || typeof source !== 'object') return;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
 import { PgService, PrismaService, isStoredId } from '@teamchat/db';
-import { memberProfiles, type MemberProfileRow } from './messaging.sql';
+import { canMentionManyUsersRole, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -57,24 +57,14 @@ export class MemberProfilesReadonly {
 
   /** The least privileged role allowed to use wildcard mentions in large channels and topics. */
   async canMentionManyUsersRole(realmId: number): Promise<number> {
-    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId }, select: { canMentionManyUsersRole: true } });
-    return realm.canMentionManyUsersRole;
+    const [realm] = await this.pg.run(canMentionManyUsersRole, realmId);
+    return realm.role;
   }
 
   /** Active users of the organization that a message could mention, by the names it uses. */
-  mentionable(realmId: number, names: string[], ids: number[]) {
-    if (names.length === 0 && ids.length === 0) return Promise.resolve([]);
-    return this.prisma.user.findMany({
-      where: {
-        realmId,
-        isActive: true,
-        OR: [
-          ...names.map((name) => ({ fullName: { equals: name, mode: 'insensitive' as const } })),
-          ...(ids.length ? [{ id: { in: ids.filter(isStoredId) } }] : []),
-        ],
-      },
-      select: { id: true, fullName: true },
-    });
+  async mentionable(realmId: number, names: string[], ids: number[]): Promise<{ id: number; fullName: string }[]> {
+    if (names.length === 0 && ids.length === 0) return [];
+    return this.pg.run(mentionableUsers, realmId, names, ids.filter(isStoredId));
   }
 }
 

@@ -34,21 +34,25 @@ export interface ChannelWithSubscriptionRow {
   subscriptionMuted: boolean | null;
 }
 
+/**
+ * An unarchived channel of the organization ($2) with user $3's subscription row, by id or by
+ * name whatever its case ($1): the one shape every channel access read has.
+ */
+const channelForUser = (columns: string, by: 'id' | 'name') => `SELECT ${columns} FROM streams s
+   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
+   WHERE ${by === 'id' ? 's.id = $1' : 'lower(s.name) = lower($1)'} AND s.realm_id = $2 AND NOT s.is_archived
+   LIMIT 1`;
+
 /** An unarchived channel of the organization by id, with the user's subscription row if any. */
 export const channelByIdForUser = statement<ChannelWithSubscriptionRow, [streamId: number, realmId: number, userId: number]>(
   'messaging.channel_by_id_for_user',
-  `SELECT ${CHANNEL_COLUMNS} FROM streams s
-   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
-   WHERE s.id = $1 AND s.realm_id = $2 AND NOT s.is_archived`,
+  channelForUser(CHANNEL_COLUMNS, 'id'),
 );
 
 /** The same, by name, whatever its case. */
 export const channelByNameForUser = statement<ChannelWithSubscriptionRow, [name: string, realmId: number, userId: number]>(
   'messaging.channel_by_name_for_user',
-  `SELECT ${CHANNEL_COLUMNS} FROM streams s
-   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
-   WHERE lower(s.name) = lower($1) AND s.realm_id = $2 AND NOT s.is_archived
-   LIMIT 1`,
+  channelForUser(CHANNEL_COLUMNS, 'name'),
 );
 
 /** What sending to a channel needs besides the channel: who receives it and the topic's state. */
@@ -77,18 +81,13 @@ const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
 /** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription, the recipients, the topic. */
 export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number, topic: string]>(
   'messaging.channel_send_context_by_id',
-  `SELECT ${SEND_CONTEXT_COLUMNS} FROM streams s
-   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
-   WHERE s.id = $1 AND s.realm_id = $2 AND NOT s.is_archived`,
+  channelForUser(SEND_CONTEXT_COLUMNS, 'id'),
 );
 
 /** The same, the channel named whatever its case. */
 export const channelSendContextByName = statement<ChannelSendContextRow, [name: string, realmId: number, userId: number, topic: string]>(
   'messaging.channel_send_context_by_name',
-  `SELECT ${SEND_CONTEXT_COLUMNS} FROM streams s
-   LEFT JOIN subscriptions sub ON sub.stream_id = s.id AND sub.user_id = $3
-   WHERE lower(s.name) = lower($1) AND s.realm_id = $2 AND NOT s.is_archived
-   LIMIT 1`,
+  channelForUser(SEND_CONTEXT_COLUMNS, 'name'),
 );
 
 /** A person's row: their profile as messages show it, before settings are resolved and the email chosen. */
@@ -102,6 +101,25 @@ export const memberProfiles = statement<MemberProfileRow, [userIds: number[]]>(
      r.user_settings_defaults AS "realmDefaults"
    FROM users u JOIN realms r ON r.id = u.realm_id
    WHERE u.id = ANY($1::int[])`,
+);
+
+/** Active users of the organization a message could mention: by full name whatever its case, or by id. */
+export const mentionableUsers = statement<{ id: number; fullName: string }, [realmId: number, names: string[], userIds: number[]]>(
+  'messaging.mentionable_users',
+  `SELECT id, full_name AS "fullName" FROM users
+   WHERE realm_id = $1 AND is_active AND (lower(full_name) IN (SELECT lower(name) FROM unnest($2::text[]) AS name) OR id = ANY($3::int[]))`,
+);
+
+/** The least privileged role allowed wildcard mentions in large channels and topics. */
+export const canMentionManyUsersRole = statement<{ role: number }, [realmId: number]>(
+  'messaging.can_mention_many_users_role',
+  `SELECT can_mention_many_users_role AS role FROM realms WHERE id = $1`,
+);
+
+/** Everyone who has sent a message to a channel topic (whatever its case). */
+export const topicSenderIds = statement<{ senderId: number }, [streamId: number, topic: string]>(
+  'messaging.topic_sender_ids',
+  `SELECT DISTINCT sender_id AS "senderId" FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2)`,
 );
 
 /**

@@ -11,6 +11,7 @@ import {
   directMessageGroupByKey,
   insertMessage,
   setTopicVisibility,
+  topicSenderIds,
   type MemberProfileRow,
 } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
@@ -252,10 +253,8 @@ export class SendMessage {
 
   /** Everyone who has sent a message to the topic. */
   private async topicParticipants(delivery: Delivery): Promise<Set<number>> {
-    const rows = await this.prisma.$queryRaw<{ sender_id: number }[]>`
-      SELECT DISTINCT sender_id FROM messages
-      WHERE stream_id = ${delivery.streamId} AND lower(topic) = lower(${delivery.topic})`;
-    return new Set(rows.map((row) => row.sender_id));
+    const rows = await this.pg.run(topicSenderIds, delivery.streamId!, delivery.topic);
+    return new Set(rows.map((row) => row.senderId));
   }
 
   private async checkWildcards(command: Command, delivery: Delivery, mentions: MentionEnv, participants: Set<number>): Promise<void> {
