@@ -1,50 +1,81 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import type { CommandDef, CommandReply } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
-import type { NatsConnection } from 'nats';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { ErrorCode, JSONCodec, connect, type NatsConnection, type NatsError } from 'nats';
 import { APP_CONFIG, type AppConfig } from '../config';
 
+/** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
+interface RequestPacket {
+  pattern: string;
+  data: unknown;
+  id: string;
+}
+interface ReplyPacket<R> {
+  id?: string;
+  response?: CommandReply<R>;
+  err?: unknown;
+}
+
+const codec = JSONCodec();
+
 /**
- * Calls another service's command over NATS request/reply. Every call has a timeout: a
- * subject nobody serves would otherwise wait forever.
+ * Calls another service's command over NATS request/reply. The request goes through the
+ * connection's one shared reply subscription (nats.js muxes replies by inbox token), not a
+ * subscription per call as Nest's client makes: a call is one message each way. Every call
+ * has a timeout, and a subject nobody serves fails at once (NATS answers "no responders").
  */
 @Injectable()
 export class CommandClient implements OnApplicationShutdown {
-  private readonly client: ClientProxy;
+  private connection?: Promise<NatsConnection>;
+  private current?: NatsConnection;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [config.NATS_URL] } });
-  }
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async call<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS): Promise<R> {
-    let reply: CommandReply<R>;
+    const nats = await this.connect();
+    const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID() };
+    let answer: ReplyPacket<R>;
     try {
-      reply = await firstValueFrom(this.client.send<CommandReply<R>, P>(def.subject, payload).pipe(timeout(timeoutMs)));
+      const message = await nats.request(def.subject, codec.encode(packet), { timeout: timeoutMs });
+      answer = codec.decode(message.data) as ReplyPacket<R>;
     } catch (error) {
-      if (error instanceof TimeoutError) {
+      const code = (error as NatsError).code;
+      if (code === ErrorCode.Timeout || code === ErrorCode.NoResponders || code === ErrorCode.ConnectionClosed) {
         throw new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: def.service });
       }
       throw error;
     }
+    if (answer.err !== undefined && answer.err !== null) throw new Error(`command ${def.subject} failed in transport: ${String(answer.err)}`);
+    const reply = answer.response;
+    if (!reply) throw new Error(`command ${def.subject} answered without a reply`);
     if (!reply.ok) throw ZulipError.fromBody(reply.error);
     return reply.data;
   }
 
-  async connect(): Promise<void> {
-    await this.client.connect();
+  /** Connects once; a failed first attempt is forgotten so the next call tries again. */
+  connect(): Promise<NatsConnection> {
+    this.connection ??= connect({
+      servers: this.config.NATS_URL,
+      name: 'command-client',
+      // A service outlives any NATS outage: it keeps reconnecting rather than giving up.
+      maxReconnectAttempts: -1,
+    }).then(
+      (nats) => (this.current = nats),
+      (error: unknown) => {
+        this.connection = undefined;
+        throw error;
+      },
+    );
+    return this.connection;
   }
 
   isConnected(): boolean {
-    try {
-      return !this.client.unwrap<NatsConnection>().isClosed();
-    } catch {
-      return false;
-    }
+    return this.current?.isClosed() === false;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.client.close();
+    const nats = await this.connection?.catch(() => undefined);
+    await nats?.drain().catch(() => undefined);
   }
 }
