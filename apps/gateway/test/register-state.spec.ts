@@ -364,13 +364,14 @@ describe('POST /register: the initial state of users-groups and messaging', () =
       });
     });
 
-    it('serves who may mention many users as the active users of the allowed roles', async () => {
+    it('serves who may mention many users as its group-setting value', async () => {
       const { realm_can_mention_many_users_group: group } = await fetch(member, ['realm']);
-      expect(group).toEqual({ direct_members: [owner.id, admin.id], direct_subgroups: [] });
-      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersRole: Role.MODERATOR } });
+      expect(group).toBe(await factory.systemGroupId({ id: realmId }, 'role:administrators'));
+      const moderators = await factory.systemGroupId({ id: realmId }, 'role:moderators');
+      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersGroupId: moderators } });
       const { realm_can_mention_many_users_group: wider } = await fetch(member, ['realm']);
-      expect(wider).toEqual({ direct_members: [owner.id, admin.id, moderator.id], direct_subgroups: [] });
-      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersRole: Role.ADMINISTRATOR } });
+      expect(wider).toBe(moderators);
+      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersGroupId: group as number } });
     });
   });
 

@@ -299,9 +299,11 @@ describe('POST /messages', () => {
 
     it('lets an administrator use it, and follows the organization’s setting', async () => {
       expectSuccess(await send(admin, { type: 'stream', to: 'big', topic: 't', content: '@**channel** news' }));
-      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersRole: Role.MEMBER } });
+      const members = await factory.systemGroupId({ id: realmId }, 'role:members');
+      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersGroupId: members } });
       expectSuccess(await send(member, { type: 'stream', to: 'big', topic: 't', content: '@**channel** allowed now' }));
-      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersRole: Role.ADMINISTRATOR } });
+      const administrators = await factory.systemGroupId({ id: realmId }, 'role:administrators');
+      await system.db.realm.update({ where: { id: realmId }, data: { canMentionManyUsersGroupId: administrators } });
     });
 
     it('refuses a topic wildcard in a topic with more than 15 participants', async () => {

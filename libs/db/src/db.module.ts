@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, DATABASE_PING, type AppConfig } from '@teamchat/platform';
+import { GroupMembership } from './group-membership';
 import { PgService } from './pg.service';
 import { PrismaService } from './prisma.service';
 
@@ -20,8 +21,9 @@ import { PrismaService } from './prisma.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL),
     },
+    GroupMembership,
     { provide: DATABASE_PING, useExisting: PrismaService },
   ],
-  exports: [PrismaService, PgService, DATABASE_PING],
+  exports: [PrismaService, PgService, GroupMembership, DATABASE_PING],
 })
 export class DbModule {}

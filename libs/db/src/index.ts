@@ -1,6 +1,7 @@
 export * from './prisma.service';
 export * from './pg.service';
 export * from './db.module';
+export * from './group-membership';
 export { Prisma } from './generated/prisma/client';
 export type {
   RealmModel,
@@ -13,5 +14,8 @@ export type {
   UserMessageModel,
   DraftModel,
   UserTopicModel,
+  UserGroupModel,
+  NavigationViewModel,
+  EmailChangeRequestModel,
 } from './generated/prisma/models';
 export * from './stored-id';

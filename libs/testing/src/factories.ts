@@ -164,6 +164,32 @@ export class Factory {
     });
   }
 
+  /** The id of one of the organization's system groups (`role:members`, …), created with it. */
+  async systemGroupId(realm: { id: number }, name: string): Promise<number> {
+    const group = await this.db.userGroup.findFirstOrThrow({ where: { realmId: realm.id, name, isSystemGroup: true }, select: { id: true } });
+    return group.id;
+  }
+
+  /** A user-defined group with these direct members and subgroups (settings at Zulip's system-group default, role:nobody). */
+  async userGroup(realm: { id: number }, input: { name?: string; members?: { id: number }[]; subgroupIds?: number[]; creator?: { id: number } } = {}) {
+    const nobody = await this.systemGroupId(realm, 'role:nobody');
+    return this.db.userGroup.create({
+      data: {
+        realmId: realm.id,
+        name: input.name ?? `group ${unique()}`,
+        creatorId: input.creator?.id ?? null,
+        canAddMembersGroupId: nobody,
+        canJoinGroupId: nobody,
+        canLeaveGroupId: nobody,
+        canManageGroupId: nobody,
+        canMentionGroupId: nobody,
+        canRemoveMembersGroupId: nobody,
+        members: { create: (input.members ?? []).map((member) => ({ userId: member.id })) },
+        subgroups: { create: (input.subgroupIds ?? []).map((subgroupId) => ({ subgroupId })) },
+      },
+    });
+  }
+
   /** Overwrites some of a user's stored settings (the rest keep their stored or default values). */
   async userSettings(user: { id: number }, settings: Record<string, unknown>) {
     const { settings: stored } = await this.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { settings: true } });

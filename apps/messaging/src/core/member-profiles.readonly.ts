@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
-import { PgService, PrismaService, isStoredId } from '@teamchat/db';
-import { canMentionManyUsersRole, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
+import { GroupMembership, PgService, PrismaService, isStoredId } from '@teamchat/db';
+import { canMentionManyUsersGroup, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -27,6 +27,7 @@ export class MemberProfilesReadonly {
   constructor(
     private readonly prisma: PrismaService,
     private readonly pg: PgService,
+    private readonly groups: GroupMembership,
   ) {}
 
   /** These people's profiles; `known` ones (read with something else) are not read again. */
@@ -55,10 +56,10 @@ export class MemberProfilesReadonly {
     return rows.map((row) => row.id);
   }
 
-  /** The least privileged role allowed to use wildcard mentions in large channels and topics. */
-  async canMentionManyUsersRole(realmId: number): Promise<number> {
-    const [realm] = await this.pg.run(canMentionManyUsersRole, realmId);
-    return realm.role;
+  /** Whether the user may use wildcard mentions in large channels and topics (the organization's can_mention_many_users_group). */
+  async mayMentionManyUsers(realmId: number, userId: number): Promise<boolean> {
+    const [realm] = await this.pg.run(canMentionManyUsersGroup, realmId);
+    return realm?.groupId != null && (await this.groups.isMember(userId, realm.groupId));
   }
 
   /** Active users of the organization that a message could mention, by the names it uses. */

@@ -110,10 +110,10 @@ export const mentionableUsers = statement<{ id: number; fullName: string }, [rea
    WHERE realm_id = $1 AND is_active AND (lower(full_name) IN (SELECT lower(name) FROM unnest($2::text[]) AS name) OR id = ANY($3::int[]))`,
 );
 
-/** The least privileged role allowed wildcard mentions in large channels and topics. */
-export const canMentionManyUsersRole = statement<{ role: number }, [realmId: number]>(
-  'messaging.can_mention_many_users_role',
-  `SELECT can_mention_many_users_role AS role FROM realms WHERE id = $1`,
+/** The group allowed wildcard mentions in large channels and topics. */
+export const canMentionManyUsersGroup = statement<{ groupId: number }, [realmId: number]>(
+  'messaging.can_mention_many_users_group',
+  `SELECT can_mention_many_users_group_id AS "groupId" FROM realms WHERE id = $1`,
 );
 
 /** Everyone who has sent a message to a channel topic (whatever its case). */

@@ -260,8 +260,7 @@ export class SendMessage {
   private async checkWildcards(command: Command, delivery: Delivery, mentions: MentionEnv, participants: Set<number>): Promise<void> {
     if (!mentions.channelWildcard && !mentions.topicWildcard) return;
     const sender = command.user!;
-    const allowed = sender.role <= (await this.profiles.canMentionManyUsersRole(command.realm.id));
-    if (allowed) return;
+    if (await this.profiles.mayMentionManyUsers(command.realm.id, sender.id)) return;
     if (mentions.channelWildcard && delivery.subscriberCount > WILDCARD_MENTION_THRESHOLD) {
       throw new ZulipError(
         'STREAM_WILDCARD_MENTION_NOT_ALLOWED',

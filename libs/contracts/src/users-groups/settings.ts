@@ -44,5 +44,16 @@ export const UsersGroupsEvents = {
   userSettingsChanged: defineEvent('users-groups', 'user_settings_changed', clientEventSchema),
   /** `realm_user` update events (e.g. a new full name), to the organization. */
   realmUserChanged: defineEvent('users-groups', 'realm_user_changed', clientEventSchema),
+  /**
+   * `user_group` events (add, update, remove, add_members, remove_members, add_subgroups,
+   * remove_subgroups), to the organization. A deactivation (`update` with `deactivated: true`)
+   * reaches queues without the include_deactivated_groups capability as `remove`, and a
+   * reactivation as `add` of `group` (the full record, carried beside the event for them).
+   */
+  userGroupChanged: defineEvent(
+    'users-groups',
+    'user_group_changed',
+    clientEventSchema.extend({ group: z.record(z.string(), z.unknown()).optional() }),
+  ),
 };
 
