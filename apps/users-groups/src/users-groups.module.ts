@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
 import { RegisterStateModule } from './register/register-state.module';
+import { UserGroupsModule } from './groups/user-groups.module';
 import { AuthHandler } from './auth/auth.handler';
 import { Authenticate } from './auth/authenticate.use-case';
 import { FetchApiKey } from './auth/fetch-api-key.use-case';
@@ -16,7 +17,7 @@ import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DbModule, RegisterStateModule],
+  imports: [DbModule, RegisterStateModule, UserGroupsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler],
   providers: [UpdateSettings, SetPresenceEnabled, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],

@@ -73,6 +73,13 @@ export const groupsDirectlyHoldingUser = statement<{ groupId: number }, [userId:
    WHERE u.id = $1 AND u.is_active AND ${DIRECT_MEMBER} ORDER BY 1`,
 );
 
+/** The groups reachable from each of these groups through subgroups (the group itself left out). */
+export const subgroupsRecursive = statement<{ groupId: number; subgroupId: number }, [groupIds: number[]]>(
+  'groups.subgroups_recursive',
+  `WITH RECURSIVE ${REACHABLE}
+   SELECT DISTINCT root AS "groupId", id AS "subgroupId" FROM reachable WHERE id <> root ORDER BY 1, 2`,
+);
+
 /** Decides and lists group membership by the rule above. */
 @Injectable()
 export class GroupMembership {
@@ -101,6 +108,15 @@ export class GroupMembership {
    */
   async directGroupsOf(userId: number, db: Queryable = this.pg): Promise<number[]> {
     return (await db.run(groupsDirectlyHoldingUser, userId)).map((row) => row.groupId);
+  }
+
+  /** Every group reachable from each group through its subgroups (not the group itself), in id order. */
+  async subgroups(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, number[]>> {
+    const rows = await db.run(subgroupsRecursive, groupIds);
+    return pairsByGroup(
+      groupIds,
+      rows.map((row) => ({ groupId: row.groupId, userId: row.subgroupId })),
+    );
   }
 
   /** The active direct members of each group (system groups: by role), in id order. */

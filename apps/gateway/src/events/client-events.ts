@@ -11,17 +11,35 @@ export function accepts(queue: QueueDescriptor, event: ClientEvent['event']): bo
   return true;
 }
 
-/** One event for the users' queues that accept it. */
-export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescriptor[]): Delivery[] {
+/**
+ * One event for the users' queues that accept it. `group` is the full record of a user group
+ * being reactivated (for queues that were told it was removed).
+ */
+export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescriptor[], group?: unknown): Delivery[] {
   const text = JSON.stringify(event);
   const oneByOne = event.type === 'delete_message' && Array.isArray(event.message_ids) ? unbulked(event) : undefined;
+  const withoutDeactivatedGroups = event.type === 'user_group' ? deactivationAsSeenWithout(event, group) : undefined;
   return queues
     .filter((queue) => accepts(queue, event))
-    .flatMap((queue) =>
-      oneByOne && !queue.capabilities.bulk_message_deletion
-        ? oneByOne.map((single) => ({ queueId: queue.queueId, event: single }))
-        : [{ queueId: queue.queueId, event: text }],
-    );
+    .flatMap((queue) => {
+      if (oneByOne && !queue.capabilities.bulk_message_deletion) return oneByOne.map((single) => ({ queueId: queue.queueId, event: single }));
+      if (withoutDeactivatedGroups && !queue.capabilities.include_deactivated_groups) {
+        return [{ queueId: queue.queueId, event: withoutDeactivatedGroups }];
+      }
+      return [{ queueId: queue.queueId, event: text }];
+    });
+}
+
+/**
+ * A group's deactivation or reactivation as clients without the `include_deactivated_groups`
+ * capability see it (Zulip's user_group events): the group is removed, or added again.
+ */
+function deactivationAsSeenWithout(event: ClientEvent['event'], group: unknown): string | undefined {
+  if (event.op !== 'update') return undefined;
+  const deactivated = (event.data as { deactivated?: boolean } | undefined)?.deactivated;
+  if (deactivated === true) return JSON.stringify({ type: 'user_group', op: 'remove', group_id: event.group_id });
+  if (deactivated === false && group) return JSON.stringify({ type: 'user_group', op: 'add', group });
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
+import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -7,6 +7,8 @@ import { ZodError } from 'zod';
 import { deliveriesOf, messageDeliveries } from './client-events';
 import { EventQueueStore, type Delivery } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
+
+const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJECT_PREFIX.length);
 
 /** The durable JetStream consumer all gateway replicas share: each domain event goes to one of them. */
 export const FANOUT_CONSUMER = 'gateway-fanout';
@@ -115,11 +117,11 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
       ]);
       return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
     }
-    const parsed = clientEventSchema.safeParse(payload);
+    const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);
     if (!parsed.success) return []; // not a client-facing event
-    const { realmId, users, event }: ClientEvent = parsed.data;
+    const { realmId, users, event, group }: ClientEvent & { group?: unknown } = parsed.data;
     const queues = await this.queuesOf(realmId, users);
-    return deliveriesOf(event, [...queues.values()].flat());
+    return deliveriesOf(event, [...queues.values()].flat(), group);
   }
 
   /**

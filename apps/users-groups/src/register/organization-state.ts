@@ -17,11 +17,9 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * The `realm_*` organization settings users-groups stores (fetch key `realm`). The gateway
- * adds the name, URL and server-wide constants. `mentionManyUsers` is who holds the
- * wildcard-mention permission now: until user groups exist it is served as an anonymous
- * group of those users (Zulip's group-setting value `{direct_members, direct_subgroups}`).
+ * adds the name, URL and server-wide constants; the reader adds the group-based permissions.
  */
-export function organizationState(realm: RealmModel, iconUrl: string, mentionManyUsers: number[]): Record<string, unknown> {
+export function organizationState(realm: RealmModel, iconUrl: string): Record<string, unknown> {
   return {
     realm_description: realm.description,
     realm_date_created: seconds(realm.dateCreated),
@@ -31,7 +29,7 @@ export function organizationState(realm: RealmModel, iconUrl: string, mentionMan
     // Email-and-password is the only way in, so Zulip's two flags coincide.
     realm_email_auth_enabled: realm.passwordAuthEnabled,
     realm_authentication_methods: { Email: { enabled: realm.passwordAuthEnabled, available: true } },
-    realm_can_mention_many_users_group: { direct_members: mentionManyUsers, direct_subgroups: [] },
+    realm_waiting_period_threshold: realm.waitingPeriodThreshold,
     realm_default_language: DEFAULT_LANGUAGE,
     realm_icon_url: iconUrl,
     realm_icon_source: 'G',

@@ -5,6 +5,7 @@ import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
+import { UserGroupsModule } from '../groups/user-groups.module';
 import { RegisterStateReader } from './register-state.reader';
 
 @Controller()
@@ -19,7 +20,7 @@ export class RegisterStateHandler {
 
 /** The part of POST /register's initial state this service owns. */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, UserGroupsModule],
   controllers: [RegisterStateHandler],
   providers: [RegisterStateReader, ListUsers, RealmDirectory],
 })

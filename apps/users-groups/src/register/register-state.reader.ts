@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
 import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
 import { isModeratorOrAbove } from '@teamchat/zulip';
+import { REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
+import { UserGroupStore } from '../groups/user-group-store';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
 import { toUserRecord } from '../users/user-record';
@@ -22,6 +24,7 @@ export class RegisterStateReader {
     private readonly prisma: PrismaService,
     private readonly realms: RealmDirectory,
     private readonly listUsers: ListUsers,
+    private readonly groups: UserGroupStore,
   ) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<State> {
@@ -30,18 +33,21 @@ export class RegisterStateReader {
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
 
-    const [caller, people, fields, mentionManyUsers] = await Promise.all([
+    const [caller, people, fields, realmGroupSettings, userGroups] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
       want('realm_user') ? this.people(request) : null,
       want('custom_profile_fields')
         ? this.prisma.customProfileField.findMany({ where: { realmId: request.realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })
         : null,
-      want('realm') ? this.mayMentionManyUsers(request.realm.id) : null,
+      want('realm') ? this.realmGroupSettings(request.realm.id) : null,
+      want('realm_user_groups')
+        ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
+        : null,
     ]);
 
     const state: State = {};
-    if (caller && mentionManyUsers) {
-      Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl, mentionManyUsers));
+    if (caller && realmGroupSettings) {
+      Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl), realmGroupSettings);
     }
     if (caller && settingsWanted) {
       const settings = userSettingsState(caller, caller.realm.userSettingsDefaults);
@@ -52,7 +58,7 @@ export class RegisterStateReader {
       state.realm_user_settings_defaults = settingsDefaultsState(caller.realm.userSettingsDefaults);
     }
     if (caller && people) Object.assign(state, people, this.identity(caller, request));
-    if (want('realm_user_groups')) state.realm_user_groups = []; // user groups are a later issue
+    if (userGroups) state.realm_user_groups = userGroups;
     if (fields) {
       state.custom_profile_fields = fields.map(customProfileFieldRecord);
       state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
@@ -97,15 +103,11 @@ export class RegisterStateReader {
     };
   }
 
-  /**
-   * Active users whose role allows wildcard mentions in large channels and topics (the
-   * organization's `can_mention_many_users_role` or a more privileged one).
-   */
-  private async mayMentionManyUsers(realmId: number): Promise<number[]> {
-    const rows = await this.prisma.$queryRaw<{ id: number }[]>`
-      SELECT u.id FROM users u JOIN realms r ON r.id = u.realm_id
-      WHERE u.realm_id = ${realmId} AND u.is_active AND u.role <= r.can_mention_many_users_role
-      ORDER BY u.id`;
-    return rows.map((row) => row.id);
+  /** The organization's group-based permissions as group-setting values (`realm_can_create_groups`, …). */
+  private async realmGroupSettings(realmId: number): Promise<State> {
+    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
+    const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
+    const values = await this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id])));
+    return Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)]));
   }
 }

@@ -5,21 +5,10 @@ import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
 import { USER_SETTINGS, type SettingName } from '../users-groups/user-settings';
 import { userSchema } from '../users-groups/users';
+import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
 
-/**
- * A group-setting value (Zulip's GroupSettingValue): a named user group's id, or an anonymous
- * group given by its members and subgroups.
- */
-export const groupSettingValueSchema = apiSchema(
-  'GroupSettingValue',
-  z.union([
-    int(),
-    z.object({
-      direct_members: z.array(int()),
-      direct_subgroups: z.array(int()),
-    }),
-  ]),
-);
+export { groupSettingValueSchema };
+
 
 // ---------------------------------------------------------------------------------------------
 // Personal settings: generated from the catalogue, each setting by its value's type.
@@ -226,6 +215,9 @@ export const registerResponseSchema = apiSchema(
       .optional(),
     /** Who may use wildcard mentions in large channels and topics. */
     realm_can_mention_many_users_group: groupSettingValueSchema.optional(),
+    realm_can_create_groups: groupSettingValueSchema.optional(),
+    realm_can_manage_all_groups: groupSettingValueSchema.optional(),
+    realm_waiting_period_threshold: int().optional(),
     realm_default_language: z.string().optional(),
     realm_icon_url: z.string().optional(),
     /** "G" for a Gravatar, "U" for an uploaded icon. */
@@ -283,7 +275,7 @@ export const registerResponseSchema = apiSchema(
     is_guest: z.boolean().optional(),
 
     /** User groups come later: always empty. */
-    realm_user_groups: z.array(z.never()).optional(),
+    realm_user_groups: z.array(userGroupSchema).optional(),
 
     // `custom_profile_fields`.
     custom_profile_fields: z.array(customProfileFieldSchema).optional(),

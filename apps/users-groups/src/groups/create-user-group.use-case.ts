@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
+import { PrismaService, isStoredId, type Prisma } from '@teamchat/db';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { checkGroupName, nameTaken } from './group-names';
+import { GroupPermissions } from './group-permissions';
+import { GroupSettingValues } from './group-setting-values';
+import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
+import { UserGroupEvents } from './user-group-events';
+import { UserGroupStore } from './user-group-store';
+
+type Params = DecodedParams<typeof UsersGroups.createUserGroupParams>;
+
+/**
+ * POST /user_groups/create (zerver/views/user_groups.py add_user_group): for those the
+ * organization's can_create_groups allows. Members must be active users of the organization;
+ * subgroups may always be added by the creator. Unset permissions take Zulip's defaults (the
+ * creator alone may manage the group and add members; everyone may leave and mention it).
+ */
+@Injectable()
+export class CreateUserGroup {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly permissions: GroupPermissions,
+    private readonly values: GroupSettingValues,
+    private readonly store: UserGroupStore,
+    private readonly events: UserGroupEvents,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ group_id: number }> {
+    const caller = user!;
+    await this.permissions.checkMayCreate(caller);
+    const name = checkGroupName(params.name);
+    const members = [...new Set(params.members)];
+    const subgroups = [...new Set(params.subgroups ?? [])];
+
+    const groupId = await this.prisma.$transaction(async (tx) => {
+      const found = await tx.user.findMany({ where: { realmId: realm.id, isActive: true, id: { in: members.filter(isStoredId) } }, select: { id: true } });
+      const missing = members.find((id) => !found.some((u) => u.id === id));
+      if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
+      await checkSubgroups(tx, realm.id, subgroups);
+      if (await tx.userGroup.findFirst({ where: { realmId: realm.id, name }, select: { id: true } })) throw nameTaken(name);
+
+      const system = await this.store.systemGroupIds(realm.id);
+      const settings: Record<string, number> = {};
+      for (const setting of GROUP_PERMISSION_SETTING_NAMES) {
+        const config = GROUP_PERMISSION_SETTINGS[setting];
+        const requested = params[setting];
+        settings[config.column] =
+          requested !== undefined
+            ? await this.values.resolve(tx, realm.id, setting, requested, null)
+            : config.default === 'creator'
+              ? await this.values.resolve(tx, realm.id, setting, { direct_members: [caller.id], direct_subgroups: [] }, null)
+              : system.get(config.default)!;
+      }
+      const group = await tx.userGroup.create({
+        data: {
+          realmId: realm.id,
+          name,
+          description: params.description,
+          creatorId: caller.id,
+          ...settings,
+          members: { create: members.map((userId) => ({ userId })) },
+          subgroups: { create: subgroups.map((subgroupId) => ({ subgroupId })) },
+        },
+        select: { id: true },
+      });
+      return group.id;
+    });
+
+    const group = await this.store.record(realm.id, groupId);
+    await this.events.publish(realm.id, [{ event: { type: 'user_group', op: 'add', group } }], requestId);
+    return { group_id: groupId };
+  }
+}
+
+/** Subgroups to add: named, active groups of the organization (Zulip's texts). */
+export async function checkSubgroups(tx: Prisma.TransactionClient, realmId: number, subgroupIds: number[]): Promise<void> {
+  if (subgroupIds.length === 0) return;
+  const groups = await tx.userGroup.findMany({
+    where: { realmId, name: { not: null }, id: { in: subgroupIds.filter(isStoredId) } },
+    select: { id: true, deactivated: true },
+  });
+  const missing = subgroupIds.find((id) => !groups.some((g) => g.id === id));
+  if (missing !== undefined) throw badRequest(`Invalid user group ID: ${missing}`);
+  if (groups.some((g) => g.deactivated)) throw badRequest('User group is deactivated.');
+}

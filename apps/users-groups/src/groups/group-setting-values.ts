@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import type { GroupPermissionSettingName, GroupSettingValue } from '@teamchat/contracts';
+import { PrismaService, isStoredId, type Prisma } from '@teamchat/db';
+import { ZulipError, badRequest } from '@teamchat/zulip';
+import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
+import { UserGroupStore } from './user-group-store';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Group-setting values in and out (Zulip's api_docs/group-setting-values.md): a value names a
+ * group, or is made of users and groups and stored as an anonymous group. An object of one
+ * subgroup and no members is that group, and an empty one is role:nobody, as Zulip stores them.
+ */
+@Injectable()
+export class GroupSettingValues {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: UserGroupStore,
+  ) {}
+
+  /**
+   * The id of the group that will hold `setting` with this value: a named group (checked
+   * against the setting's restrictions), or an anonymous group — the setting's current one,
+   * rewritten, when it has one (`current`), else a new one.
+   */
+  async resolve(tx: Tx, realmId: number, setting: GroupPermissionSettingName, value: GroupSettingValue, current: number | null): Promise<number> {
+    const named = await this.namedForm(tx, realmId, value);
+    if (named !== undefined) return this.checkNamed(tx, realmId, setting, named);
+
+    const { direct_members: memberIds, direct_subgroups: subgroupIds } = value as Exclude<GroupSettingValue, number>;
+    const members = [...new Set(memberIds)];
+    const subgroups = [...new Set(subgroupIds)];
+    const found = await tx.user.findMany({
+      where: { realmId, isActive: true, id: { in: members.filter(isStoredId) } },
+      select: { id: true },
+    });
+    const missingUser = members.find((id) => !found.some((user) => user.id === id));
+    if (missingUser !== undefined) throw badRequest(`Invalid user ID: ${missingUser}`);
+    for (const subgroupId of subgroups) await this.subgroupForSetting(tx, realmId, subgroupId);
+
+    const currentGroup = current === null ? null : await tx.userGroup.findUnique({ where: { id: current }, select: { id: true, name: true } });
+    const groupId =
+      currentGroup && currentGroup.name === null ? currentGroup.id : (await tx.userGroup.create({ data: { realmId }, select: { id: true } })).id;
+    await tx.userGroupMember.deleteMany({ where: { groupId } });
+    await tx.userGroupSubgroup.deleteMany({ where: { supergroupId: groupId } });
+    await tx.userGroupMember.createMany({ data: members.map((userId) => ({ groupId, userId })) });
+    await tx.userGroupSubgroup.createMany({ data: subgroups.map((subgroupId) => ({ supergroupId: groupId, subgroupId })) });
+    return groupId;
+  }
+
+  /** Removes an anonymous group no setting points at any more (the value it held was replaced). */
+  async dropIfAnonymous(tx: Tx, groupId: number | null, keep: number): Promise<void> {
+    if (groupId === null || groupId === keep) return;
+    await tx.userGroup.deleteMany({ where: { id: groupId, name: null } });
+  }
+
+  /** EXPECTATION_MISMATCH unless the setting's current value is `expected` (compared in canonical form). */
+  async checkCurrent(realmId: number, current: number | null, expected: GroupSettingValue): Promise<void> {
+    const [currentValue, expectedNamed] = await Promise.all([
+      current === null ? Promise.resolve(undefined) : this.store.settingValues([current]).then((values) => values.get(current)),
+      this.namedForm(this.prisma, realmId, expected),
+    ]);
+    const expectedValue = expectedNamed ?? expected;
+    if (!sameValue(currentValue, expectedValue)) {
+      throw new ZulipError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
+    }
+  }
+
+  /** The named group a value stands for, if it stands for one: an id, one lone subgroup, or nobody. */
+  private async namedForm(db: Tx, realmId: number, value: GroupSettingValue): Promise<number | undefined> {
+    if (typeof value === 'number') return value;
+    const members = new Set(value.direct_members);
+    const subgroups = new Set(value.direct_subgroups);
+    if (members.size === 0 && subgroups.size === 1) return [...subgroups][0];
+    if (members.size === 0 && subgroups.size === 0) {
+      const nobody = await db.userGroup.findFirst({ where: { realmId, name: 'role:nobody', isSystemGroup: true }, select: { id: true } });
+      return nobody!.id;
+    }
+    return undefined;
+  }
+
+  /** A named group may hold the setting: it exists here, is active, and is not a system group the setting refuses. */
+  private async checkNamed(db: Tx, realmId: number, setting: GroupPermissionSettingName, groupId: number): Promise<number> {
+    const group = isStoredId(groupId) ? await db.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
+    if (!group) throw badRequest('Invalid user group');
+    if (group.deactivated) throw badRequest('User group is deactivated.');
+    const config = GROUP_PERMISSION_SETTINGS[setting];
+    const refused =
+      group.isSystemGroup &&
+      (group.name === 'role:internet' ||
+        (group.name === 'role:everyone' && !config.allowEveryone) ||
+        (group.name === 'role:nobody' && !config.allowNobody) ||
+        (group.name === 'role:owners' && !config.allowOwners));
+    if (refused) throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
+    return group.id;
+  }
+
+  /** A subgroup of an anonymous value: a named, active group of the organization. */
+  private async subgroupForSetting(db: Tx, realmId: number, groupId: number): Promise<void> {
+    const group = isStoredId(groupId) ? await db.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
+    if (!group) throw badRequest(`Invalid user group ID: ${groupId}`);
+    if (group.deactivated) throw badRequest('User group is deactivated.');
+  }
+}
+
+function sameValue(a: GroupSettingValue | undefined, b: GroupSettingValue): boolean {
+  if (a === undefined) return false;
+  if (typeof a === 'number' || typeof b === 'number') return a === b;
+  const sameSet = (x: number[], y: number[]) => x.length === new Set(y).size && x.every((id) => y.includes(id));
+  return sameSet([...new Set(a.direct_members)], b.direct_members) && sameSet([...new Set(a.direct_subgroups)], b.direct_subgroups);
+}

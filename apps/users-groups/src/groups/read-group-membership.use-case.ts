@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import { GroupMembership, PrismaService, isStoredId } from '@teamchat/db';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { checkMemberOrAdmin } from './member-or-admin';
+import { UserGroupStore } from './user-group-store';
+
+/**
+ * The three membership reads (zerver/views/user_groups.py): a group's members, whether a user
+ * is one, and its subgroups; each through subgroups unless asked for direct ones only.
+ */
+@Injectable()
+export class ReadGroupMembership {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: UserGroupStore,
+    private readonly membership: GroupMembership,
+  ) {}
+
+  async members({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getUserGroupMembersParams>>) {
+    checkMemberOrAdmin(user!);
+    const group = await this.store.named(realm.id, params.user_group_id);
+    const members = params.direct_member_only ? await this.membership.directMembers([group.id]) : await this.membership.members([group.id]);
+    return { members: members.get(group.id) ?? [] };
+  }
+
+  async isMember({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getIsUserGroupMemberParams>>) {
+    checkMemberOrAdmin(user!);
+    const group = await this.store.named(realm.id, params.user_group_id);
+    const target = isStoredId(params.user_id)
+      ? await this.prisma.user.findFirst({ where: { id: params.user_id, realmId: realm.id }, select: { id: true } })
+      : null;
+    if (!target) throw badRequest('No such user');
+    if (!params.direct_member_only) return { is_user_group_member: await this.membership.isMember(target.id, group.id) };
+    const direct = await this.membership.directMembers([group.id]);
+    return { is_user_group_member: (direct.get(group.id) ?? []).includes(target.id) };
+  }
+
+  async subgroups({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getUserGroupSubgroupsParams>>) {
+    checkMemberOrAdmin(user!);
+    const group = await this.store.named(realm.id, params.user_group_id);
+    if (params.direct_subgroup_only) {
+      const rows = await this.prisma.userGroupSubgroup.findMany({ where: { supergroupId: group.id }, orderBy: { subgroupId: 'asc' } });
+      return { subgroups: rows.map((row) => row.subgroupId) };
+    }
+    return { subgroups: (await this.membership.subgroups([group.id])).get(group.id) ?? [] };
+  }
+}

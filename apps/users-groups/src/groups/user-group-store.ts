@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import {
+  GROUP_PERMISSION_SETTING_NAMES,
+  type GroupSettingValue,
+  type UserGroupRecord,
+} from '@teamchat/contracts';
+import { GroupMembership, PrismaService, isStoredId, type UserGroupModel } from '@teamchat/db';
+import { badRequest } from '@teamchat/zulip';
+import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
+
+/** A named group, as the rules about groups read it. */
+export type NamedGroup = UserGroupModel & { name: string };
+
+/**
+ * Reads user groups (a cold path: Prisma, with the shared membership rule) and turns them into
+ * their API records: `members` are the active direct members (system groups: by role), each
+ * permission setting a group-setting value.
+ */
+@Injectable()
+export class UserGroupStore {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly membership: GroupMembership,
+  ) {}
+
+  /** A named group of the organization (zerver/lib/user_groups.py get_user_group_by_id_in_realm). */
+  async named(realmId: number, groupId: number, { allowDeactivated = false } = {}): Promise<NamedGroup> {
+    const group = isStoredId(groupId) ? await this.prisma.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
+    if (!group) throw badRequest('Invalid user group');
+    if (group.deactivated && !allowDeactivated) throw badRequest('User group is deactivated.');
+    return group as NamedGroup;
+  }
+
+  /** The organization's system groups by name (`role:members` → id). */
+  async systemGroupIds(realmId: number): Promise<Map<string, number>> {
+    const rows = await this.prisma.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
+    return new Map(rows.map((row) => [row.name!, row.id]));
+  }
+
+  /** The organization's named groups as records, in id order; deactivated ones only when asked. */
+  async records(realmId: number, { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {}): Promise<UserGroupRecord[]> {
+    const groups = (await this.prisma.userGroup.findMany({
+      where: {
+        realmId,
+        name: { not: null },
+        ...(includeDeactivated ? {} : { deactivated: false }),
+        ...(ids ? { id: { in: ids } } : {}),
+      },
+      include: { subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
+      orderBy: { id: 'asc' },
+    })) as (NamedGroup & { subgroups: { subgroupId: number }[] })[];
+    if (groups.length === 0) return [];
+    const settingGroupIds = groups.flatMap((group) =>
+      GROUP_PERMISSION_SETTING_NAMES.map((name) => group[GROUP_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),
+    );
+    const [members, values] = await Promise.all([
+      this.membership.directMembers(groups.map((group) => group.id)),
+      this.settingValues(settingGroupIds),
+    ]);
+    return groups.map((group) => ({
+      id: group.id,
+      name: group.name,
+      description: group.description,
+      members: members.get(group.id) ?? [],
+      direct_subgroup_ids: group.subgroups.map((s) => s.subgroupId),
+      creator_id: group.creatorId,
+      date_created: Math.floor(group.dateCreated.getTime() / 1000),
+      is_system_group: group.isSystemGroup,
+      deactivated: group.deactivated,
+      ...(Object.fromEntries(
+        GROUP_PERMISSION_SETTING_NAMES.map((name) => {
+          const id = group[GROUP_PERMISSION_SETTINGS[name].column];
+          return [name, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)!];
+        }),
+      ) as Pick<UserGroupRecord, (typeof GROUP_PERMISSION_SETTING_NAMES)[number]>),
+    }));
+  }
+
+  /** One record (a group just created, changed or reactivated). */
+  async record(realmId: number, groupId: number): Promise<UserGroupRecord> {
+    const [record] = await this.records(realmId, { includeDeactivated: true, ids: [groupId] });
+    return record;
+  }
+
+  /**
+   * The group-setting value of each group a setting points at: a named group's id, or an
+   * anonymous group's active direct members and direct subgroups.
+   */
+  async settingValues(groupIds: number[]): Promise<Map<number, GroupSettingValue>> {
+    const unique = [...new Set(groupIds)];
+    const groups = await this.prisma.userGroup.findMany({
+      where: { id: { in: unique } },
+      select: { id: true, name: true, subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
+    });
+    const anonymous = groups.filter((group) => group.name === null);
+    const members = anonymous.length > 0 ? await this.membership.directMembers(anonymous.map((group) => group.id)) : new Map();
+    return new Map(
+      groups.map((group) => [
+        group.id,
+        group.name !== null
+          ? group.id
+          : { direct_members: members.get(group.id) ?? [], direct_subgroups: group.subgroups.map((s) => s.subgroupId) },
+      ]),
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { ChangeGroupMembership } from './change-group-membership.use-case';
+import { CreateUserGroup } from './create-user-group.use-case';
+import { DeactivateUserGroup } from './deactivate-user-group.use-case';
+import { GroupPermissions } from './group-permissions';
+import { GroupSettingValues } from './group-setting-values';
+import { ListUserGroups } from './list-user-groups.use-case';
+import { ReadGroupMembership } from './read-group-membership.use-case';
+import { UpdateUserGroup } from './update-user-group.use-case';
+import { UserGroupEvents } from './user-group-events';
+import { UserGroupStore } from './user-group-store';
+import { UserGroupsHandler } from './user-groups.handler';
+
+/** User groups: system and user-defined groups, their members, subgroups and permission settings. */
+@Module({
+  controllers: [UserGroupsHandler],
+  providers: [
+    UserGroupStore,
+    GroupPermissions,
+    GroupSettingValues,
+    UserGroupEvents,
+    CreateUserGroup,
+    ListUserGroups,
+    UpdateUserGroup,
+    DeactivateUserGroup,
+    ChangeGroupMembership,
+    ReadGroupMembership,
+  ],
+  exports: [UserGroupStore, UserGroupEvents],
+})
+export class UserGroupsModule {}
