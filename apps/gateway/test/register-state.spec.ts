@@ -32,6 +32,8 @@ const GATEWAY_REALM = /^(realm_name|realm_url|realm_uri|realm_empty_topic_displa
 const KEYS_OF: Record<string, string[]> = {
   realm: [
     'realm_authentication_methods',
+    'realm_can_create_groups',
+    'realm_can_manage_all_groups',
     'realm_can_mention_many_users_group',
     'realm_date_created',
     'realm_default_language',
@@ -44,6 +46,7 @@ const KEYS_OF: Record<string, string[]> = {
     'realm_is_zephyr_mirror_realm',
     'realm_password_auth_enabled',
     'realm_presence_disabled',
+    'realm_waiting_period_threshold',
   ],
   user_settings: ['user_settings'],
   realm_user_settings_defaults: ['realm_user_settings_defaults'],
@@ -337,8 +340,10 @@ describe('POST /register: the initial state of users-groups and messaging', () =
       expectValid(body);
     });
 
-    it('serves no user groups yet', async () => {
-      expect((await fetch(member, ['realm_user_groups'])).realm_user_groups).toEqual([]);
+    it('serves the organization’s user groups, the system groups among them', async () => {
+      const groups = (await fetch(member, ['realm_user_groups'])).realm_user_groups as { name: string; is_system_group: boolean }[];
+      expect(groups.filter((g) => g.is_system_group).map((g) => g.name)).toContain('role:members');
+      expect(groups.every((g) => g.is_system_group)).toBe(true);
     });
   });
 
@@ -587,7 +592,8 @@ describe('POST /register: the initial state of users-groups and messaging', () =
       expect((theirs.realm_users as Member[]).map((m) => m.user_id)).toEqual([outsider.id]);
       expect((theirs.drafts as { content: string }[]).map((d) => d.content)).toEqual(['foreign draft']);
       expect((theirs.custom_profile_fields as { name: string }[]).map((f) => f.name)).toEqual(['Shoe size']);
-      expect(theirs.realm_can_mention_many_users_group).toEqual({ direct_members: [outsider.id], direct_subgroups: [] });
+      expect(theirs.realm_can_mention_many_users_group).toBe(await factory.systemGroupId({ id: outsider.realmId }, 'role:administrators'));
+      expect((theirs.realm_user_groups as { id: number }[]).map((g) => g.id)).not.toContain(await factory.systemGroupId({ id: realmId }, 'role:members'));
       expect(JSON.stringify(theirs)).not.toContain(member.email);
       expectValid(theirs);
     });

@@ -319,6 +319,58 @@ describe('POST /messages', () => {
     });
   });
 
+  describe('group mentions', () => {
+    let team: { id: number };
+    beforeAll(async () => {
+      team = await factory.userGroup({ id: realmId }, { name: 'kitchen crew', members: [friend] });
+      const everyone = await factory.systemGroupId({ id: realmId }, 'role:everyone');
+      await system.db.userGroup.update({ where: { id: team.id }, data: { canMentionGroupId: everyone } });
+    });
+
+    it('renders @*group*, and flags its members (through subgroups) as mentioned', async () => {
+      const nested = await factory.userGroup({ id: realmId }, { name: 'outer crew', subgroupIds: [team.id] });
+      const everyone = await factory.systemGroupId({ id: realmId }, 'role:everyone');
+      await system.db.userGroup.update({ where: { id: nested.id }, data: { canMentionGroupId: everyone } });
+      events.clear();
+      const body = expectSuccess(await toGeneral(member, 'calling @*outer crew* and @_*kitchen crew*', 'crew'));
+      const message = await stored(body.id);
+      expect(message.renderedContent).toBe(
+        `<p>calling <span class="user-group-mention" data-user-group-id="${nested.id}">@outer crew</span> and ` +
+          `<span class="user-group-mention silent" data-user-group-id="${team.id}">kitchen crew</span></p>`,
+      );
+      const event = await sentEvent(body.id);
+      const flagsOf = (id: number) => event.recipients.find((r) => r.id === id)!.flags;
+      expect(flagsOf(friend.id)).toContain('mentioned');
+      expect(flagsOf(admin.id)).not.toContain('mentioned');
+    });
+
+    it('does not flag anyone for a silent group mention, nor render unknown groups', async () => {
+      events.clear();
+      const body = expectSuccess(await toGeneral(member, '@_*kitchen crew* and @*no such crew*', 'crew'));
+      const event = await sentEvent(body.id);
+      expect(event.recipients.every((r) => !r.flags.includes('mentioned'))).toBe(true);
+      expect((await stored(body.id)).renderedContent).toContain('@<em>no such crew</em>');
+    });
+
+    it('refuses a mention the group’s can_mention_group does not allow, or of a deactivated group, storing nothing', async () => {
+      const admins = await factory.systemGroupId({ id: realmId }, 'role:administrators');
+      const guarded = await factory.userGroup({ id: realmId }, { name: 'guarded crew', members: [friend] });
+      await system.db.userGroup.update({ where: { id: guarded.id }, data: { canMentionGroupId: admins } });
+      const before = await system.db.message.count();
+      expectError(await toGeneral(member, 'hi @*guarded crew*'), 400, 'BAD_REQUEST', "You are not allowed to mention user group 'guarded crew'.");
+      expect(await system.db.message.count()).toBe(before);
+      expectSuccess(await toGeneral(admin, 'hi @*guarded crew*'));
+      expectSuccess(await toGeneral(member, 'hi @_*guarded crew*'));
+
+      await system.db.userGroup.update({ where: { id: team.id }, data: { deactivated: true } });
+      try {
+        expectError(await toGeneral(admin, 'hi @*kitchen crew*'), 400, 'BAD_REQUEST', "You are not allowed to mention user group 'kitchen crew'.");
+      } finally {
+        await system.db.userGroup.update({ where: { id: team.id }, data: { deactivated: false } });
+      }
+    });
+  });
+
   describe('direct messages', () => {
     it('sends to user ids, including the sender in the conversation', async () => {
       const body = expectSuccess(await send(member, { type: 'direct', to: JSON.stringify([friend.id]), content: 'psst' }));

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
+import { badRequest } from '@teamchat/zulip';
 import { GroupMembership, PgService, PrismaService, isStoredId } from '@teamchat/db';
-import { canMentionManyUsersGroup, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
+import { canMentionManyUsersGroup, groupsNamed, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -60,6 +61,33 @@ export class MemberProfilesReadonly {
   async mayMentionManyUsers(realmId: number, userId: number): Promise<boolean> {
     const [realm] = await this.pg.run(canMentionManyUsersGroup, realmId);
     return realm?.groupId != null && (await this.groups.isMember(userId, realm.groupId));
+  }
+
+  /**
+   * The groups a message mentions by these names that the sender may mention (Zulip's
+   * check_user_group_mention_allowed): "You are not allowed to mention user group" for a
+   * deactivated group or one whose can_mention_group does not hold the sender. Only non-silent
+   * mentions are checked; `names` may hold names of no group.
+   */
+  async mentionableGroups(realmId: number, names: string[]): Promise<{ id: number; name: string; deactivated: boolean; canMentionGroupId: number | null }[]> {
+    if (names.length === 0) return [];
+    return this.pg.run(groupsNamed, realmId, names);
+  }
+
+  async checkGroupMentionsAllowed(senderId: number, groups: { name: string; deactivated: boolean; canMentionGroupId: number | null }[]): Promise<void> {
+    if (groups.length === 0) return;
+    const held = await this.groups.groupsHolding(
+      senderId,
+      groups.flatMap((group) => (group.canMentionGroupId === null ? [] : [group.canMentionGroupId])),
+    );
+    const refused = groups.find((group) => group.deactivated || group.canMentionGroupId === null || !held.has(group.canMentionGroupId));
+    if (refused) throw badRequest(`You are not allowed to mention user group '${refused.name}'.`);
+  }
+
+  /** The active members of these groups, through their subgroups. */
+  async groupMembers(groupIds: number[]): Promise<number[]> {
+    if (groupIds.length === 0) return [];
+    return [...new Set([...(await this.groups.members(groupIds)).values()].flat())];
   }
 
   /** Active users of the organization that a message could mention, by the names it uses. */

@@ -110,6 +110,13 @@ export const mentionableUsers = statement<{ id: number; fullName: string }, [rea
    WHERE realm_id = $1 AND is_active AND (lower(full_name) IN (SELECT lower(name) FROM unnest($2::text[]) AS name) OR id = ANY($3::int[]))`,
 );
 
+/** The organization's named groups with these names (deactivated ones too: mentioning one is refused). */
+export const groupsNamed = statement<{ id: number; name: string; deactivated: boolean; canMentionGroupId: number | null }, [realmId: number, names: string[]]>(
+  'messaging.groups_named',
+  `SELECT id, name, deactivated, can_mention_group_id AS "canMentionGroupId" FROM user_groups
+   WHERE realm_id = $1 AND name = ANY($2::text[])`,
+);
+
 /** The group allowed wildcard mentions in large channels and topics. */
 export const canMentionManyUsersGroup = statement<{ groupId: number }, [realmId: number]>(
   'messaging.can_mention_many_users_group',

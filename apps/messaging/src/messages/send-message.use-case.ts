@@ -17,7 +17,9 @@ import {
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { renderMarkdown } from '../rendering/markdown';
-import { mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
+import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
+
+type MentionedGroup = { id: number; name: string; deactivated: boolean; canMentionGroupId: number | null };
 import { Flag, flagNames } from './message-flags';
 import { toMessageRecord } from './message-record';
 import { normalizeContent, normalizeTopic } from './message-text';
@@ -73,8 +75,14 @@ export class SendMessage {
     const delivery = isChannel ? await this.toChannel(command) : await this.toDirect(command);
 
     const candidates = mentionCandidates(content);
-    const mentions = newMentionEnv(await this.profiles.mentionable(realm.id, candidates.names, candidates.ids));
+    const groupNames = groupMentionCandidates(content);
+    const [people, groups] = await Promise.all([
+      this.profiles.mentionable(realm.id, candidates.names, candidates.ids),
+      this.profiles.mentionableGroups(realm.id, groupNames),
+    ]);
+    const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
     const renderedContent = renderMarkdown(content, mentions);
+    await this.checkGroupMentions(sender.id, content, groups, mentions);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();
     if (isChannel) await this.checkWildcards(command, delivery, mentions, topicParticipants);
@@ -249,6 +257,20 @@ export class SendMessage {
       subscriberCount: 0,
       channelMuted: false,
     };
+  }
+
+  /**
+   * A group mention needs the group's can_mention_group (a silent one does not), and mentions
+   * its members: they get the `mentioned` flag.
+   */
+  private async checkGroupMentions(senderId: number, content: string, groups: MentionedGroup[], mentions: MentionEnv): Promise<void> {
+    if (groups.length === 0) return;
+    const loud = new Set([...content.matchAll(/@\*(?!\*)([^*\n]+?)\*/g)].map((match) => match[1]));
+    await this.profiles.checkGroupMentionsAllowed(
+      senderId,
+      groups.filter((group) => loud.has(group.name)),
+    );
+    for (const userId of await this.profiles.groupMembers([...mentions.mentionedGroupIds])) mentions.mentionedUserIds.add(userId);
   }
 
   /** Everyone who has sent a message to the topic. */

@@ -9,23 +9,47 @@ export interface MentionTarget {
   fullName: string;
 }
 
+/** A user group a message may mention (`@*name*`). */
+export interface GroupMentionTarget {
+  id: number;
+  name: string;
+}
+
 /** What rendering learns about mentions, for the message's flags and permission checks. */
 export interface MentionEnv {
   /** Users that may be mentioned, by lowercased full name and by id. */
   byName: Map<string, MentionTarget[]>;
   byId: Map<number, MentionTarget>;
   mentionedUserIds: Set<number>;
+  /** Active named groups that may be mentioned, by name; and those mentioned (not silently). */
+  groupsByName: Map<string, GroupMentionTarget>;
+  mentionedGroupIds: Set<number>;
   channelWildcard: boolean;
   topicWildcard: boolean;
 }
 
-export const newMentionEnv = (users: MentionTarget[]): MentionEnv => {
+export const newMentionEnv = (users: MentionTarget[], groups: GroupMentionTarget[] = []): MentionEnv => {
   const byName = new Map<string, MentionTarget[]>();
   for (const user of users) byName.set(user.fullName.toLowerCase(), [...(byName.get(user.fullName.toLowerCase()) ?? []), user]);
-  return { byName, byId: new Map(users.map((u) => [u.id, u])), mentionedUserIds: new Set(), channelWildcard: false, topicWildcard: false };
+  return {
+    byName,
+    byId: new Map(users.map((u) => [u.id, u])),
+    mentionedUserIds: new Set(),
+    groupsByName: new Map(groups.map((g) => [g.name, g])),
+    mentionedGroupIds: new Set(),
+    channelWildcard: false,
+    topicWildcard: false,
+  };
 };
 
 const MENTION = /^@(_?)\*\*([^*\n]+?)\*\*/;
+/** `@*group*` and the silent `@_*group*` (never the start of a user mention's `**`). */
+const GROUP_MENTION = /^@(_?)\*(?!\*)([^*\n]+?)\*/;
+
+/** The group names a text may mention, to look up before rendering. */
+export function groupMentionCandidates(source: string): string[] {
+  return [...new Set([...source.matchAll(/@_?\*(?!\*)([^*\n]+?)\*/g)].map((match) => match[1]))];
+}
 
 /** The names a text may mention, to look up before rendering (`@**Name**` and `@**Name|id**`). */
 export function mentionCandidates(source: string): { names: string[]; ids: number[] } {
@@ -53,6 +77,21 @@ export const mentionsPlugin = (md: InstanceType<typeof MarkdownIt>): void => {
     const html = renderMention(match[1] === '_', match[2], env);
     if (html === undefined) return false;
     if (!silent) state.push('html_inline', '', 0).content = html;
+    state.pos += match[0].length;
+    return true;
+  });
+  md.inline.ruler.before('emphasis', 'zulip_group_mention', (state, silent) => {
+    if (state.src.charCodeAt(state.pos) !== 0x40 /* @ */) return false;
+    const match = GROUP_MENTION.exec(state.src.slice(state.pos));
+    const env = state.env as unknown as MentionEnv | undefined;
+    const group = match && env?.groupsByName?.get(match[2]);
+    if (!match || !group) return false;
+    const isSilent = match[1] === '_';
+    if (!silent) {
+      if (!isSilent) env!.mentionedGroupIds.add(group.id);
+      state.push('html_inline', '', 0).content =
+        `<span class="user-group-mention${isSilent ? ' silent' : ''}" data-user-group-id="${group.id}">${isSilent ? '' : '@'}${escapeHtml(group.name)}</span>`;
+    }
     state.pos += match[0].length;
     return true;
   });
