@@ -146,6 +146,7 @@ describe('user groups', () => {
       });
       const [event] = await queue.waitFor('user_group');
       expect(event).toMatchObject({ type: 'user_group', op: 'add', group: { ...group } });
+      expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: queue.queueId, events: [event] });
     });
 
     it('takes subgroups and setting values, storing one-subgroup and empty values as named groups', async () => {
@@ -325,6 +326,9 @@ describe('user groups', () => {
       expect((await modern.waitFor('user_group', 3))[2]).toMatchObject({ op: 'update', group_id: id, data: { deactivated: false } });
       const added = (await legacy.waitFor('user_group', 3))[2];
       expect(added).toMatchObject({ op: 'add', group: { id, deactivated: false, description: 'resting', members: [member.id] } });
+      for (const queue of [modern, legacy]) {
+        expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: queue.queueId, events: queue.received });
+      }
     });
 
     it('refuses a group in use, naming every use, and changes nothing', async () => {
@@ -360,6 +364,7 @@ describe('user groups', () => {
         { type: 'user_group', op: 'add_members', group_id: id, user_ids: [other.id, moderator.id] },
         { type: 'user_group', op: 'remove_members', group_id: id, user_ids: [moderator.id] },
       ]);
+      expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: queue.queueId, events: queue.received });
       const direct = expectSuccess(await system.api.get(`/user_groups/${id}/members`, { direct_member_only: true }, as(other)));
       expect(direct.members).toEqual([other.id]);
     });

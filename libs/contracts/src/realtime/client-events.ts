@@ -4,6 +4,7 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
+import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
@@ -212,6 +213,38 @@ export const realmUserUpdateEvent = apiSchema(
 /** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
 export const userTopicEvent = apiSchema('UserTopicEvent', z.object({ ...base('user_topic'), ...userTopicSchema.shape }));
 
+/** `user_group` events: a group added (or reactivated, for clients without include_deactivated_groups), changed, removed. */
+export const userGroupAddEvent = apiSchema('UserGroupAddEvent', z.object({ ...withOp('user_group', 'add'), group: userGroupSchema }));
+export const userGroupUpdateEvent = apiSchema(
+  'UserGroupUpdateEvent',
+  z.object({
+    ...withOp('user_group', 'update'),
+    group_id: int(),
+    data: z
+      .object({
+        name: z.string(),
+        description: z.string(),
+        deactivated: z.boolean(),
+        can_add_members_group: groupSettingValueSchema,
+        can_join_group: groupSettingValueSchema,
+        can_leave_group: groupSettingValueSchema,
+        can_manage_group: groupSettingValueSchema,
+        can_mention_group: groupSettingValueSchema,
+        can_remove_members_group: groupSettingValueSchema,
+      })
+      .partial(),
+  }),
+);
+export const userGroupRemoveEvent = apiSchema('UserGroupRemoveEvent', z.object({ ...withOp('user_group', 'remove'), group_id: int() }));
+const groupMembersEvent = <O extends 'add_members' | 'remove_members'>(op: O) =>
+  z.object({ ...withOp('user_group', op), group_id: int(), user_ids: z.array(int()) });
+export const userGroupAddMembersEvent = apiSchema('UserGroupAddMembersEvent', groupMembersEvent('add_members'));
+export const userGroupRemoveMembersEvent = apiSchema('UserGroupRemoveMembersEvent', groupMembersEvent('remove_members'));
+const subgroupsEvent = <O extends 'add_subgroups' | 'remove_subgroups'>(op: O) =>
+  z.object({ ...withOp('user_group', op), group_id: int(), direct_subgroup_ids: z.array(int()) });
+export const userGroupAddSubgroupsEvent = apiSchema('UserGroupAddSubgroupsEvent', subgroupsEvent('add_subgroups'));
+export const userGroupRemoveSubgroupsEvent = apiSchema('UserGroupRemoveSubgroupsEvent', subgroupsEvent('remove_subgroups'));
+
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
   'Event',
@@ -237,6 +270,13 @@ export const clientEventSchema = apiSchema(
     userSettingsUpdateEvent,
     realmUserUpdateEvent,
     userTopicEvent,
+    userGroupAddEvent,
+    userGroupUpdateEvent,
+    userGroupRemoveEvent,
+    userGroupAddMembersEvent,
+    userGroupRemoveMembersEvent,
+    userGroupAddSubgroupsEvent,
+    userGroupRemoveSubgroupsEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;
