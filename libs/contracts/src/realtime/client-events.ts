@@ -4,6 +4,7 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
+import { navigationViewSchema } from '../users-groups/navigation-views';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
@@ -212,6 +213,26 @@ export const realmUserUpdateEvent = apiSchema(
 /** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
 export const userTopicEvent = apiSchema('UserTopicEvent', z.object({ ...base('user_topic'), ...userTopicSchema.shape }));
 
+/** `navigation_view` add: a view the recipient stored (POST /navigation_views). */
+export const navigationViewAddEvent = apiSchema(
+  'NavigationViewAddEvent',
+  z.object({ ...withOp('navigation_view', 'add'), navigation_view: navigationViewSchema }),
+);
+/** `navigation_view` update: the changed keys of one of the recipient's views (PATCH /navigation_views/{fragment}). */
+export const navigationViewUpdateEvent = apiSchema(
+  'NavigationViewUpdateEvent',
+  z.object({
+    ...withOp('navigation_view', 'update'),
+    fragment: z.string(),
+    data: z.object({ is_pinned: z.boolean().optional(), name: z.string().optional() }),
+  }),
+);
+/** `navigation_view` remove: a view the recipient removed. */
+export const navigationViewRemoveEvent = apiSchema(
+  'NavigationViewRemoveEvent',
+  z.object({ ...withOp('navigation_view', 'remove'), fragment: z.string() }),
+);
+
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
   'Event',
@@ -237,6 +258,9 @@ export const clientEventSchema = apiSchema(
     userSettingsUpdateEvent,
     realmUserUpdateEvent,
     userTopicEvent,
+    navigationViewAddEvent,
+    navigationViewUpdateEvent,
+    navigationViewRemoveEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;
