@@ -66,6 +66,7 @@ const KEYS_OF: Record<string, string[]> = {
     'user_id',
   ],
   realm_user_groups: ['realm_user_groups'],
+  navigation_views: ['navigation_views'],
   custom_profile_fields: ['custom_profile_fields', 'custom_profile_field_types'],
   subscription: ['never_subscribed', 'subscriptions', 'unsubscribed'],
   stream: ['streams'],

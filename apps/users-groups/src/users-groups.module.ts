@@ -14,12 +14,17 @@ import { UsersHandler } from './users/users.handler';
 import { SettingsHandler } from './settings/settings.handler';
 import { UpdateSettings } from './settings/update-settings.use-case';
 import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
+import { NavigationViewsHandler } from './navigation-views/navigation-views.handler';
+import { ListNavigationViews } from './navigation-views/list-navigation-views.use-case';
+import { AddNavigationView } from './navigation-views/add-navigation-view.use-case';
+import { EditNavigationView } from './navigation-views/edit-navigation-view.use-case';
+import { RemoveNavigationView } from './navigation-views/remove-navigation-view.use-case';
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule, RegisterStateModule, UserGroupsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler],
-  providers: [UpdateSettings, SetPresenceEnabled, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler],
+  providers: [UpdateSettings, SetPresenceEnabled, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials, ListNavigationViews, AddNavigationView, EditNavigationView, RemoveNavigationView],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })
 export class UsersGroupsModule {}

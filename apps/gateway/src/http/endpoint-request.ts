@@ -50,6 +50,8 @@ function decodeEndpointParams<S extends ParamSpecs>(req: ApiRequest, endpoint: E
   for (const name of endpoint.pathParams) {
     const value = (req.params as Record<string, unknown>)[name];
     if (typeof value === 'string') segments[name] = value;
+    // A parameter that takes the rest of the path arrives as its decoded segments.
+    else if (Array.isArray(value)) segments[name] = value.join('/');
   }
   let pathValues: Record<string, unknown>;
   try {

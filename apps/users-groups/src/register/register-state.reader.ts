@@ -6,6 +6,7 @@ import { REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { UserGroupStore } from '../groups/user-group-store';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
+import { navigationViewsOf } from '../navigation-views/list-navigation-views.use-case';
 import { toUserRecord } from '../users/user-record';
 import { CUSTOM_PROFILE_FIELD_TYPES, customProfileFieldRecord, organizationState } from './organization-state';
 import { legacySettingsState, settingsDefaultsState, userSettingsState } from './settings-state';
@@ -15,8 +16,9 @@ type State = Record<string, unknown>;
 /**
  * The part of POST /register's initial state users-groups owns (zerver/lib/events.py
  * fetch_initial_state_data): organization settings, the caller's settings and the
- * organization's defaults, the people, the caller's own identity, user groups and custom
- * profile fields. At most five queries, run together, each only when its keys are asked for.
+ * organization's defaults, the people, the caller's own identity, user groups, custom profile
+ * fields and navigation views. At most six queries, run together, each only when its keys are
+ * asked for.
  */
 @Injectable()
 export class RegisterStateReader {
@@ -33,7 +35,7 @@ export class RegisterStateReader {
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
 
-    const [caller, people, fields, realmGroupSettings, userGroups] = await Promise.all([
+    const [caller, people, fields, realmGroupSettings, userGroups, navigationViews] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
       want('realm_user') ? this.people(request) : null,
       want('custom_profile_fields')
@@ -43,6 +45,7 @@ export class RegisterStateReader {
       want('realm_user_groups')
         ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
         : null,
+      want('navigation_views') ? navigationViewsOf(this.prisma, request.user.id) : null,
     ]);
 
     const state: State = {};
@@ -59,6 +62,7 @@ export class RegisterStateReader {
     }
     if (caller && people) Object.assign(state, people, this.identity(caller, request));
     if (userGroups) state.realm_user_groups = userGroups;
+    if (navigationViews) state.navigation_views = navigationViews;
     if (fields) {
       state.custom_profile_fields = fields.map(customProfileFieldRecord);
       state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;

@@ -15,7 +15,11 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete';
 /** A success body's own keys (the envelope's `result` and `msg` are added around it). */
 export type ResponseSchema = z.ZodObject;
 
-/** How an endpoint is reached: `'GET /drafts'`, `'PATCH /drafts/{draft_id}'` (below `/api/v1`). */
+/**
+ * How an endpoint is reached: `'GET /drafts'`, `'PATCH /drafts/{draft_id}'` (below `/api/v1`).
+ * A last segment written `{name+}` takes the rest of the path, slashes included (Zulip's
+ * `<path:name>`): `'PATCH /navigation_views/{fragment+}'` serves `/navigation_views/narrow/is/starred`.
+ */
 export type RouteText = `${Uppercase<HttpMethod>} /${string}`;
 
 export interface EndpointSpec<S extends ParamSpecs, R extends ResponseSchema> {
@@ -36,6 +40,8 @@ export interface Endpoint<S extends ParamSpecs = ParamSpecs, R extends ResponseS
   readonly path: string;
   /** The `{name}` segments of `path`, each declared in `params`. */
   readonly pathParams: readonly string[];
+  /** The path parameter that takes the rest of the path, slashes included (`{name+}` in the route). */
+  readonly restPathParam?: string;
   readonly summary: string;
   readonly auth: AuthMode;
   readonly params: S;
@@ -51,15 +57,20 @@ export function endpointOf<S extends ParamSpecs, R extends ResponseSchema>(
   tag: string,
   spec: EndpointSpec<S, R>,
 ): Endpoint<S, R> {
-  const [method, path] = spec.route.split(' ') as [Uppercase<HttpMethod>, string];
-  const pathParams = [...path.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]);
+  const [method, route] = spec.route.split(' ') as [Uppercase<HttpMethod>, string];
+  const segments = [...route.matchAll(/\{([a-z_]+)(\+?)\}/g)];
+  const pathParams = segments.map((match) => match[1]);
   for (const name of pathParams) {
     if (!(name in spec.params)) throw new Error(`${spec.route}: path segment {${name}} is not a declared parameter`);
   }
+  const rest = segments.find((match) => match[2] === '+');
+  if (rest && !route.endsWith(`/${rest[0]}`)) throw new Error(`${spec.route}: only the last segment may take the rest of the path`);
   return {
     method: method.toLowerCase() as HttpMethod,
-    path,
+    // The documented path names every parameter alike, as Zulip's OpenAPI file does.
+    path: route.replace(/\{([a-z_]+)\+\}/g, '{$1}'),
     pathParams,
+    ...(rest ? { restPathParam: rest[1] } : {}),
     summary: spec.summary,
     auth: spec.auth ?? 'user',
     params: spec.params,
@@ -75,6 +86,10 @@ export function defineEndpoint<S extends ParamSpecs, R extends ResponseSchema>(s
   return endpoint;
 }
 
-/** The Nest/Express form of a path: `/drafts/{draft_id}` → `drafts/:draft_id`. */
-export const expressPath = (endpoint: Pick<Endpoint, 'path'>): string =>
-  endpoint.path.slice(1).replace(/\{([a-z_]+)\}/g, ':$1');
+/**
+ * The Nest/Express form of a path: `/drafts/{draft_id}` → `drafts/:draft_id`; a parameter that
+ * takes the rest of the path becomes a wildcard (`navigation_views/*fragment`), which Express
+ * hands over as the list of its segments.
+ */
+export const expressPath = (endpoint: Pick<Endpoint, 'path' | 'restPathParam'>): string =>
+  endpoint.path.slice(1).replace(/\{([a-z_]+)\}/g, (_match, name: string) => (name === endpoint.restPathParam ? `*${name}` : `:${name}`));

@@ -5,6 +5,7 @@ import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
+import { navigationViewSchema } from '../users-groups/navigation-views';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
@@ -244,6 +245,25 @@ const subgroupsEvent = <O extends 'add_subgroups' | 'remove_subgroups'>(op: O) =
   z.object({ ...withOp('user_group', op), group_id: int(), direct_subgroup_ids: z.array(int()) });
 export const userGroupAddSubgroupsEvent = apiSchema('UserGroupAddSubgroupsEvent', subgroupsEvent('add_subgroups'));
 export const userGroupRemoveSubgroupsEvent = apiSchema('UserGroupRemoveSubgroupsEvent', subgroupsEvent('remove_subgroups'));
+/** `navigation_view` add: a view the recipient stored (POST /navigation_views). */
+export const navigationViewAddEvent = apiSchema(
+  'NavigationViewAddEvent',
+  z.object({ ...withOp('navigation_view', 'add'), navigation_view: navigationViewSchema }),
+);
+/** `navigation_view` update: the changed keys of one of the recipient's views (PATCH /navigation_views/{fragment}). */
+export const navigationViewUpdateEvent = apiSchema(
+  'NavigationViewUpdateEvent',
+  z.object({
+    ...withOp('navigation_view', 'update'),
+    fragment: z.string(),
+    data: z.object({ is_pinned: z.boolean().optional(), name: z.string().optional() }),
+  }),
+);
+/** `navigation_view` remove: a view the recipient removed. */
+export const navigationViewRemoveEvent = apiSchema(
+  'NavigationViewRemoveEvent',
+  z.object({ ...withOp('navigation_view', 'remove'), fragment: z.string() }),
+);
 
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
@@ -277,6 +297,9 @@ export const clientEventSchema = apiSchema(
     userGroupRemoveMembersEvent,
     userGroupAddSubgroupsEvent,
     userGroupRemoveSubgroupsEvent,
+    navigationViewAddEvent,
+    navigationViewUpdateEvent,
+    navigationViewRemoveEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

@@ -3,6 +3,7 @@ import { apiSchema, int } from '../api/api-schemas';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
+import { navigationViewSchema } from '../users-groups/navigation-views';
 import { USER_SETTINGS, type SettingName } from '../users-groups/user-settings';
 import { userSchema } from '../users-groups/users';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
@@ -276,6 +277,10 @@ export const registerResponseSchema = apiSchema(
 
     /** User groups come later: always empty. */
     realm_user_groups: z.array(userGroupSchema).optional(),
+
+    // `navigation_views`.
+    /** The caller's stored navigation views. */
+    navigation_views: z.array(navigationViewSchema).optional(),
 
     // `custom_profile_fields`.
     custom_profile_fields: z.array(customProfileFieldSchema).optional(),

@@ -4,3 +4,4 @@ export * from './user-settings';
 export * from './email-visibility';
 export * from './settings';
 export * from './user-groups';
+export * from './navigation-views';

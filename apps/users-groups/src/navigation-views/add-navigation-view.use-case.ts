@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, toNavigationViewRecord } from './navigation-view-rules';
+
+type Params = DecodedParams<typeof UsersGroups.addNavigationViewParams>;
+
+/**
+ * POST /navigation_views (zerver/views/navigation_views.py add_navigation_view): a built-in view
+ * takes no name, a custom one needs one; neither its fragment nor its name may already be one of
+ * the caller's views. The owner's clients get an add event.
+ */
+@Injectable()
+export class AddNavigationView {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    const { fragment, is_pinned: isPinned } = params;
+    const name = params.name ?? null;
+    if (isBuiltInView(fragment)) {
+      if (name !== null) throw builtInViewNamed();
+    } else if (name === null) {
+      throw badRequest('Custom views must have a valid name.');
+    }
+
+    const taken = await this.prisma.navigationView.count({
+      where: { userId: caller.id, OR: [{ fragment }, ...(name !== null ? [{ name }] : [])] },
+    });
+    if (taken > 0) throw navigationViewExists();
+    // The unique (user, fragment) key settles a concurrent add of the same fragment.
+    const { count } = await this.prisma.navigationView.createMany({ data: [{ userId: caller.id, fragment, isPinned, name }], skipDuplicates: true });
+    if (count === 0) throw navigationViewExists();
+
+    const view = toNavigationViewRecord({ fragment, isPinned, name });
+    await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'add', navigation_view: view })], requestId);
+    return {};
+  }
+}

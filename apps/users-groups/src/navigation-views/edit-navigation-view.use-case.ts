@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import type { DecodedParams } from '@teamchat/zulip';
+import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, navigationViewNotFound } from './navigation-view-rules';
+
+type Params = DecodedParams<typeof UsersGroups.editNavigationViewParams>;
+
+/**
+ * PATCH /navigation_views/{fragment} (zerver/views/navigation_views.py update_navigation_view),
+ * in Zulip's order: a name for a built-in view, then a name one of the caller's views already
+ * has (its own included), then a view the caller never stored (404, even a built-in one: the
+ * first setting of those is a POST). Only the passed keys change; the owner's clients get them
+ * as an update event (with nothing passed, an empty one, as from Zulip).
+ */
+@Injectable()
+export class EditNavigationView {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    const { fragment, name, is_pinned: isPinned } = params;
+    if (name !== undefined) {
+      if (isBuiltInView(fragment)) throw builtInViewNamed();
+      if ((await this.prisma.navigationView.count({ where: { userId: caller.id, name } })) > 0) throw navigationViewExists();
+    }
+
+    const data = { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { is_pinned: isPinned } : {}) };
+    const { count } = await this.prisma.navigationView.updateMany({
+      where: { userId: caller.id, fragment },
+      data: { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { isPinned } : {}) },
+    });
+    if (count === 0) throw navigationViewNotFound();
+
+    await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'update', fragment, data })], requestId);
+    return {};
+  }
+}
