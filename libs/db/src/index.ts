@@ -17,5 +17,6 @@ export type {
   UserGroupModel,
   NavigationViewModel,
   EmailChangeRequestModel,
+  ChannelFolderModel,
 } from './generated/prisma/models';
 export * from './stored-id';
