@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
+import { GroupMembership, PgService, openPrisma, type PrismaService } from '@teamchat/db';
 import { ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
 import { Role, ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
@@ -156,7 +156,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       const events = new EventBus(config, createLogger('admin-cli', 'warn'));
       await events.onModuleInit();
       const pg = new PgService(config.DATABASE_URL);
-      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(pg), events);
+      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(pg, new GroupMembership(pg)), events);
       const result = await subscribe
         .execute({
         realm: realms.toInfo(realm),

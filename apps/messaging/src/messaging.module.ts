@@ -2,6 +2,11 @@ import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
 import { RegisterStateModule } from './register/register-state.module';
 import { ChannelsHandler } from './channels/channels.handler';
+import { ArchiveChannel } from './channel-administration/archive-channel.use-case';
+import { ChannelAccess } from './channel-administration/channel-access';
+import { ChannelAdministrationHandler } from './channel-administration/channel-administration.handler';
+import { GetChannel } from './channel-administration/get-channel.use-case';
+import { UpdateChannel } from './channel-administration/update-channel.use-case';
 import { ChannelStatsReader } from './channels/channel-stats';
 import { ListChannels } from './channels/list-channels.use-case';
 import { ListSubscriptions } from './channels/list-subscriptions.use-case';
@@ -20,7 +25,18 @@ import { TypingModule } from './typing/typing.module';
  */
 @Module({
   imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule],
-  controllers: [ChannelsHandler],
-  providers: [ChannelStatsReader, Subscribe, Unsubscribe, ListSubscriptions, ListChannels, UpdateSubscriptionProperties],
+  controllers: [ChannelsHandler, ChannelAdministrationHandler],
+  providers: [
+    ChannelStatsReader,
+    Subscribe,
+    Unsubscribe,
+    ListSubscriptions,
+    ListChannels,
+    UpdateSubscriptionProperties,
+    ChannelAccess,
+    GetChannel,
+    UpdateChannel,
+    ArchiveChannel,
+  ],
 })
 export class MessagingModule {}

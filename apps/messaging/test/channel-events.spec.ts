@@ -72,6 +72,17 @@ describe('channel and subscription events', () => {
     folder_id: null,
     is_recently_active: true,
     subscriber_count: subscriberCount,
+    // Zulip's defaults, filled in by the database: the creator alone administers the channel.
+    can_add_subscribers_group: row.canAddSubscribersGroupId,
+    can_administer_channel_group:
+      row.creatorId !== null ? { direct_members: [row.creatorId], direct_subgroups: [] } : row.canAdministerChannelGroupId,
+    can_delete_any_message_group: row.canDeleteAnyMessageGroupId,
+    can_delete_own_message_group: row.canDeleteOwnMessageGroupId,
+    can_move_messages_within_channel_group: row.canMoveMessagesWithinChannelGroupId,
+    can_remove_subscribers_group: row.canRemoveSubscribersGroupId,
+    can_resolve_topics_group: row.canResolveTopicsGroupId,
+    can_send_message_group: row.canSendMessageGroupId,
+    can_subscribe_group: row.canSubscribeGroupId,
   });
   const subscriptionRecord = (row: StreamModel, color: string, subscribers: number[]) => ({
     ...record(row, subscribers.length),

@@ -22,6 +22,7 @@ export {
   type UserSettings,
 } from './users-groups';
 export * as Messaging from './messaging';
+export { CHANNEL_PERMISSION_SETTING_NAMES, type ChannelPermissionSettingName } from './messaging';
 export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, MessagesPage, SendMessageResult } from './messaging';
 export { MessagingEvents } from './messaging';
 export { UsersGroupsEvents } from './users-groups';

@@ -80,6 +80,17 @@ export const subgroupsRecursive = statement<{ groupId: number; subgroupId: numbe
    SELECT DISTINCT root AS "groupId", id AS "subgroupId" FROM reachable WHERE id <> root ORDER BY 1, 2`,
 );
 
+/** Groups as group-setting values need them: named or not, with their direct subgroups. */
+export const groupsWithSubgroups = statement<{ id: number; named: boolean; subgroupIds: number[] }, [groupIds: number[]]>(
+  'groups.with_subgroups',
+  `SELECT g.id, g.name IS NOT NULL AS named,
+     coalesce(ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1), '{}') AS "subgroupIds"
+   FROM user_groups g WHERE g.id = ANY($1::int[])`,
+);
+
+/** A group-setting value as the API shows it: a named group's id, or an anonymous group's parts. */
+export type SettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
 /** Decides and lists group membership by the rule above. */
 @Injectable()
 export class GroupMembership {
@@ -116,6 +127,24 @@ export class GroupMembership {
     return pairsByGroup(
       groupIds,
       rows.map((row) => ({ groupId: row.groupId, userId: row.subgroupId })),
+    );
+  }
+
+  /**
+   * The group-setting value of each group a setting points at: a named group's id, or an
+   * anonymous group's active direct members and direct subgroups.
+   */
+  async settingValues(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, SettingValue>> {
+    const unique = [...new Set(groupIds)];
+    if (unique.length === 0) return new Map();
+    const groups = await db.run(groupsWithSubgroups, unique);
+    const anonymous = groups.filter((group) => !group.named).map((group) => group.id);
+    const members = anonymous.length > 0 ? await this.directMembers(anonymous, db) : new Map<number, number[]>();
+    return new Map(
+      groups.map((group) => [
+        group.id,
+        group.named ? group.id : { direct_members: members.get(group.id) ?? [], direct_subgroups: group.subgroupIds },
+      ]),
     );
   }
 

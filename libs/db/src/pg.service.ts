@@ -22,6 +22,15 @@ export interface Queryable {
   run<Row extends QueryResultRow, Params extends unknown[]>(statement: Statement<Row, Params>, ...params: Params): Promise<Row[]>;
 }
 
+/**
+ * A Prisma interactive transaction as a Queryable, for the rare read that must see what the
+ * transaction wrote before it commits (the statement runs unnamed on the transaction's connection).
+ */
+export const queryableOf = (tx: { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> }): Queryable => ({
+  run: <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params) =>
+    tx.$queryRawUnsafe<Row[]>(s.text, ...params),
+});
+
 const runOn =
   (target: Pool | PoolClient) =>
   async <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> =>

@@ -1,7 +1,8 @@
-import type { ChannelRecord, SubscriptionRecord } from '@teamchat/contracts';
+import { CHANNEL_PERMISSION_SETTING_NAMES, type ChannelRecord, type GroupSettingValue, type SubscriptionRecord } from '@teamchat/contracts';
+import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionColumns } from './channel-permission-settings';
 
 /** The columns of a channel row the API shows. */
-export interface ChannelRow {
+export interface ChannelRow extends ChannelPermissionColumns {
   id: number;
   name: string;
   description: string;
@@ -13,6 +14,8 @@ export interface ChannelRow {
   creatorId: number | null;
   firstMessageId: number | null;
   dateCreated: Date;
+  folderId: number | null;
+  messageRetentionDays: number | null;
 }
 
 /** Figures a listing adds to each channel. */
@@ -20,6 +23,8 @@ export interface ChannelStats {
   subscriberCount: number;
   /** Zulip: a message in the last 180 days, or created in the last 180 days. */
   isRecentlyActive: boolean;
+  /** The group-setting values of the channel's permission groups, by group id. */
+  settingValues: Map<number, GroupSettingValue>;
 }
 
 export interface SubscriptionRow {
@@ -33,6 +38,15 @@ export interface SubscriptionRow {
   wildcardMentionsNotify: boolean | null;
 }
 
+/** A setting with no group (never stored so: the database fills defaults) reads as nobody. */
+const NOBODY: GroupSettingValue = { direct_members: [], direct_subgroups: [] };
+
+/** The permission settings' group ids of these channels, to read their values in one go. */
+export const settingGroupIds = (channels: ChannelPermissionColumns[]): number[] =>
+  channels.flatMap((channel) =>
+    CHANNEL_PERMISSION_SETTING_NAMES.map((name) => channel[CHANNEL_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),
+  );
+
 export function toChannelRecord(channel: ChannelRow, stats: ChannelStats): ChannelRecord {
   return {
     stream_id: channel.id,
@@ -45,14 +59,20 @@ export function toChannelRecord(channel: ChannelRow, stats: ChannelStats): Chann
     is_web_public: channel.isWebPublic,
     history_public_to_subscribers: channel.historyPublicToSubscribers,
     first_message_id: channel.firstMessageId,
-    message_retention_days: null,
+    message_retention_days: channel.messageRetentionDays,
     stream_post_policy: 1,
     is_announcement_only: false,
     is_archived: channel.isArchived,
     stream_weekly_traffic: null,
-    folder_id: null,
+    folder_id: channel.folderId,
     is_recently_active: stats.isRecentlyActive,
     subscriber_count: stats.subscriberCount,
+    ...(Object.fromEntries(
+      CHANNEL_PERMISSION_SETTING_NAMES.map((name) => {
+        const groupId = channel[CHANNEL_PERMISSION_SETTINGS[name].column];
+        return [name, groupId === null ? NOBODY : (stats.settingValues.get(groupId) ?? NOBODY)];
+      }),
+    ) as Pick<ChannelRecord, (typeof CHANNEL_PERMISSION_SETTING_NAMES)[number]>),
   };
 }
 

@@ -1,30 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
+import { GroupMembership, PgService, type Queryable } from '@teamchat/db';
 import { channelsWithMessagesSince, subscriberCounts } from '../core/messaging.sql';
-import type { ChannelStats } from './channel-record';
+import { settingGroupIds, type ChannelStats } from './channel-record';
+import type { ChannelPermissionColumns } from './channel-permission-settings';
 
 const RECENT_MS = 180 * 24 * 3600 * 1000;
 
 /**
- * Subscriber counts (active users only) and recent activity of several channels, in two queries.
+ * Subscriber counts (active users only), recent activity and permission-setting values of
+ * several channels, in three queries at once.
  * Reads users-groups' `users` table read-only for the active flag.
  */
 @Injectable()
 export class ChannelStatsReader {
-  constructor(private readonly pg: PgService) {}
+  constructor(
+    private readonly pg: PgService,
+    private readonly groups: GroupMembership,
+  ) {}
 
-  async of(channels: { id: number; dateCreated: Date }[]): Promise<Map<number, ChannelStats>> {
+  /** `db`: a transaction that created some of these channels (their permission groups are not committed yet). */
+  async of(channels: ({ id: number; dateCreated: Date } & ChannelPermissionColumns)[], db?: Queryable): Promise<Map<number, ChannelStats>> {
     const ids = channels.map((c) => c.id);
     const since = new Date(Date.now() - RECENT_MS);
     if (ids.length === 0) return new Map();
     // Deactivated users' subscriptions stay, but Zulip does not count them.
-    const [counts, recent] = await Promise.all([this.pg.run(subscriberCounts, ids), this.pg.run(channelsWithMessagesSince, ids, since)]);
+    const [counts, recent, settingValues] = await Promise.all([
+      this.pg.run(subscriberCounts, ids),
+      this.pg.run(channelsWithMessagesSince, ids, since),
+      this.groups.settingValues(settingGroupIds(channels), db),
+    ]);
     const countOf = new Map(counts.map((row) => [row.streamId, row.count]));
     const active = new Set(recent.map((row) => row.streamId));
     return new Map(
       channels.map((c) => [
         c.id,
-        { subscriberCount: countOf.get(c.id) ?? 0, isRecentlyActive: active.has(c.id) || c.dateCreated >= since },
+        { subscriberCount: countOf.get(c.id) ?? 0, isRecentlyActive: active.has(c.id) || c.dateCreated >= since, settingValues },
       ]),
     );
   }

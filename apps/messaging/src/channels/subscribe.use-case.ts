@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscribeResult } from '@teamchat/contracts';
-import { type Prisma, PrismaService, type StreamModel, type SubscriptionModel } from '@teamchat/db';
+import { type Prisma, PrismaService, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
@@ -131,11 +131,11 @@ export class Subscribe {
     for (const entry of added) byChannel.set(entry.channel.id, [...(byChannel.get(entry.channel.id) ?? []), entry]);
     const channels = [...byChannel.values()].map((entries) => entries[0].channel);
     const subscribers = await subscribersOf(tx, channels.map((c) => c.id), audience);
-    const recent = await this.stats.of(channels);
+    const recent = await this.stats.of(channels, queryableOf(tx));
     const subscribersSet = (channelId: number) => new Set(subscribers.get(channelId) ?? []);
     // Counted like the `subscribers` list next to it: active users only, as Zulip counts.
     const stats = (channelId: number): ChannelStats => ({
-      isRecentlyActive: recent.get(channelId)!.isRecentlyActive,
+      ...recent.get(channelId)!,
       subscriberCount: subscribers.get(channelId)!.length,
     });
     const events: PendingEvent[] = [];

@@ -84,6 +84,11 @@ export class MemberProfilesReadonly {
     if (refused) throw badRequest(`You are not allowed to mention user group '${refused.name}'.`);
   }
 
+  /** Whether the user is in a channel's can_send_message_group (none set: nobody). */
+  async maySendTo(userId: number, canSendMessageGroupId: number | null): Promise<boolean> {
+    return canSendMessageGroupId !== null && (await this.groups.isMember(userId, canSendMessageGroupId));
+  }
+
   /** The active members of these groups, through their subgroups. */
   async groupMembers(groupIds: number[]): Promise<number[]> {
     if (groupIds.length === 0) return [];

@@ -8,6 +8,14 @@ import type { MemberProfile } from './member-profiles.readonly';
  * the Prisma models' camelCase, so rows and models are interchangeable.
  */
 
+/** A channel's folder, retention and permission groups, as ChannelRow names them. */
+const CHANNEL_SETTING_COLUMNS = `s.folder_id AS "folderId", s.message_retention_days AS "messageRetentionDays",
+  s.can_add_subscribers_group_id AS "canAddSubscribersGroupId", s.can_administer_channel_group_id AS "canAdministerChannelGroupId",
+  s.can_delete_any_message_group_id AS "canDeleteAnyMessageGroupId", s.can_delete_own_message_group_id AS "canDeleteOwnMessageGroupId",
+  s.can_move_messages_within_channel_group_id AS "canMoveMessagesWithinChannelGroupId",
+  s.can_remove_subscribers_group_id AS "canRemoveSubscribersGroupId", s.can_resolve_topics_group_id AS "canResolveTopicsGroupId",
+  s.can_send_message_group_id AS "canSendMessageGroupId", s.can_subscribe_group_id AS "canSubscribeGroupId"`;
+
 const CHANNEL_COLUMNS = `s.id, s.realm_id AS "realmId", s.name, s.description, s.rendered_description AS "renderedDescription",
   s.invite_only AS "inviteOnly", s.history_public_to_subscribers AS "historyPublicToSubscribers",
   s.is_web_public AS "isWebPublic", s.is_archived AS "isArchived", s.creator_id AS "creatorId",
@@ -65,6 +73,9 @@ export interface ChannelSendContextRow extends ChannelWithSubscriptionRow {
   hasMessages: boolean;
   /** The sender's profile row (it shows on the message, and its settings decide topic follows). */
   sender: MemberProfileRow;
+  /** The channel's can_send_message_group, and whether it is role:everyone (then no membership check is needed). */
+  canSendMessageGroupId: number | null;
+  everyoneMaySend: boolean;
 }
 
 const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
@@ -76,7 +87,10 @@ const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
   (SELECT json_build_object('id', u.id, 'fullName', u.full_name, 'deliveryEmail', u.delivery_email,
      'avatarSource', u.avatar_source, 'avatarVersion', u.avatar_version, 'isBot', u.is_bot, 'isActive', u.is_active,
      'role', u.role, 'settings', u.settings, 'realmDefaults', r.user_settings_defaults)
-   FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.id = $3) AS sender`;
+   FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.id = $3) AS sender,
+  s.can_send_message_group_id AS "canSendMessageGroupId",
+  EXISTS (SELECT 1 FROM user_groups g WHERE g.id = s.can_send_message_group_id AND g.is_system_group AND g.name = 'role:everyone')
+    AS "everyoneMaySend"`;
 
 /** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription, the recipients, the topic. */
 export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number, topic: string]>(
@@ -328,7 +342,7 @@ export const channelsWithOwnSubscription = statement<
   `SELECT s.id, s.realm_id AS "realmId", s.name, s.description, s.rendered_description AS "renderedDescription",
      s.invite_only AS "inviteOnly", s.history_public_to_subscribers AS "historyPublicToSubscribers",
      s.is_web_public AS "isWebPublic", s.is_archived AS "isArchived", s.creator_id AS "creatorId",
-     s.first_message_id AS "firstMessageId", s.date_created AS "dateCreated",
+     s.first_message_id AS "firstMessageId", s.date_created AS "dateCreated", ${CHANNEL_SETTING_COLUMNS},
      CASE WHEN sub.id IS NULL THEN NULL ELSE json_build_object(
        'active', sub.active, 'color', sub.color, 'isMuted', sub.is_muted, 'pinToTop', sub.pin_to_top,
        'desktopNotifications', sub.desktop_notifications, 'audibleNotifications', sub.audible_notifications,

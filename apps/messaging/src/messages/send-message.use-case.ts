@@ -216,6 +216,9 @@ export class SendMessage {
       }
       throw badRequest(`Not authorized to send to channel '${'name' in target ? target.name : target.id}'`);
     }
+    if (!context!.everyoneMaySend && !(await this.profiles.maySendTo(user!.id, context!.canSendMessageGroupId))) {
+      throw badRequest('You do not have permission to post in this channel.');
+    }
     if (params.topic === undefined) throw badRequest('Missing topic');
     if (topicError) throw topicError;
 

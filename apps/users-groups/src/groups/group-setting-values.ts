@@ -7,6 +7,13 @@ import { UserGroupStore } from './user-group-store';
 
 type Tx = Prisma.TransactionClient;
 
+/** The system groups a setting may not hold (role:internet never). */
+export interface SettingRestrictions {
+  allowEveryone: boolean;
+  allowNobody: boolean;
+  allowOwners: boolean;
+}
+
 /**
  * Group-setting values in and out (Zulip's api_docs/group-setting-values.md): a value names a
  * group, or is made of users and groups and stored as an anonymous group. An object of one
@@ -25,8 +32,20 @@ export class GroupSettingValues {
    * rewritten, when it has one (`current`), else a new one.
    */
   async resolve(tx: Tx, realmId: number, setting: GroupPermissionSettingName, value: GroupSettingValue, current: number | null): Promise<number> {
+    return this.resolveFor(tx, realmId, setting, GROUP_PERMISSION_SETTINGS[setting], value, current);
+  }
+
+  /** `resolve` for any setting (a group's, a channel's), given the system groups it refuses. */
+  async resolveFor(
+    tx: Tx,
+    realmId: number,
+    setting: string,
+    config: SettingRestrictions,
+    value: GroupSettingValue,
+    current: number | null,
+  ): Promise<number> {
     const named = await this.namedForm(tx, realmId, value);
-    if (named !== undefined) return this.checkNamed(tx, realmId, setting, named);
+    if (named !== undefined) return this.checkNamed(tx, realmId, setting, config, named);
 
     const { direct_members: memberIds, direct_subgroups: subgroupIds } = value as Exclude<GroupSettingValue, number>;
     const members = [...new Set(memberIds)];
@@ -81,11 +100,10 @@ export class GroupSettingValues {
   }
 
   /** A named group may hold the setting: it exists here, is active, and is not a system group the setting refuses. */
-  private async checkNamed(db: Tx, realmId: number, setting: GroupPermissionSettingName, groupId: number): Promise<number> {
+  private async checkNamed(db: Tx, realmId: number, setting: string, config: SettingRestrictions, groupId: number): Promise<number> {
     const group = isStoredId(groupId) ? await db.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
     if (!group) throw badRequest('Invalid user group');
     if (group.deactivated) throw badRequest('User group is deactivated.');
-    const config = GROUP_PERMISSION_SETTINGS[setting];
     const refused =
       group.isSystemGroup &&
       (group.name === 'role:internet' ||

@@ -82,25 +82,8 @@ export class UserGroupStore {
     return record;
   }
 
-  /**
-   * The group-setting value of each group a setting points at: a named group's id, or an
-   * anonymous group's active direct members and direct subgroups.
-   */
+  /** The group-setting value of each group a setting points at (the shared rule in GroupMembership). */
   async settingValues(groupIds: number[]): Promise<Map<number, GroupSettingValue>> {
-    const unique = [...new Set(groupIds)];
-    const groups = await this.prisma.userGroup.findMany({
-      where: { id: { in: unique } },
-      select: { id: true, name: true, subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
-    });
-    const anonymous = groups.filter((group) => group.name === null);
-    const members = anonymous.length > 0 ? await this.membership.directMembers(anonymous.map((group) => group.id)) : new Map();
-    return new Map(
-      groups.map((group) => [
-        group.id,
-        group.name !== null
-          ? group.id
-          : { direct_members: members.get(group.id) ?? [], direct_subgroups: group.subgroups.map((s) => s.subgroupId) },
-      ]),
-    );
+    return this.membership.settingValues(groupIds);
   }
 }

@@ -7,6 +7,7 @@ import { CreateUserGroup } from './create-user-group.use-case';
 import { DeactivateUserGroup } from './deactivate-user-group.use-case';
 import { ListUserGroups } from './list-user-groups.use-case';
 import { ReadGroupMembership } from './read-group-membership.use-case';
+import { ResolveGroupSetting } from './resolve-group-setting.use-case';
 import { UpdateUserGroup } from './update-user-group.use-case';
 
 @Controller()
@@ -18,7 +19,13 @@ export class UserGroupsHandler {
     private readonly deactivateUserGroup: DeactivateUserGroup,
     private readonly changeMembership: ChangeGroupMembership,
     private readonly readMembership: ReadGroupMembership,
+    private readonly resolveGroupSetting: ResolveGroupSetting,
   ) {}
+
+  @CommandHandler(UsersGroups.resolveGroupSetting)
+  resolveSetting(@Payload() payload: PayloadOf<typeof UsersGroups.resolveGroupSetting>) {
+    return this.resolveGroupSetting.execute(payload);
+  }
 
   @CommandHandler(UsersGroups.createUserGroup)
   create(@Payload() payload: PayloadOf<typeof UsersGroups.createUserGroup>) {

@@ -6,6 +6,7 @@ import { GroupPermissions } from './group-permissions';
 import { GroupSettingValues } from './group-setting-values';
 import { ListUserGroups } from './list-user-groups.use-case';
 import { ReadGroupMembership } from './read-group-membership.use-case';
+import { ResolveGroupSetting } from './resolve-group-setting.use-case';
 import { UpdateUserGroup } from './update-user-group.use-case';
 import { UserGroupEvents } from './user-group-events';
 import { UserGroupStore } from './user-group-store';
@@ -25,6 +26,7 @@ import { UserGroupsHandler } from './user-groups.handler';
     DeactivateUserGroup,
     ChangeGroupMembership,
     ReadGroupMembership,
+    ResolveGroupSetting,
   ],
   exports: [UserGroupStore, UserGroupEvents],
 })

@@ -24,10 +24,6 @@ const KNOWN_GAPS: { pattern: RegExp; reason: string }[] = [
     pattern: /^POST \/register parameter queue_lifespan_secs: not in Zulip's description$/,
     reason: 'Zulip accepts queue_lifespan_secs (zerver/views/events_register.py) without documenting it; the interface asks for it.',
   },
-  {
-    pattern: /\.(can_remove_subscribers_group|can_subscribe_group): required in Zulip's, not returned here$/,
-    reason: 'Channel permission groups arrive with channel administration (issue 11), after user groups (issue 10).',
-  },
 ];
 
 const reference = loadZulipReference();

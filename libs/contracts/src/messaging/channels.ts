@@ -2,8 +2,26 @@ import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
 import { apiSchema, emptyResponse, int } from '../api/api-schemas';
+import { groupSettingValueSchema } from '../users-groups/user-groups';
 
-/** A channel as GET /streams lists it (Zulip's BasicChannel, less the group settings: issue 11). */
+/** A channel's group-based permissions (Zulip's stream_permission_group_settings), in Zulip's order. */
+export const CHANNEL_PERMISSION_SETTING_NAMES = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelPermissionSettingName = (typeof CHANNEL_PERMISSION_SETTING_NAMES)[number];
+
+const perChannelSetting = <S>(make: () => S) =>
+  Object.fromEntries(CHANNEL_PERMISSION_SETTING_NAMES.map((name) => [name, make()])) as Record<ChannelPermissionSettingName, S>;
+
+/** A channel as GET /streams lists it (Zulip's BasicChannel). */
 export const channelSchema = apiSchema(
   'Channel',
   z.object({
@@ -25,6 +43,7 @@ export const channelSchema = apiSchema(
     folder_id: int().nullable(),
     is_recently_active: z.boolean(),
     subscriber_count: int(),
+    ...perChannelSetting(() => groupSettingValueSchema),
   }),
 );
 export type ChannelRecord = z.output<typeof channelSchema>;
@@ -132,5 +151,47 @@ export const updateSubscriptionProperties = defineApiCommand('messaging', 'updat
   route: 'POST /users/me/subscriptions/properties',
   summary: "Changes the caller's settings for channels they are subscribed to (color, muting, notifications, …).",
   params: updateSubscriptionPropertiesParams,
+  response: emptyResponse,
+});
+
+const channelPath = { stream_id: param.int() };
+const settingChange = z.object({ new: groupSettingValueSchema, old: groupSettingValueSchema.optional() });
+
+export const getChannelParams = channelPath;
+
+export const getChannel = defineApiCommand('messaging', 'get_channel', {
+  route: 'GET /streams/{stream_id}',
+  summary: 'One channel the caller may see.',
+  params: getChannelParams,
+  response: z.object({ stream: channelSchema }),
+});
+
+export const updateChannelParams = {
+  ...channelPath,
+  new_name: param.string().optional(),
+  description: param.string().optional(),
+  is_private: param.bool().optional(),
+  is_web_public: param.bool().optional(),
+  history_public_to_subscribers: param.bool().optional(),
+  /** Days, or "unlimited" / "realm_default". */
+  message_retention_days: param.json(z.union([z.number().int(), z.enum(['unlimited', 'realm_default'])])).optional(),
+  /** A folder's id, or null for none. */
+  folder_id: param.json(z.number().int().nullable()).optional(),
+  ...perChannelSetting(() => param.json(settingChange).optional()),
+};
+
+export const updateChannel = defineApiCommand('messaging', 'update_channel', {
+  route: 'PATCH /streams/{stream_id}',
+  summary: "Changes a channel's name, description, privacy, retention, folder or permission settings.",
+  params: updateChannelParams,
+  response: emptyResponse,
+});
+
+export const archiveChannelParams = channelPath;
+
+export const archiveChannel = defineApiCommand('messaging', 'archive_channel', {
+  route: 'DELETE /streams/{stream_id}',
+  summary: 'Archives a channel.',
+  params: archiveChannelParams,
   response: emptyResponse,
 });

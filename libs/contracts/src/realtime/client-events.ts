@@ -140,16 +140,21 @@ export const streamDeleteEvent = apiSchema(
   }),
 );
 
-/** `stream` update: one property of a channel changed (so far only `first_message_id`, when the oldest message goes). */
+/** `stream` update: one property of a channel changed (PATCH /streams/{stream_id}, or `first_message_id` when the oldest message goes). */
 export const streamUpdateEvent = apiSchema(
   'StreamUpdateEvent',
   z.object({
     ...withOp('stream', 'update'),
     stream_id: int(),
-    /** The channel's name. */
+    /** The channel's name (before a rename). */
     name: z.string(),
-    property: z.literal('first_message_id'),
-    value: int().nullable(),
+    property: z.string(),
+    value: z.union([z.string(), z.boolean(), int(), groupSettingValueSchema]).nullable(),
+    /** With `description`. */
+    rendered_description: z.string().optional(),
+    /** With `invite_only`. */
+    history_public_to_subscribers: z.boolean().optional(),
+    is_web_public: z.boolean().optional(),
   }),
 );
 

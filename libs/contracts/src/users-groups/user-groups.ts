@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
-import { defineApiCommand } from '../command';
+import { defineApiCommand, defineCommand } from '../command';
 import { apiSchema, emptyResponse, int } from '../api/api-schemas';
 
 /**
@@ -178,3 +178,30 @@ export const getUserGroupSubgroups = defineApiCommand('users-groups', 'get_user_
   params: getUserGroupSubgroupsParams,
   response: z.object({ subgroups: z.array(int()) }),
 });
+
+/**
+ * Internal, from messaging (a channel's permission settings): the group that will hold a
+ * setting with this value — a named group checked against the restrictions, or an anonymous
+ * group users-groups stores (the setting's current one rewritten, when it is anonymous).
+ * `old`, when given, must be the current value (EXPECTATION_MISMATCH).
+ */
+export const resolveGroupSetting = defineCommand<
+  {
+    realmId: number;
+    setting: string;
+    restrictions: { allowEveryone: boolean; allowNobody: boolean; allowOwners: boolean };
+    change: GroupSettingChange;
+    current: number | null;
+  },
+  { groupId: number }
+>(
+  'users-groups',
+  'resolve_group_setting',
+  z.object({
+    realmId: z.number().int(),
+    setting: z.string(),
+    restrictions: z.object({ allowEveryone: z.boolean(), allowNobody: z.boolean(), allowOwners: z.boolean() }),
+    change: settingChange,
+    current: z.number().int().nullable(),
+  }),
+);

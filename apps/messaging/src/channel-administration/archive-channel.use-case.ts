@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { channelAudience, channelsGone } from '../channels/channel-events';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { ChannelAccess } from './channel-access';
+
+/**
+ * DELETE /streams/{stream_id} (zerver/actions/streams.py do_deactivate_stream): its administrators
+ * archive a channel. It keeps its messages and subscriptions; no one can send to it, and clients
+ * that could see it are told it is gone (`stream` delete).
+ */
+@Injectable()
+export class ArchiveChannel {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly access: ChannelAccess,
+    private readonly users: UserDirectoryReadonly,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.archiveChannelParams>>): Promise<Record<string, never>> {
+    const channel = await this.access.forAdministration(user!, params.stream_id);
+    if (channel.isArchived) throw badRequest('Channel is already deactivated');
+    const [, subscribers, everyone] = await Promise.all([
+      this.prisma.stream.update({ where: { id: channel.id }, data: { isArchived: true } }),
+      this.prisma.subscription.findMany({ where: { streamId: channel.id, active: true }, select: { userId: true } }),
+      this.users.activeUsers(realm.id),
+    ]);
+    const audience = channelAudience(channel, everyone, new Set(subscribers.map((s) => s.userId)));
+    await this.events.publishAll([channelsGone(realm.id, audience, [channel.id])], requestId);
+    return {};
+  }
+}

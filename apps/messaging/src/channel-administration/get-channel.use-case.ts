@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
+import type { DecodedParams } from '@teamchat/zulip';
+import { toChannelRecord } from '../channels/channel-record';
+import { ChannelStatsReader } from '../channels/channel-stats';
+import { ChannelAccess } from './channel-access';
+
+/** GET /streams/{stream_id}: one channel the caller may see. */
+@Injectable()
+export class GetChannel {
+  constructor(
+    private readonly access: ChannelAccess,
+    private readonly stats: ChannelStatsReader,
+  ) {}
+
+  async execute({ user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelParams>>): Promise<{ stream: ChannelRecord }> {
+    const { channel } = await this.access.visible(user!, params.stream_id);
+    const stats = await this.stats.of([channel]);
+    return { stream: toChannelRecord(channel, stats.get(channel.id)!) };
+  }
+}
