@@ -3,3 +3,4 @@ export * from './users';
 export * from './user-settings';
 export * from './email-visibility';
 export * from './settings';
+export * from './user-administration';
