@@ -11,6 +11,12 @@ import { AccountCredentials } from './users/account-credentials.use-case';
 import { CreateUser } from './users/create-user.use-case';
 import { ListUsers } from './users/list-users.use-case';
 import { UsersHandler } from './users/users.handler';
+import { UserLookup } from './users/user-lookup';
+import { GetUser } from './users/get-user.use-case';
+import { GetOwnUser } from './users/get-own-user.use-case';
+import { UpdateUser } from './users/update-user.use-case';
+import { DeactivateUser } from './users/deactivate-user.use-case';
+import { ReactivateUser } from './users/reactivate-user.use-case';
 import { SettingsHandler } from './settings/settings.handler';
 import { UpdateSettings } from './settings/update-settings.use-case';
 import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
@@ -20,11 +26,29 @@ import { AddNavigationView } from './navigation-views/add-navigation-view.use-ca
 import { EditNavigationView } from './navigation-views/edit-navigation-view.use-case';
 import { RemoveNavigationView } from './navigation-views/remove-navigation-view.use-case';
 
+/** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
+const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
+
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule, RegisterStateModule, UserGroupsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler],
-  providers: [UpdateSettings, SetPresenceEnabled, RealmDirectory, Authenticate, FetchApiKey, ListUsers, CreateUser, CreateOrganization, AccountCredentials, ListNavigationViews, AddNavigationView, EditNavigationView, RemoveNavigationView],
+  providers: [
+    UpdateSettings,
+    SetPresenceEnabled,
+    RealmDirectory,
+    Authenticate,
+    FetchApiKey,
+    ListUsers,
+    CreateUser,
+    CreateOrganization,
+    AccountCredentials,
+    ListNavigationViews,
+    AddNavigationView,
+    EditNavigationView,
+    RemoveNavigationView,
+    ...USER_ADMINISTRATION,
+  ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })
 export class UsersGroupsModule {}

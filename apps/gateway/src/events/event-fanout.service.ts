@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
+import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, UsersGroups, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -12,6 +12,8 @@ const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJ
 
 /** The durable JetStream consumer all gateway replicas share: each domain event goes to one of them. */
 export const FANOUT_CONSUMER = 'gateway-fanout';
+
+const USER_ACCESS_CHANGED = UsersGroups.UserAdministrationEvents.userAccessChanged.subject.slice(SUBJECT_PREFIX.length);
 
 /**
  * Reads every domain event from JetStream and appends the client events it makes to the
@@ -116,6 +118,12 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
         sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
       ]);
       return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
+    }
+    if (subject === USER_ACCESS_CHANGED) {
+      // Not a client event: a deactivated user's queues go (every replica drops cached credentials itself).
+      const change = UsersGroups.userAccessChangedSchema.parse(payload);
+      if (change.deactivated) await this.store.deleteQueuesOf(change.realmId, change.userId);
+      return [];
     }
     const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);
     if (!parsed.success) return []; // not a client-facing event

@@ -255,6 +255,24 @@ export class EventQueueStore implements OnApplicationShutdown {
     this.descriptors.delete(descriptor.queueId);
   }
 
+  /**
+   * Deletes every queue of the user (a deactivated account's, as Zulip does): polls waiting on
+   * them wake and find their queue gone (BAD_EVENT_QUEUE_ID). Returns how many there were.
+   */
+  async deleteQueuesOf(realmId: number, userId: number): Promise<number> {
+    const queueIds = (await this.queuesOf(realmId, [userId])).get(userId) ?? [];
+    if (queueIds.length === 0) return 0;
+    const transaction = this.redis.multi().hdel(this.indexKey(realmId), String(userId));
+    // Kept in the public set or not, whatever the descriptor says (or whether it is still there).
+    transaction.srem(this.publicKey(realmId), ...queueIds);
+    for (const queueId of queueIds) {
+      transaction.del(this.metaKey(queueId), this.eventsKey(queueId));
+      this.descriptors.delete(queueId);
+    }
+    await transaction.publish(this.wakeChannel, queueIds.join(' ')).exec();
+    return queueIds.length;
+  }
+
   /** Drops a queue from the indexes the fan-out reads. */
   private unindex(commands: ChainableCommander, queue: QueueDescriptor): void {
     commands.eval(INDEX_REMOVE, 1, this.indexKey(queue.realmId), queue.userId, queue.queueId);

@@ -37,17 +37,34 @@ const notFound = () => new ZulipError('NOT_FOUND', 'Not Found');
 /**
  * Decodes an endpoint's parameters. Path segments are decoded by the same declaration as any
  * parameter; a segment the declaration refuses (`/drafts/abc` for an integer) matches no route,
- * as with Zulip's URL patterns (`<int:draft_id>`): 404 NOT_FOUND like any unknown path, before
- * the other parameters are looked at. The query string and body never supply a path parameter.
+ * as with Zulip's URL patterns (`<int:draft_id>`): CommandRoutes passes the request on to the
+ * next route (pathSegmentsMatch), and with none left it is a 404 NOT_FOUND like any unknown
+ * path, before the other parameters are looked at. The query string and body never supply a
+ * path parameter.
  */
 function decodeEndpointParams<S extends ParamSpecs>(req: ApiRequest, endpoint: Endpoint<S>): DecodedParams<S> {
   if (endpoint.pathParams.length === 0) return decodeRequest(req, endpoint.params);
-  const pathSpecs: ParamSpecs = {};
+  const pathValues = decodePathSegments(req, endpoint);
+  if (!pathValues) throw notFound();
   const otherSpecs: ParamSpecs = {};
-  for (const [name, spec] of Object.entries(endpoint.params)) (endpoint.pathParams.includes(name) ? pathSpecs : otherSpecs)[name] = spec;
+  for (const [name, spec] of Object.entries(endpoint.params)) if (!endpoint.pathParams.includes(name)) otherSpecs[name] = spec;
+  const values = decodeRequest(req, otherSpecs);
+  return { ...values, ...pathValues } as DecodedParams<S>;
+}
 
+/**
+ * Whether the request's path segments are what the endpoint declares: when not, another route
+ * of the same shape may take the request (`/users/{user_id}`, then `/users/{email}`).
+ */
+export const pathSegmentsMatch = (req: ApiRequest, endpoint: Endpoint): boolean =>
+  endpoint.pathParams.length === 0 || decodePathSegments(req, endpoint) !== null;
+
+/** The path segments decoded by their declarations, or null when one is refused. */
+function decodePathSegments(req: ApiRequest, endpoint: Endpoint): Record<string, unknown> | null {
+  const pathSpecs: ParamSpecs = {};
   const segments: Record<string, string> = Object.create(null);
   for (const name of endpoint.pathParams) {
+    pathSpecs[name] = endpoint.params[name];
     const value = (req.params as Record<string, unknown>)[name];
     if (typeof value === 'string') segments[name] = value;
     // A parameter that takes the rest of the path arrives as its decoded segments.
@@ -57,15 +74,14 @@ function decodeEndpointParams<S extends ParamSpecs>(req: ApiRequest, endpoint: E
   try {
     pathValues = decodeParams(pathSpecs, segments).values;
   } catch (error) {
-    if (error instanceof ZulipError) throw notFound();
+    if (error instanceof ZulipError) return null;
     throw error;
   }
   // Only a value's canonical text names it: `/drafts/7.0` or `/drafts/7e0` is not draft 7.
   for (const name of endpoint.pathParams) {
-    if (pathSpecs[name].wire === 'json' && JSON.stringify(pathValues[name]) !== segments[name]) throw notFound();
+    if (pathSpecs[name].wire === 'json' && JSON.stringify(pathValues[name]) !== segments[name]) return null;
   }
-  const values = decodeRequest(req, otherSpecs);
-  return { ...values, ...pathValues } as DecodedParams<S>;
+  return pathValues;
 }
 
 /** Zulip names the client by its User-Agent's first product token ("ZulipMobile/27.1 …"). */

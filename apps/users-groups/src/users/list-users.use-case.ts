@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
 import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { profileFieldValues, usersOfRealm, usersOfRealmByIds } from '../core/users-groups.sql';
+import { usersOfRealm, usersOfRealmByIds } from '../core/users-groups.sql';
 import { RealmDirectory } from '../realms/realm-directory';
-import { toUserRecord } from './user-record';
+import { profileDataOf, toUserRecord } from './user-record';
 
 type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 
@@ -27,24 +27,12 @@ export class ListUsers {
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
     }
 
-    const profileData = params.include_custom_profile_fields ? await this.profileData(users.map((u) => u.id)) : undefined;
+    const profileData = params.include_custom_profile_fields ? await profileDataOf(this.pg, users.map((u) => u.id)) : undefined;
     const realmHost = this.realms.hostnameOf(realm.subdomain);
     return {
       members: users.map((user) =>
         toUserRecord(user, { viewer, realmHost, clientGravatar: params.client_gravatar, profileData }),
       ),
     };
-  }
-
-  private async profileData(userIds: number[]) {
-    const values = await this.pg.run(profileFieldValues, userIds);
-    const byUser = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
-    for (const row of values) {
-      const entry = byUser.get(row.userId) ?? {};
-      entry[String(row.fieldId)] =
-        row.renderedValue === null ? { value: row.value } : { value: row.value, rendered_value: row.renderedValue };
-      byUser.set(row.userId, entry);
-    }
-    return byUser;
   }
 }

@@ -1,5 +1,6 @@
 import type { AuthUser, UserRecord } from '@teamchat/contracts';
-import type { UserRow } from '../core/users-groups.sql';
+import type { Queryable } from '@teamchat/db';
+import { profileFieldValues, type UserRow } from '../core/users-groups.sql';
 import { Role, avatarUrl } from '@teamchat/zulip';
 import { apiEmail, canSeeDeliveryEmail } from '@teamchat/contracts';
 import { resolveSettings } from '@teamchat/contracts';
@@ -9,7 +10,20 @@ export interface RecordOptions {
   viewer: Pick<AuthUser, 'id' | 'role'> | null;
   realmHost: string;
   clientGravatar: boolean;
-  profileData?: Map<number, Record<string, { value: string; rendered_value?: string }>>;
+  profileData?: ProfileData;
+}
+
+/** Each user's custom profile field values, as `profile_data` shows them (field id → value). */
+export type ProfileData = Map<number, Record<string, { value: string; rendered_value?: string }>>;
+
+export async function profileDataOf(db: Queryable, userIds: number[]): Promise<ProfileData> {
+  const byUser: ProfileData = new Map();
+  for (const row of await db.run(profileFieldValues, userIds)) {
+    const entry = byUser.get(row.userId) ?? {};
+    entry[String(row.fieldId)] = row.renderedValue === null ? { value: row.value } : { value: row.value, rendered_value: row.renderedValue };
+    byUser.set(row.userId, entry);
+  }
+  return byUser;
 }
 
 /**

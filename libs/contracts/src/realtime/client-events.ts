@@ -207,12 +207,29 @@ export const userSettingsUpdateEvent = apiSchema(
   ]),
 );
 
-/** `realm_user` update: a user's profile changed (so far only the full name). */
+/**
+ * `realm_user` update: one thing about a user changed, named by the one key beside `user_id`
+ * (Zulip's person shapes): the full name, the role, being active, a custom profile field's
+ * value (null when cleared), the real address (null for those who may no longer see it), the
+ * API address, the avatar, a bot's owner.
+ */
 export const realmUserUpdateEvent = apiSchema(
   'RealmUserUpdateEvent',
   z.object({
     ...withOp('realm_user', 'update'),
-    person: z.object({ user_id: int(), full_name: z.string() }),
+    person: z.union([
+      z.object({ user_id: int(), full_name: z.string() }),
+      z.object({ user_id: int(), role: z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]) }),
+      z.object({ user_id: int(), is_active: z.boolean() }),
+      z.object({
+        user_id: int(),
+        custom_profile_field: z.object({ id: int(), value: z.string().nullable(), rendered_value: z.string().optional() }),
+      }),
+      z.object({ user_id: int(), delivery_email: z.string().nullable() }),
+      z.object({ user_id: int(), new_email: z.string() }),
+      z.object({ user_id: int(), avatar_source: z.string(), avatar_url: z.string(), avatar_url_medium: z.string(), avatar_version: int() }),
+      z.object({ user_id: int(), bot_owner_id: int() }),
+    ]),
   }),
 );
 

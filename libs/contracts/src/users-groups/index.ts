@@ -5,3 +5,4 @@ export * from './email-visibility';
 export * from './settings';
 export * from './user-groups';
 export * from './navigation-views';
+export * from './user-administration';

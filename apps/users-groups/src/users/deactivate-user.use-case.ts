@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { activeUsersOfRealm, lockActiveBotsOwnedBy, lockHumanOwners, lockUser, setActive } from '../core/user-administration.sql';
+import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
+import { UserLookup } from './user-lookup';
+
+type Params = DecodedParams<typeof UsersGroups.deactivateUserParams>;
+
+/**
+ * DELETE /users/{user_id} (zerver/views/users.py deactivate_user_backend, zerver/actions/users.py
+ * do_deactivate_user): an administrator deactivates a human account, and with it the active
+ * bots it owns. Only owners deactivate owners, and never the organization's last one; an
+ * administrator may deactivate themselves here.
+ *
+ * Announced as Zulip does: `realm_user` update `{is_active: false}` to the organization's active
+ * users (each bot's first, then the user's), and no `user_group` events, since clients drop a
+ * deactivated user from every group themselves. Every gateway is told the credentials are gone
+ * (the API key is refused from the next request) and the fan-out deletes the user's event queues.
+ */
+@Injectable()
+export class DeactivateUser {
+  constructor(
+    private readonly pg: PgService,
+    private readonly lookup: UserLookup,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    requireAdministrator(caller);
+    const target = await this.lookup.byId(realm, params.user_id, { allowDeactivated: false, allowBots: false });
+    if (target.role === Role.OWNER && caller.role !== Role.OWNER) throw ownerRequired();
+
+    const events = await this.pg.transaction(async (tx) => {
+      // Owners first, then the user, as every change of role or activity locks them.
+      const owners = await tx.run(lockHumanOwners, realm.id);
+      const [row] = await tx.run(lockUser, target.id);
+      if (!row.isActive) throw badRequest('User is deactivated');
+      if (row.role === Role.OWNER && owners.length === 1 && owners[0].id === row.id) {
+        throw badRequest('Cannot deactivate the only organization owner');
+      }
+      const bots = (await tx.run(lockActiveBotsOwnedBy, row.id)).map((bot) => bot.id);
+      await tx.run(setActive, [...bots, row.id], false);
+      const recipients = (await tx.run(activeUsersOfRealm, realm.id)).map((user) => user.id);
+
+      // Zulip deactivates the bots first, while their owner is still active and told.
+      const published: PublishedEvent[] = [];
+      const withOwner = [...recipients, row.id].sort((a, b) => a - b);
+      for (const bot of bots) {
+        published.push(realmUserUpdate(realm.id, withOwner, bot, { is_active: false }), accessChanged(realm.id, bot, true));
+      }
+      published.push(realmUserUpdate(realm.id, recipients, row.id, { is_active: false }), accessChanged(realm.id, row.id, true));
+      return published;
+    });
+    await this.events.publishAll(events, requestId);
+    return {};
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import type { z } from 'zod';
+import { maxMessageIdOf } from '../core/user-administration.sql';
+import { RealmDirectory } from '../realms/realm-directory';
+import { UserLookup } from './user-lookup';
+import { profileDataOf, toUserRecord } from './user-record';
+
+type OwnUser = z.output<typeof UsersGroups.ownUserSchema>;
+
+/**
+ * GET /users/me (zerver/views/users.py get_profile_backend): the caller's record without
+ * client_gravatar, with their custom profile fields and the deprecated max_message_id.
+ */
+@Injectable()
+export class GetOwnUser {
+  constructor(
+    private readonly pg: PgService,
+    private readonly lookup: UserLookup,
+    private readonly realms: RealmDirectory,
+  ) {}
+
+  async execute({ realm, user }: ApiCommand<Record<string, never>>): Promise<OwnUser> {
+    const caller = user!;
+    const row = await this.lookup.byId(realm, caller.id, { allowDeactivated: false, allowBots: true });
+    const [profileData, [{ maxMessageId }]] = await Promise.all([profileDataOf(this.pg, [row.id]), this.pg.run(maxMessageIdOf, row.id)]);
+    const record = toUserRecord(row, {
+      viewer: caller,
+      realmHost: this.realms.hostnameOf(realm.subdomain),
+      clientGravatar: false,
+      profileData,
+    });
+    // Zulip's description of this response has neither bot key.
+    const { bot_type: _botType, bot_owner_id: _botOwnerId, ...own } = record;
+    return {
+      ...own,
+      avatar_url: record.avatar_url ?? '',
+      delivery_email: row.deliveryEmail,
+      profile_data: profileData.get(row.id) ?? {},
+      max_message_id: maxMessageId ?? -1,
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import type { DecodedParams } from '@teamchat/zulip';
+import type { UserRow } from '../core/users-groups.sql';
+import { RealmDirectory } from '../realms/realm-directory';
+import { UserLookup, type AccessRules } from './user-lookup';
+import { profileDataOf, toUserRecord } from './user-record';
+
+type ByIdParams = DecodedParams<typeof UsersGroups.getUserParams>;
+type ByEmailParams = DecodedParams<typeof UsersGroups.getUserByEmailParams>;
+
+/** Any account may be read, deactivated ones and bots included (Zulip's get_members_backend). */
+const READ: AccessRules = { allowDeactivated: true, allowBots: true };
+
+/**
+ * GET /users/{user_id} and GET /users/{email}: one member record, formatted as GET /users
+ * formats it (zerver/views/users.py get_members_backend, get_user_by_email).
+ */
+@Injectable()
+export class GetUser {
+  constructor(
+    private readonly pg: PgService,
+    private readonly lookup: UserLookup,
+    private readonly realms: RealmDirectory,
+  ) {}
+
+  async byId({ realm, user, params }: ApiCommand<ByIdParams>): Promise<{ user: UserRecord }> {
+    const target = await this.lookup.byId(realm, params.user_id, READ);
+    return { user: await this.record(target, { realm, user, params }) };
+  }
+
+  async byEmail({ realm, user, params }: ApiCommand<ByEmailParams>): Promise<{ user: UserRecord }> {
+    const target = await this.lookup.byEmail(realm, user!, params.email, READ);
+    return { user: await this.record(target, { realm, user, params }) };
+  }
+
+  private async record(
+    target: UserRow,
+    { realm, user, params }: Pick<ApiCommand<ByIdParams | ByEmailParams>, 'realm' | 'user' | 'params'>,
+  ): Promise<UserRecord> {
+    const profileData = params.include_custom_profile_fields ? await profileDataOf(this.pg, [target.id]) : undefined;
+    return toUserRecord(target, {
+      viewer: user,
+      realmHost: this.realms.hostnameOf(realm.subdomain),
+      clientGravatar: params.client_gravatar,
+      profileData,
+    });
+  }
+}
