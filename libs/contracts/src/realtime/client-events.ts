@@ -196,17 +196,42 @@ export const userSettingsUpdateEvent = apiSchema(
   z.union([
     z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('boolean')), value: z.boolean() }),
     z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('number')), value: int() }),
-    z.object({ ...withOp('user_settings', 'update'), property: z.enum([...settingNamesOfType('string'), 'timezone']), value: z.string() }),
+    z.object({
+      ...withOp('user_settings', 'update'),
+      property: z.enum([...settingNamesOfType('string'), 'timezone']),
+      value: z.string(),
+      /** Only for `default_language`: the language's own name. */
+      language_name: z.string().optional(),
+    }),
   ]),
 );
 
-/** `realm_user` update: a user's profile changed (so far only the full name). */
+/**
+ * `realm_user` update: one thing about a user changed: the full name; the avatar (a Gravatar
+ * follows the address); the real address as the recipient may see it; the address the API
+ * shows (`new_email`).
+ */
 export const realmUserUpdateEvent = apiSchema(
   'RealmUserUpdateEvent',
   z.object({
     ...withOp('realm_user', 'update'),
-    person: z.object({ user_id: int(), full_name: z.string() }),
+    person: z.union([
+      z.object({ user_id: int(), full_name: z.string() }),
+      z.object({ user_id: int(), avatar_source: z.string(), avatar_url: z.string(), avatar_url_medium: z.string(), avatar_version: int() }),
+      z.object({ user_id: int(), delivery_email: z.string().nullable() }),
+      z.object({ user_id: int(), new_email: z.string() }),
+    ]),
   }),
+);
+
+/** `realm_user_settings_defaults` update: one of the organization's defaults for new users changed. */
+export const realmUserSettingsDefaultsUpdateEvent = apiSchema(
+  'RealmUserSettingsDefaultsUpdateEvent',
+  z.union([
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('boolean')), value: z.boolean() }),
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('number')), value: int() }),
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('string')), value: z.string() }),
+  ]),
 );
 
 /** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
@@ -236,6 +261,7 @@ export const clientEventSchema = apiSchema(
     updateMessageFlagsAddEvent,
     userSettingsUpdateEvent,
     realmUserUpdateEvent,
+    realmUserSettingsDefaultsUpdateEvent,
     userTopicEvent,
   ]),
 );
