@@ -6,6 +6,7 @@ import {
   Factory,
   MailSink,
   TestSystem,
+  expectCallersRefused,
   expectError,
   expectMatchesOpenApi,
   expectSuccess,
@@ -436,6 +437,19 @@ describe('PATCH /settings: password and email address', () => {
       expect(await pending(user)).toEqual([]);
       expect((await account(user)).settings).toEqual({});
       expect(await events.settle(SETTINGS)).toEqual([]);
+    });
+
+    it('refuses callers without valid credentials, deactivated ones and those of another organization, starting nothing', async () => {
+      const gone = await fresh(Role.MEMBER, { isActive: false });
+      const target = address('intruder');
+      sink.clear();
+      await expectCallersRefused(
+        (options) => system.api.patch('/settings', { email: target, old_password: member.password, new_password: 'correct horse battery staple' }, options),
+        { subdomain: realm.subdomain, member, outsider, deactivated: gone },
+      );
+      expect(await system.db.emailChangeRequest.count({ where: { newEmail: target } })).toBe(0);
+      expect(sink.mails).toEqual([]);
+      expectSuccess(await fetchApiKey(member.email, member.password));
     });
 
     it('is asked for together with other settings in one request', async () => {
