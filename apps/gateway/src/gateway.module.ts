@@ -7,6 +7,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { CommandRoutes } from './http/command-routes';
+import { AccountPages } from './http/account-pages';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 
@@ -25,6 +26,7 @@ import { OpenApiController } from './openapi/openapi.controller';
   ],
   providers: [
     CommandRoutes,
+    AccountPages,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

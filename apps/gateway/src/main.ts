@@ -6,6 +6,7 @@ import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { PollEventsRoute } from './events/poll-events.route';
 import { CommandRoutes } from './http/command-routes';
+import { AccountPages } from './http/account-pages';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
 import { unmountedEndpoints } from './http/route.decorator';
@@ -30,6 +31,7 @@ async function bootstrap() {
   app.use(httpMetrics(app.get(MetricsService)));
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.use(app.get(CommandRoutes).router);
+  app.use(app.get(AccountPages).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();

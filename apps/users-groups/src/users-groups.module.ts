@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { Mailer } from '@teamchat/platform';
 import { RegisterStateModule } from './register/register-state.module';
 import { UserGroupsModule } from './groups/user-groups.module';
 import { AuthHandler } from './auth/auth.handler';
@@ -26,16 +27,27 @@ import { AddNavigationView } from './navigation-views/add-navigation-view.use-ca
 import { EditNavigationView } from './navigation-views/edit-navigation-view.use-case';
 import { RemoveNavigationView } from './navigation-views/remove-navigation-view.use-case';
 
+import { UpdateRealmUserSettingsDefaults } from './settings/update-realm-user-settings-defaults.use-case';
+import { PasswordAttempts } from './auth/password-attempts';
+import { ConfirmEmailChange } from './email-changes/confirm-email-change.use-case';
+import { EmailChangeRequests } from './email-changes/email-change-requests';
+import { EmailChangesHandler } from './email-changes/email-changes.handler';
+
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule, RegisterStateModule, UserGroupsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler],
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
+    UpdateRealmUserSettingsDefaults,
+    Mailer,
+    PasswordAttempts,
+    EmailChangeRequests,
+    ConfirmEmailChange,
     RealmDirectory,
     Authenticate,
     FetchApiKey,

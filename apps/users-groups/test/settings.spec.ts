@@ -67,6 +67,34 @@ describe('PATCH /settings', () => {
     expect(event.users).not.toContain(outsider.id);
   });
 
+  it('changes the language to one the server lists, naming it in the event', async () => {
+    events.clear();
+    expectSuccess(await patch(member, { default_language: 'de' }));
+    expect((await settingsOf(member)).default_language).toBe('de');
+    const [event] = await events.waitFor<ClientEvent>(SETTINGS);
+    expect(event).toEqual({
+      realmId: member.realmId,
+      users: [member.id],
+      event: { type: 'user_settings', op: 'update', property: 'default_language', value: 'de', language_name: 'Deutsch' },
+    });
+    const registered = expectSuccess(await system.api.post('/register', { fetch_event_types: ['user_settings'] }, { auth: member, subdomain }));
+    expect(registered.user_settings).toMatchObject({ default_language: 'de' });
+    expectSuccess(await patch(member, { default_language: 'pt-br' }));
+    expectSuccess(await patch(member, { default_language: 'en' }));
+  });
+
+  it('refuses bots: the endpoint is for people', async () => {
+    const bot = await factory.user({ id: member.realmId }, { isBot: true, botOwnerId: other.id });
+    const before = await system.db.user.findUniqueOrThrow({ where: { id: bot.id } });
+    expectError(await patch(bot, { left_side_userlist: true }), 400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.');
+    expect(await system.db.user.findUniqueOrThrow({ where: { id: bot.id } })).toEqual(before);
+  });
+
+  it('accepts the bounds of what Zulip accepts', async () => {
+    expectSuccess(await patch(member, { email_notifications_batching_period_seconds: 604800, web_font_size_px: 3, web_line_height_percent: 1000, notification_sound: 'none', timezone: '' }));
+    expect(await settingsOf(member)).toMatchObject({ email_notifications_batching_period_seconds: 604800, web_font_size_px: 3, notification_sound: 'none' });
+  });
+
   it('changes the time zone', async () => {
     expectSuccess(await patch(member, { timezone: 'Europe/Paris' }));
     expect((await system.db.user.findUniqueOrThrow({ where: { id: member.id } })).timezone).toBe('Europe/Paris');
@@ -78,6 +106,18 @@ describe('PATCH /settings', () => {
     [{ emojiset: 'comic' }, 'Invalid emojiset'],
     [{ user_list_style: 0 }, 'Invalid user_list_style'],
     [{ email_notifications_batching_period_seconds: 0 }, 'Invalid email batching period: 0 seconds'],
+    [{ email_notifications_batching_period_seconds: 604801 }, 'Invalid email batching period: 604801 seconds'],
+    [{ web_mark_read_on_scroll_policy: 4 }, 'Invalid web_mark_read_on_scroll_policy'],
+    [{ web_channel_default_view: 0 }, 'Invalid web_channel_default_view'],
+    [{ demote_inactive_streams: 0 }, 'Invalid demote_inactive_streams'],
+    [{ web_stream_unreads_count_display_policy: 4 }, 'Invalid web_stream_unreads_count_display_policy'],
+    [{ web_animate_image_previews: 'sometimes' }, 'Invalid web_animate_image_previews'],
+    [{ default_language: 'klingon' }, 'Invalid default_language'],
+    [{ default_language: 'DE' }, 'Invalid default_language'],
+    [{ default_language: '' }, 'Invalid default_language'],
+    // Zulip reads every parameter first, then checks the language, the sound and the batching period, in that order.
+    [{ notification_sound: 'klaxon', default_language: 'klingon' }, 'Invalid default_language'],
+    [{ default_language: 'klingon', color_scheme: 9 }, 'Invalid color_scheme'],
     [{ notification_sound: 'klaxon' }, "Invalid notification sound 'klaxon'"],
     [{ timezone: 'Mars/Olympus' }, 'Invalid timezone: Mars/Olympus'],
     [{ full_name: '   ' }, 'Name too short!'],

@@ -15,10 +15,13 @@ export {
   NOTIFICATION_SOUNDS,
   builtinSettingDefaults,
   resolveSettings,
+  settingsChangedBy,
+  languageName,
   apiEmail,
   canSeeDeliveryEmail,
   EmailVisibility,
   type SettingName,
+  type SettingsEndpoint,
   type UserSettings,
 } from './users-groups';
 export * as Messaging from './messaging';

@@ -50,6 +50,18 @@ export const configSchema = z.object({
    * publication order; more trades that order for fan-out throughput.
    */
   EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(1),
+  /**
+   * Outgoing mail (Zulip's names). With no EMAIL_HOST, mail is not sent but written to the log
+   * (the local default); otherwise SMTP to EMAIL_HOST:EMAIL_PORT, with STARTTLS required when
+   * EMAIL_USE_TLS, and login when EMAIL_HOST_USER is set.
+   */
+  EMAIL_HOST: z.string().default(''),
+  EMAIL_PORT: port(587),
+  EMAIL_HOST_USER: z.string().default(''),
+  EMAIL_HOST_PASSWORD: z.string().default(''),
+  EMAIL_USE_TLS: bool(true),
+  /** The sender of automated mail; empty means `noreply@<EXTERNAL_URL's host name>`. */
+  NOREPLY_EMAIL_ADDRESS: z.string().default(''),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

@@ -3,6 +3,7 @@ export * from './logger';
 export * from './redis';
 export * from './metrics';
 export * from './rate-limiter';
+export * from './mailer';
 export * from './service-name';
 export * from './platform.module';
 export * from './bootstrap';

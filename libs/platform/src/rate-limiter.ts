@@ -52,6 +52,11 @@ export class RateLimiter {
     return this.state(rule, count, ttl > 0 ? ttl : rule.windowSeconds * 1000, count < rule.limit);
   }
 
+  /** Forgets the bucket (e.g. a correct password clears the failed attempts before it). */
+  async reset(rule: RateLimitRule, key: string): Promise<void> {
+    await this.redis.del(`ratelimit:${rule.name}:${key}`);
+  }
+
   private state(rule: RateLimitRule, count: number, ttlMs: number, allowed: boolean): RateLimitState {
     return {
       allowed,

@@ -106,7 +106,8 @@ export class ApiClient {
           ? options.auth
           : `Basic ${Buffer.from(`${options.auth.email}:${options.auth.apiKey}`).toString('base64')}`;
     }
-    const url = new URL(path.startsWith('/health') || path.startsWith('/metrics') ? path : `/api/v1${path}`, this.baseUrl);
+    const outsideApi = ['/health', '/metrics', '/accounts/'].some((prefix) => path.startsWith(prefix));
+    const url = new URL(outsideApi ? path : `/api/v1${path}`, this.baseUrl);
     const { status, headers: responseHeaders, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
       (resolve, reject) => {
         const req = http.request(url, { method, headers, agent: NO_KEEP_ALIVE }, (res) => {

@@ -8,3 +8,4 @@ export * from './expectations';
 export * from './event-recorder';
 export * from './event-queues';
 export * from './zulip-conformance';
+export * from './mail-sink';

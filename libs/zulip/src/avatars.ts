@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
-/** Zulip's Gravatar URL for an address (zerver/lib/avatar.py). */
-export function gravatarUrl(email: string, version: number): string {
+/** Zulip's Gravatar URL for an address (zerver/lib/avatar.py); `medium` asks for 500 pixels. */
+export function gravatarUrl(email: string, version: number, medium = false): string {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
 }
 
 /**

@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ApiCommand, FetchApiKeyResult, UsersGroups } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
-import { APP_CONFIG, RateLimiter, type AppConfig, type RateLimitRule } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { RealmDirectory } from '../realms/realm-directory';
 import { generateApiKey } from './api-keys';
+import { PasswordAttempts } from './password-attempts';
 import { verifyPassword } from './passwords';
 
 type Params = DecodedParams<typeof UsersGroups.fetchApiKeyParams>;
@@ -14,24 +13,14 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 /**
  * POST /fetch_api_key (zerver/views/auth.py api_fetch_api_key). A wrong password and an
  * unknown user look the same; deactivation is told only to someone who knows the password.
- * Failed attempts per username are limited (Zulip: 5 per 30 minutes).
+ * Failed attempts per username are limited (PasswordAttempts); a correct password clears them.
  */
 @Injectable()
 export class FetchApiKey {
-  private readonly attempts: RateLimitRule;
-
   constructor(
     private readonly prisma: PrismaService,
-    private readonly realms: RealmDirectory,
-    private readonly limiter: RateLimiter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.attempts = {
-      name: 'authenticate_by_username',
-      limit: config.RATE_LIMIT_AUTH_ATTEMPTS,
-      windowSeconds: config.RATE_LIMIT_AUTH_WINDOW_SECONDS,
-    };
-  }
+    private readonly attempts: PasswordAttempts,
+  ) {}
 
   async execute({ realm: realmRef, params }: ApiCommand<Params>): Promise<FetchApiKeyResult> {
     const realm = await this.prisma.realm.findUnique({ where: { id: realmRef.id } });
@@ -43,13 +32,8 @@ export class FetchApiKey {
     const username = params.username.trim();
     if (!EMAIL_PATTERN.test(username)) throw badRequest('Enter a valid email address.');
 
-    const limitKey = `${realm.id}:${username.toLowerCase()}`;
-    if (this.config.RATE_LIMIT_ENABLED) {
-      const state = await this.limiter.peek(this.attempts, limitKey);
-      if (!state.allowed) {
-        throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': state.retryAfter });
-      }
-    }
+    const wait = await this.attempts.secondsToWait(realm.id, username);
+    if (wait > 0) throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': wait });
 
     const user = await this.prisma.user.findFirst({
       where: { realmId: realm.id, deliveryEmail: { equals: username, mode: 'insensitive' } },
@@ -57,10 +41,11 @@ export class FetchApiKey {
     });
     const passwordOk = await verifyPassword(user?.password?.hash, params.password);
     if (!user || !passwordOk) {
-      if (this.config.RATE_LIMIT_ENABLED) await this.limiter.hit(this.attempts, limitKey);
+      await this.attempts.failed(realm.id, username);
       throw new ZulipError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
     }
     if (!user.isActive) throw new ZulipError('USER_DEACTIVATED', 'Account is deactivated');
+    await this.attempts.succeeded(realm.id, username);
 
     const apiKey = user.apiKey?.key ?? (await this.issueKey(user.id));
     return { api_key: apiKey, email: user.deliveryEmail, user_id: user.id };

@@ -8,10 +8,7 @@ export const EMOJISET_CHOICES = [
   { key: 'google-blob', text: 'Google blobs' },
 ];
 
-/**
- * The one language served: not a stored setting yet, so every user and the organization
- * have Zulip's default.
- */
+/** The organization's language (`realm_default_language`): not a stored setting yet, Zulip's default. */
 export const DEFAULT_LANGUAGE = 'en';
 
 /** The settings Zulip also copies to the top level for clients without `user_settings_object`. */
@@ -59,7 +56,6 @@ type SettingsObject = UserSettings & Record<string, unknown>;
 /** The organization's defaults for new users, as `realm_user_settings_defaults`. */
 export function settingsDefaultsState(realmDefaults: unknown): SettingsObject {
   return {
-    default_language: DEFAULT_LANGUAGE,
     ...resolveSettings(realmDefaults),
     emojiset_choices: EMOJISET_CHOICES,
     available_notification_sounds: NOTIFICATION_SOUNDS,
@@ -69,7 +65,6 @@ export function settingsDefaultsState(realmDefaults: unknown): SettingsObject {
 /** The caller's settings, as the `user_settings` object: stored, over the organization's, over Zulip's. */
 export function userSettingsState(user: { settings: unknown; timezone: string }, realmDefaults: unknown): SettingsObject {
   return {
-    default_language: DEFAULT_LANGUAGE,
     ...resolveSettings(realmDefaults, user.settings),
     timezone: user.timezone,
     emojiset_choices: EMOJISET_CHOICES,

@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { SetPresenceEnabled } from './set-presence-enabled.use-case';
+import { UpdateRealmUserSettingsDefaults } from './update-realm-user-settings-defaults.use-case';
 import { UpdateSettings } from './update-settings.use-case';
 
 @Controller()
@@ -10,7 +11,13 @@ export class SettingsHandler {
   constructor(
     private readonly updateSettings: UpdateSettings,
     private readonly setPresenceEnabledUseCase: SetPresenceEnabled,
+    private readonly updateDefaults: UpdateRealmUserSettingsDefaults,
   ) {}
+
+  @CommandHandler(UsersGroups.updateRealmUserSettingsDefaults)
+  updateRealmDefaults(@Payload() payload: PayloadOf<typeof UsersGroups.updateRealmUserSettingsDefaults>) {
+    return this.updateDefaults.execute(payload);
+  }
 
   @CommandHandler(UsersGroups.updateSettings)
   update(@Payload() payload: PayloadOf<typeof UsersGroups.updateSettings>) {

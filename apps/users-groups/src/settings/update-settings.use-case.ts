@@ -1,25 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Messaging,
-  USER_SETTINGS,
-  UsersGroupsEvents,
-  resolveSettings,
-  type ApiCommand,
-  type SettingName,
-} from '@teamchat/contracts';
+import { Messaging, UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { LIMITS, badRequest } from '@teamchat/zulip';
+import { PasswordAttempts } from '../auth/password-attempts';
+import { hashPassword, isStrongEnough, verifyPassword } from '../auth/passwords';
+import { EmailChangeRequests } from '../email-changes/email-change-requests';
+import { checkEmailChange } from '../email-changes/email-change-rules';
+import { settingChanges } from './setting-changes';
 import { userSettingsEvents } from './user-settings-events';
 
 type Params = Record<string, unknown>;
 
 const TIME_ZONES = new Set(Intl.supportedValuesOf('timeZone'));
 
+/** Long enough for the confirmation mail, sent before commit (the SMTP timeouts are shorter). */
+const MAILING_TRANSACTION = { maxWait: 5_000, timeout: 20_000 };
+
 /**
- * PATCH /settings (zerver/views/user_settings.py): the caller's own settings, checked against
- * the catalogue, all or nothing. Each change is announced to the user's clients; turning
- * drafts synchronisation off deletes the stored drafts (messaging owns them).
+ * PATCH /settings (zerver/views/user_settings.py json_change_settings): the caller's own
+ * settings, profile, password and address, all checked before anything changes, then changed
+ * together. A new password needs the current one (wrong guesses are limited as logins are) and
+ * keeps the API key; a new address is only asked for: a link mailed to it makes the change.
+ * Each change is announced to the user's clients; turning drafts synchronisation off deletes
+ * the stored drafts (messaging owns them).
  */
 @Injectable()
 export class UpdateSettings {
@@ -27,35 +31,60 @@ export class UpdateSettings {
     private readonly prisma: PrismaService,
     private readonly events: EventBus,
     private readonly commands: CommandClient,
+    private readonly attempts: PasswordAttempts,
+    private readonly emailChanges: EmailChangeRequests,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
     const caller = user!;
-    const changes: Partial<Record<SettingName, unknown>> = {};
-    for (const [name, value] of Object.entries(params)) {
-      if (value === undefined || !(name in USER_SETTINGS)) continue;
-      const def = USER_SETTINGS[name as SettingName] as { isValid: (v: unknown) => boolean };
-      if (!def.isValid(value)) throw badRequest(invalidText(name, value));
-      changes[name as SettingName] = value;
-    }
+    if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
+    const changes = settingChanges(params, 'settings');
     const fullName = params.full_name === undefined ? undefined : checkFullName(String(params.full_name));
     const timezone = params.timezone === undefined ? undefined : checkTimezone(String(params.timezone));
 
-    const stored = await this.prisma.user.findUniqueOrThrow({ where: { id: caller.id }, include: { realm: true } });
-    const before = resolveSettings(stored.realm.userSettingsDefaults, stored.settings);
-    const changed = Object.entries(changes).filter(([name, value]) => before[name as SettingName] !== value);
-    await this.prisma.user.update({
-      where: { id: caller.id },
-      data: {
-        settings: { ...before, ...changes } as object,
-        ...(fullName !== undefined ? { fullName } : {}),
-        ...(timezone !== undefined ? { timezone } : {}),
-      },
-    });
+    const account = await this.prisma.user.findUniqueOrThrow({ where: { id: caller.id }, include: { realm: true, password: true } });
+    const passwordHash =
+      params.new_password === undefined
+        ? undefined
+        : await this.checkPasswordChange(account, String(params.old_password ?? ''), String(params.new_password));
+    const newEmail = params.email === undefined ? undefined : String(params.email).trim();
+    const emailChange = newEmail !== undefined && newEmail !== account.deliveryEmail;
+    if (emailChange) {
+      await checkEmailChange(this.prisma, { ...account, emailChangesDisabled: account.realm.emailChangesDisabled }, newEmail);
+      await this.emailChanges.admit(account.id);
+    }
 
+    const { before, stored } = await this.prisma.$transaction(async (tx) => {
+      // The row stays locked until commit, so a concurrent settings change is not lost.
+      const [row] = await tx.$queryRaw<{ settings: unknown; defaults: unknown; fullName: string; timezone: string }[]>`
+        SELECT u.settings, r.user_settings_defaults AS defaults, u.full_name AS "fullName", u.timezone
+        FROM users u JOIN realms r ON r.id = u.realm_id
+        WHERE u.id = ${caller.id} FOR UPDATE OF u`;
+      const before = resolveSettings(row.defaults, row.settings);
+      await tx.user.update({
+        where: { id: caller.id },
+        data: {
+          settings: { ...before, ...changes } as object,
+          ...(fullName !== undefined ? { fullName } : {}),
+          ...(timezone !== undefined ? { timezone } : {}),
+        },
+      });
+      if (passwordHash !== undefined) {
+        await tx.passwordCredential.upsert({
+          where: { userId: caller.id },
+          create: { userId: caller.id, hash: passwordHash },
+          update: { hash: passwordHash, updatedAt: new Date() },
+        });
+      }
+      if (emailChange) await this.emailChanges.start(tx, account, account.realm, newEmail);
+      return { before, stored: row };
+    }, MAILING_TRANSACTION);
+
+    if (passwordHash !== undefined) await this.attempts.succeeded(realm.id, account.deliveryEmail);
     if (changes.enable_drafts_synchronization === false && before.enable_drafts_synchronization !== false) {
       await this.commands.call(Messaging.deleteUserDrafts, { realmId: realm.id, userId: caller.id });
     }
+    const changed = Object.entries(changes).filter(([name, value]) => before[name as SettingName] !== value);
     const settingEvents = userSettingsEvents(realm.id, caller.id, [
       ...changed.map(([property, value]) => ({ property, value })),
       ...(timezone !== undefined && timezone !== stored.timezone ? [{ property: 'timezone', value: timezone }] : []),
@@ -78,12 +107,27 @@ export class UpdateSettings {
     await this.events.publishAll([...settingEvents, ...nameEvents], requestId);
     return {};
   }
-}
 
-function invalidText(name: string, value: unknown): string {
-  if (name === 'email_notifications_batching_period_seconds') return `Invalid email batching period: ${value} seconds`;
-  if (name === 'notification_sound') return `Invalid notification sound '${value}'`;
-  return `Invalid ${name}`;
+  /**
+   * The current password, checked as a login checks it (Zulip calls authenticate(): the same
+   * budget of wrong guesses; no password login in the organization means no match), then the
+   * new one's strength. Returns the new hash.
+   */
+  private async checkPasswordChange(
+    account: { id: number; deliveryEmail: string; realmId: number; password: { hash: string } | null; realm: { passwordAuthEnabled: boolean } },
+    oldPassword: string,
+    newPassword: string,
+  ): Promise<string> {
+    const wait = await this.attempts.secondsToWait(account.realmId, account.deliveryEmail);
+    if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(wait)} seconds.`);
+    const matches = (await verifyPassword(account.password?.hash, oldPassword)) && account.realm.passwordAuthEnabled;
+    if (!matches) {
+      await this.attempts.failed(account.realmId, account.deliveryEmail);
+      throw badRequest('Wrong password!');
+    }
+    if (!isStrongEnough(newPassword)) throw badRequest('New password is too weak!');
+    return hashPassword(newPassword);
+  }
 }
 
 function checkFullName(raw: string): string {

@@ -1,6 +1,9 @@
-import { UsersGroupsEvents, type ClientEvent, type EventDef } from '@teamchat/contracts';
+import { UsersGroupsEvents, languageName, type ClientEvent, type EventDef } from '@teamchat/contracts';
 
-/** One `user_settings` update event per changed setting, for the user's own clients. */
+/**
+ * One `user_settings` update event per changed setting, for the user's own clients; a new
+ * `default_language` also names the language (`language_name`), as Zulip's does.
+ */
 export function userSettingsEvents(
   realmId: number,
   userId: number,
@@ -8,6 +11,15 @@ export function userSettingsEvents(
 ): { def: EventDef<ClientEvent>; payload: ClientEvent }[] {
   return changes.map((change) => ({
     def: UsersGroupsEvents.userSettingsChanged,
-    payload: { realmId, users: [userId], event: { type: 'user_settings', op: 'update', ...change } },
+    payload: {
+      realmId,
+      users: [userId],
+      event: {
+        type: 'user_settings',
+        op: 'update',
+        ...change,
+        ...(change.property === 'default_language' ? { language_name: languageName(String(change.value)) } : {}),
+      },
+    },
   }));
 }

@@ -203,7 +203,13 @@ export const userSettingsUpdateEvent = apiSchema(
   z.union([
     z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('boolean')), value: z.boolean() }),
     z.object({ ...withOp('user_settings', 'update'), property: z.enum(settingNamesOfType('number')), value: int() }),
-    z.object({ ...withOp('user_settings', 'update'), property: z.enum([...settingNamesOfType('string'), 'timezone']), value: z.string() }),
+    z.object({
+      ...withOp('user_settings', 'update'),
+      property: z.enum([...settingNamesOfType('string'), 'timezone']),
+      value: z.string(),
+      /** Only for `default_language`: the language's own name. */
+      language_name: z.string().optional(),
+    }),
   ]),
 );
 
@@ -231,6 +237,16 @@ export const realmUserUpdateEvent = apiSchema(
       z.object({ user_id: int(), bot_owner_id: int() }),
     ]),
   }),
+);
+
+/** `realm_user_settings_defaults` update: one of the organization's defaults for new users changed. */
+export const realmUserSettingsDefaultsUpdateEvent = apiSchema(
+  'RealmUserSettingsDefaultsUpdateEvent',
+  z.union([
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('boolean')), value: z.boolean() }),
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('number')), value: int() }),
+    z.object({ ...withOp('realm_user_settings_defaults', 'update'), property: z.enum(settingNamesOfType('string')), value: z.string() }),
+  ]),
 );
 
 /** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
@@ -311,6 +327,7 @@ export const clientEventSchema = apiSchema(
     updateMessageFlagsAddEvent,
     userSettingsUpdateEvent,
     realmUserUpdateEvent,
+    realmUserSettingsDefaultsUpdateEvent,
     userTopicEvent,
     userGroupAddEvent,
     userGroupUpdateEvent,

@@ -43,8 +43,6 @@ const emojisetChoices = z.array(z.object({ key: z.string(), text: z.string() }))
 export const realmUserSettingsDefaultsSchema = apiSchema(
   'RealmUserSettingsDefaults',
   z.object({
-    /** The language new users' interface starts in (always "en" for now). */
-    default_language: z.string(),
     ...settingShape,
     /** The emoji sets `emojiset` accepts, with their labels. */
     emojiset_choices: emojisetChoices,

@@ -1,7 +1,11 @@
 import { param, type ParamSpec } from '@teamchat/zulip';
+import { LANGUAGE_CODES } from './languages';
 
 /** Where a setting may be changed: PATCH /settings (S), PATCH /realm/user_settings_defaults (D). */
-type Endpoints = 'both' | 'defaults-only';
+type Endpoints = 'both' | 'defaults-only' | 'settings-only';
+
+/** The two endpoints that change settings: a user's own (S) and the organization's defaults (D). */
+export type SettingsEndpoint = 'settings' | 'defaults';
 
 interface SettingDef<T> {
   /** How the value arrives on the wire (its type); `isValid` then checks the allowed values. */
@@ -45,6 +49,8 @@ const integer = (value: number, isValid: (v: number) => boolean = () => true): S
  * A new user starts from their organization's defaults, which start from these.
  */
 export const USER_SETTINGS = {
+  // Not an organization default in Zulip's API: `realm_user_settings_defaults` shows it, D ignores it.
+  default_language: text([...LANGUAGE_CODES], 'en', 'settings-only'),
   twenty_four_hour_time: flag(false),
   web_mark_read_on_scroll_policy: choice([1, 2, 3], 1),
   web_channel_default_view: choice([1, 2, 3, 4], 1),
@@ -107,6 +113,13 @@ export const USER_SETTINGS = {
 } satisfies Record<string, SettingDef<boolean> | SettingDef<number> | SettingDef<string>>;
 
 export type SettingName = keyof typeof USER_SETTINGS;
+
+/** The settings an endpoint changes: S takes "Both" and "S" rows, D takes "Both" and "D" rows. */
+export function settingsChangedBy(endpoint: SettingsEndpoint): SettingName[] {
+  const excluded: Endpoints = endpoint === 'settings' ? 'defaults-only' : 'settings-only';
+  return (Object.keys(USER_SETTINGS) as SettingName[]).filter((name) => USER_SETTINGS[name].endpoints !== excluded);
+}
+
 export type UserSettings = { [K in SettingName]: (typeof USER_SETTINGS)[K]['default'] };
 
 /** Zulip's defaults, the starting point of every organization's defaults. */

@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  EmailVisibility,
+  UsersGroupsEvents,
+  canSeeDeliveryEmail,
+  resolveSettings,
+  type ClientEvent,
+  type EventDef,
+  type PayloadOf,
+  type UsersGroups,
+} from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus, LOGGER, Mailer } from '@teamchat/platform';
+import { ZulipError, gravatarUrl } from '@teamchat/zulip';
+import type { Logger } from 'pino';
+import { RealmDirectory } from '../realms/realm-directory';
+import { emailChangedMail } from './email-change-mails';
+import { checkEmailChange } from './email-change-rules';
+import { isWellFormedKey } from './email-change-requests';
+
+type Command = PayloadOf<typeof UsersGroups.confirmEmailChange>;
+
+/** Zulip's pages for a confirmation link that leads nowhere (confirmation/*.html), all 404. */
+const linkError = (msg: string) => new ZulipError('NOT_FOUND', msg);
+export const LINK_MALFORMED = "This confirmation link is malformed. Make sure you copied the whole link.";
+export const LINK_DOES_NOT_EXIST = "Whoops. We couldn't find your confirmation link in the system.";
+export const LINK_EXPIRED = 'This confirmation link has expired or been deactivated.';
+
+type Event = { def: EventDef<ClientEvent>; payload: ClientEvent };
+
+/**
+ * GET /accounts/confirm_new_email/<key> (Zulip's confirm_email_change): applies the pending
+ * change the key names, if it belongs to the organization the host selects, has not expired,
+ * and the rules for changing one's address still allow it. The key is used up; every other
+ * pending change of the user's goes with it. The old address is told afterwards.
+ */
+@Injectable()
+export class ConfirmEmailChange {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly realms: RealmDirectory,
+    private readonly events: EventBus,
+    private readonly mailer: Mailer,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute({ host, key, requestId }: Command) {
+    const realmRow = await this.realms.resolve(host);
+    if (!isWellFormedKey(key)) throw linkError(LINK_MALFORMED);
+
+    const { user, change } = await this.prisma.$transaction(async (tx) => {
+      const [locked] = await tx.$queryRaw<{ userId: number }[]>`
+        SELECT r.user_id AS "userId" FROM email_change_requests r JOIN users u ON u.id = r.user_id
+        WHERE r.key = ${key} AND u.realm_id = ${realmRow.id}
+        FOR UPDATE OF r, u`;
+      if (!locked) throw linkError(LINK_DOES_NOT_EXIST);
+      const change = await tx.emailChangeRequest.findUniqueOrThrow({ where: { key } });
+      const user = await tx.user.findUniqueOrThrow({ where: { id: locked.userId }, include: { realm: true } });
+      if (change.expiresAt.getTime() <= Date.now() || user.deliveryEmail !== change.oldEmail) throw linkError(LINK_EXPIRED);
+      if (user.realm.deactivated) throw new ZulipError('BAD_REQUEST', 'This organization has been deactivated');
+      await checkEmailChange(
+        tx,
+        { id: user.id, realmId: user.realmId, role: user.role, isActive: user.isActive, emailChangesDisabled: user.realm.emailChangesDisabled },
+        change.newEmail,
+      );
+      await tx.user.update({ where: { id: user.id }, data: { deliveryEmail: change.newEmail } });
+      await tx.emailChangeRequest.deleteMany({ where: { userId: user.id } });
+      return { user, change };
+    });
+
+    await this.events.publishAll(await this.changeEvents(user, change.newEmail), requestId);
+    const realmUrl = this.realms.urlOf(user.realm.subdomain);
+    await this.mailer
+      .send(emailChangedMail({ realmName: user.realm.name, realmUrl, oldEmail: change.oldEmail, newEmail: change.newEmail }))
+      .catch((error: unknown) => this.logger.error({ err: error, requestId }, 'email change made, but the old address was not told'));
+    return { realmName: user.realm.name, oldEmail: change.oldEmail, newEmail: change.newEmail };
+  }
+
+  /**
+   * Zulip's do_change_user_delivery_email: the new real address to everyone who may see it
+   * (the user included); a Gravatar follows the address, so its new URL to everyone; and when
+   * the address is the one the API shows (visibility "everyone"), `new_email` to everyone.
+   */
+  private async changeEvents(
+    user: { id: number; realmId: number; settings: unknown; avatarSource: string; avatarVersion: number; realm: { userSettingsDefaults: unknown } },
+    newEmail: string,
+  ): Promise<Event[]> {
+    const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
+    const everyone = await this.prisma.user.findMany({ where: { realmId: user.realmId, isActive: true }, select: { id: true, role: true } });
+    const allIds = everyone.map((viewer) => viewer.id);
+    const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
+      def: UsersGroupsEvents.realmUserChanged,
+      payload: { realmId: user.realmId, users, event: { type: 'realm_user', op: 'update', person: { user_id: user.id, ...person } } },
+    });
+    const events = [
+      realmUser(
+        everyone.filter((viewer) => canSeeDeliveryEmail(viewer, user.id, visibility)).map((viewer) => viewer.id),
+        { delivery_email: newEmail },
+      ),
+    ];
+    if (user.avatarSource === 'G') {
+      events.push(
+        realmUser(allIds, {
+          avatar_source: user.avatarSource,
+          avatar_url: gravatarUrl(newEmail, user.avatarVersion),
+          avatar_url_medium: gravatarUrl(newEmail, user.avatarVersion, true),
+          avatar_version: user.avatarVersion,
+        }),
+      );
+    }
+    if (visibility === EmailVisibility.EVERYONE) events.push(realmUser(allIds, { new_email: newEmail }));
+    return events;
+  }
+}

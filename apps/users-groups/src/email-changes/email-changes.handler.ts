@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
+import { CommandHandler } from '@teamchat/platform';
+import { ConfirmEmailChange } from './confirm-email-change.use-case';
+
+@Controller()
+export class EmailChangesHandler {
+  constructor(private readonly confirmEmailChange: ConfirmEmailChange) {}
+
+  @CommandHandler(UsersGroups.confirmEmailChange)
+  confirm(@Payload() payload: PayloadOf<typeof UsersGroups.confirmEmailChange>) {
+    return this.confirmEmailChange.execute(payload);
+  }
+}
