@@ -81,11 +81,12 @@ export class Factory {
   /** A channel, with the given users subscribed. */
   async channel(
     realm: { id: number },
-    input: { name?: string; inviteOnly?: boolean; historyPublicToSubscribers?: boolean; subscribers?: { id: number }[] } = {},
+    input: { name?: string; inviteOnly?: boolean; historyPublicToSubscribers?: boolean; subscribers?: { id: number }[]; creator?: { id: number } } = {},
   ) {
     const channel = await this.db.stream.create({
       data: {
         realmId: realm.id,
+        creatorId: input.creator?.id ?? null,
         name: input.name ?? `channel-${unique()}`,
         inviteOnly: input.inviteOnly ?? false,
         historyPublicToSubscribers: input.historyPublicToSubscribers ?? !(input.inviteOnly ?? false),
