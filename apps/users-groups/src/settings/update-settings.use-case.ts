@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Messaging, UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
-import { LIMITS, badRequest } from '@teamchat/zulip';
+import { badRequest } from '@teamchat/zulip';
 import { PasswordAttempts } from '../auth/password-attempts';
 import { hashPassword, isStrongEnough, verifyPassword } from '../auth/passwords';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
 import { settingChanges } from './setting-changes';
 import { userSettingsEvents } from './user-settings-events';
+import { checkFullName } from '../users/full-name';
 
 type Params = Record<string, unknown>;
 
@@ -128,14 +129,6 @@ export class UpdateSettings {
     if (!isStrongEnough(newPassword)) throw badRequest('New password is too weak!');
     return hashPassword(newPassword);
   }
-}
-
-function checkFullName(raw: string): string {
-  const name = raw.trim();
-  if (!name) throw badRequest('Name too short!');
-  if ([...name].length > LIMITS.maxFullNameLength) throw badRequest('Name too long!');
-  if (/[\p{Cc}*`\\>"@]/u.test(name)) throw badRequest('Invalid characters in name!');
-  return name;
 }
 
 function checkTimezone(raw: string): string {
