@@ -13,6 +13,7 @@ export interface ChannelRow {
   creatorId: number | null;
   firstMessageId: number | null;
   dateCreated: Date;
+  folderId: number | null;
 }
 
 /** Figures a listing adds to each channel. */
@@ -50,7 +51,7 @@ export function toChannelRecord(channel: ChannelRow, stats: ChannelStats): Chann
     is_announcement_only: false,
     is_archived: channel.isArchived,
     stream_weekly_traffic: null,
-    folder_id: null,
+    folder_id: channel.folderId,
     is_recently_active: stats.isRecentlyActive,
     subscriber_count: stats.subscriberCount,
   };

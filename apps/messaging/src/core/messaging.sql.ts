@@ -328,7 +328,7 @@ export const channelsWithOwnSubscription = statement<
   `SELECT s.id, s.realm_id AS "realmId", s.name, s.description, s.rendered_description AS "renderedDescription",
      s.invite_only AS "inviteOnly", s.history_public_to_subscribers AS "historyPublicToSubscribers",
      s.is_web_public AS "isWebPublic", s.is_archived AS "isArchived", s.creator_id AS "creatorId",
-     s.first_message_id AS "firstMessageId", s.date_created AS "dateCreated",
+     s.first_message_id AS "firstMessageId", s.date_created AS "dateCreated", s.folder_id AS "folderId",
      CASE WHEN sub.id IS NULL THEN NULL ELSE json_build_object(
        'active', sub.active, 'color', sub.color, 'isMuted', sub.is_muted, 'pinToTop', sub.pin_to_top,
        'desktopNotifications', sub.desktop_notifications, 'audibleNotifications', sub.audible_notifications,
