@@ -70,6 +70,7 @@ const KEYS_OF: Record<string, string[]> = {
   custom_profile_fields: ['custom_profile_fields', 'custom_profile_field_types'],
   subscription: ['never_subscribed', 'subscriptions', 'unsubscribed'],
   stream: ['streams'],
+  channel_folders: ['channel_folders'],
   drafts: ['drafts'],
   message: ['max_message_id'],
   user_topic: ['user_topics'],

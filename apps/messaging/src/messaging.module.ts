@@ -13,6 +13,7 @@ import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
 import { Unsubscribe } from './channels/unsubscribe.use-case';
 import { UpdateSubscriptionProperties } from './channels/update-subscription-properties.use-case';
+import { ChannelFoldersModule } from './channel-folders/channel-folders.module';
 import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { MessagesModule } from './messages/messages.module';
@@ -21,10 +22,10 @@ import { TypingModule } from './typing/typing.module';
 
 /**
  * The messaging service: channels and subscriptions (here), messages, topics and read state,
- * topic deletion, drafts (in their feature modules).
+ * topic deletion, drafts, channel folders (in their feature modules).
  */
 @Module({
-  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule, ChannelFoldersModule],
   controllers: [ChannelsHandler, ChannelAdministrationHandler],
   providers: [
     ChannelStatsReader,

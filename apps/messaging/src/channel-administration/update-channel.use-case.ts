@@ -16,6 +16,7 @@ import { toChannelRecord } from '../channels/channel-record';
 import { checkChannelDescription, checkChannelName } from '../channels/channel-rules';
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { ChannelAccess } from './channel-access';
 
 type Params = DecodedParams<typeof Messaging.updateChannelParams>;
@@ -80,10 +81,7 @@ export class UpdateChannel {
       if (stored !== channel.messageRetentionDays) data.messageRetentionDays = stored;
     }
     if (params.folder_id !== undefined && params.folder_id !== channel.folderId) {
-      if (params.folder_id !== null) {
-        const folder = await this.prisma.channelFolder.findFirst({ where: { id: params.folder_id, realmId: realm.id, isArchived: false } });
-        if (!folder) throw badRequest('Invalid channel folder ID');
-      }
+      if (params.folder_id !== null) await checkFolderForChannel(this.prisma, realm.id, params.folder_id);
       data.folderId = params.folder_id;
     }
     // Every other check has passed: only now may users-groups store new groups.

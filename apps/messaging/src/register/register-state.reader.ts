@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
+import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
@@ -10,7 +11,7 @@ type State = Record<string, unknown>;
 
 /**
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
- * fetch_initial_state_data): the channel lists, drafts, the newest message id, topic
+ * fetch_initial_state_data): the channel lists, channel folders, drafts, the newest message id, topic
  * visibility policies, recent direct conversations and unread messages. Each part is read
  * only when its fetch key is asked for, all of them at once.
  */
@@ -51,6 +52,8 @@ export class RegisterStateReader {
             drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.prisma, user.id) : [],
           }))
         : {},
+      // Archived folders too, as Zulip serves them (zerver/lib/events.py).
+      want('channel_folders') ? channelFoldersOf(this.prisma, request.realm.id, true).then((folders) => ({ channel_folders: folders })) : {},
       want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},
       want('user_topic') ? this.messages.userTopics(user.id, allowEmptyTopicName).then((rows) => ({ user_topics: rows })) : {},
       want('recent_private_conversations')

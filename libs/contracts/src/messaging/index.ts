@@ -4,3 +4,4 @@ export * from './drafts';
 export * from './topics';
 export * from './messages';
 export * from './typing';
+export * from './channel-folders';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchema, int } from '../api/api-schemas';
+import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
@@ -303,6 +304,31 @@ export const navigationViewRemoveEvent = apiSchema(
   z.object({ ...withOp('navigation_view', 'remove'), fragment: z.string() }),
 );
 
+/** `channel_folder` add: a folder created (POST /channel_folders/create). */
+export const channelFolderAddEvent = apiSchema(
+  'ChannelFolderAddEvent',
+  z.object({ ...withOp('channel_folder', 'add'), channel_folder: channelFolderSchema }),
+);
+/** `channel_folder` update: the changed keys of a folder (PATCH /channel_folders/{channel_folder_id}); a new description comes rendered too. */
+export const channelFolderUpdateEvent = apiSchema(
+  'ChannelFolderUpdateEvent',
+  z.object({
+    ...withOp('channel_folder', 'update'),
+    channel_folder_id: int(),
+    data: z.object({
+      name: z.string().optional(),
+      description: z.string().optional(),
+      rendered_description: z.string().optional(),
+      is_archived: z.boolean().optional(),
+    }),
+  }),
+);
+/** `channel_folder` reorder: every folder id of the organization in its new order (PATCH /channel_folders). */
+export const channelFolderReorderEvent = apiSchema(
+  'ChannelFolderReorderEvent',
+  z.object({ ...withOp('channel_folder', 'reorder'), order: z.array(int()) }),
+);
+
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
   'Event',
@@ -339,6 +365,9 @@ export const clientEventSchema = apiSchema(
     navigationViewAddEvent,
     navigationViewUpdateEvent,
     navigationViewRemoveEvent,
+    channelFolderAddEvent,
+    channelFolderUpdateEvent,
+    channelFolderReorderEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchema, int } from '../api/api-schemas';
+import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
@@ -294,6 +295,10 @@ export const registerResponseSchema = apiSchema(
     never_subscribed: z.array(channelSchema.extend({ subscribers: z.array(int()).optional() })).optional(),
     /** The channels the caller may see (fetch key `stream`). */
     streams: z.array(channelSchema).optional(),
+
+    // `channel_folders` (messaging).
+    /** Every channel folder of the organization, archived ones included, in their order. */
+    channel_folders: z.array(channelFolderSchema).optional(),
 
     // `drafts`, `message`, `user_topic`, `recent_private_conversations`, unread messages.
     /** Empty while the caller's drafts synchronization is off. */

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService, isStoredId } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
+import { renderDescription } from '../channels/channel-description';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import {
+  channelFolderEvent,
+  checkFolderDescription,
+  checkFolderName,
+  checkFolderNameLength,
+  folderNameInUse,
+  invalidFolderId,
+  isNameConflict,
+  nameTaken,
+  type ChannelFolderEvent,
+} from './channel-folder-rules';
+
+type Params = DecodedParams<typeof Messaging.updateChannelFolderParams>;
+
+/**
+ * PATCH /channel_folders/{channel_folder_id} (zerver/views/channel_folders.py
+ * update_channel_folder), checked in Zulip's order: administrators only; the lengths; a folder
+ * of the organization; a name that differs as sent is checked as on creation (stripped, not
+ * another unarchived folder's); a folder still holding channels, archived ones too, cannot be
+ * archived. Unarchiving a folder whose name an unarchived folder took meanwhile is refused with
+ * the same words as a name in use (the unique index would refuse it anyway).
+ *
+ * Unlike Zulip, which applies each change as it checks it, everything is checked first and then
+ * written together: a refused request changes nothing. Each change is one update event to every
+ * active user, in Zulip's order (name, description, archiving); nothing changed, no event.
+ */
+@Injectable()
+export class UpdateChannelFolder {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly users: UserDirectoryReadonly,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    if (!isAdminRole(user!.role)) throw mustBeAdmin();
+    const { channel_folder_id: folderId, is_archived: isArchived } = params;
+    // Zulip's parameter checks, in its signature's order: description, then name.
+    const description = params.description !== undefined ? checkFolderDescription(params.description) : undefined;
+    if (params.name !== undefined) checkFolderNameLength(params.name);
+    if (!isStoredId(folderId)) throw invalidFolderId();
+
+    const changes = await this.prisma
+      .$transaction(async (tx) => {
+        // Locked: a channel being put in it (checkFolderForChannel) and this archiving wait for each other.
+        const [locked] = await tx.$queryRaw<{ id: number }[]>`
+          SELECT id FROM channel_folders WHERE id = ${folderId} AND realm_id = ${realm.id} FOR UPDATE`;
+        if (!locked) throw invalidFolderId();
+        const folder = await tx.channelFolder.findUniqueOrThrow({ where: { id: folderId } });
+
+        const found: ChannelFolderEvent[] = [];
+        let name = folder.name;
+        if (params.name !== undefined && params.name !== folder.name) {
+          name = checkFolderName(params.name);
+          if (await nameTaken(tx, realm.id, name, folder.id)) throw folderNameInUse();
+          if (name !== folder.name) found.push({ op: 'update', channel_folder_id: folder.id, data: { name } });
+        }
+        let renderedDescription = folder.renderedDescription;
+        if (description !== undefined && description !== folder.description) {
+          renderedDescription = renderDescription(description);
+          found.push({ op: 'update', channel_folder_id: folder.id, data: { description, rendered_description: renderedDescription } });
+        }
+        if (isArchived !== undefined && isArchived !== folder.isArchived) {
+          if (isArchived) {
+            const inUse = await tx.stream.count({ where: { folderId: folder.id } });
+            if (inUse > 0) throw badRequest('You need to remove all the channels from this folder to archive it.');
+          } else if (await nameTaken(tx, realm.id, name, folder.id)) {
+            throw folderNameInUse();
+          }
+          found.push({ op: 'update', channel_folder_id: folder.id, data: { is_archived: isArchived } });
+        }
+
+        if (found.length > 0) {
+          await tx.channelFolder.update({
+            where: { id: folder.id },
+            data: {
+              name,
+              ...(description !== undefined ? { description, renderedDescription } : {}),
+              ...(isArchived !== undefined ? { isArchived } : {}),
+            },
+          });
+        }
+        return found;
+      })
+      .catch((error: unknown) => {
+        throw isNameConflict(error) ? folderNameInUse() : error;
+      });
+
+    if (changes.length > 0) {
+      const audience = (await this.users.activeUsers(realm.id)).map((u) => u.id);
+      await this.events.publishAll(
+        changes.map((change) => channelFolderEvent(realm.id, audience, change)),
+        requestId,
+      );
+    }
+    return {};
+  }
+}
