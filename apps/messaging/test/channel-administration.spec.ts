@@ -118,6 +118,19 @@ describe('channel administration', () => {
       });
     });
 
+    it('puts a channel in a folder and takes it out, refusing an archived folder', async () => {
+      const channel = await newChannel();
+      const folder = await system.db.channelFolder.create({ data: { realmId, name: `folder ${counter++}` } });
+      const archived = await system.db.channelFolder.create({ data: { realmId, name: `old ${counter++}`, isArchived: true } });
+      const queue = await EventQueueClient.register(system.api, as(member), { event_types: ['stream'] });
+      expectSuccess(await patch(creator, channel.id, { folder_id: folder.id }));
+      expect((expectSuccess(await system.api.get(`/streams/${channel.id}`, {}, as(member))).stream as { folder_id: number }).folder_id).toBe(folder.id);
+      expect((await queue.waitFor('stream'))[0]).toMatchObject({ property: 'folder_id', value: folder.id });
+      expectError(await patch(creator, channel.id, { folder_id: archived.id }), 400, 'BAD_REQUEST', 'Invalid channel folder ID');
+      expectSuccess(await patch(creator, channel.id, { folder_id: null }));
+      expect((await stored(channel.id)).folderId).toBeNull();
+    });
+
     it('leaves retention to owners', async () => {
       const channel = await newChannel();
       expectError(await patch(admin, channel.id, { message_retention_days: 30 }), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
