@@ -5,7 +5,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { GroupMembership, PgService, openPrisma, type PrismaService } from '@teamchat/db';
-import { ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
+import { CommandClient, ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
+import { CHANNEL_PERMISSION_SETTING_NAMES } from '@teamchat/contracts';
 import { Role, ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
 import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
@@ -14,6 +15,7 @@ import { AccountCredentials } from '../../apps/users-groups/src/users/account-cr
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
 import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
+import { ChannelAccess } from '../../apps/messaging/src/channel-administration/channel-access';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -156,7 +158,17 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       const events = new EventBus(config, createLogger('admin-cli', 'warn'));
       await events.onModuleInit();
       const pg = new PgService(config.DATABASE_URL);
-      const subscribe = new Subscribe(prisma, new UserDirectoryReadonly(pg), new ChannelStatsReader(pg, new GroupMembership(pg)), events);
+      const groups = new GroupMembership(pg);
+      // No permission groups are asked for here, so the command client never connects.
+      const commands = new CommandClient(config);
+      const subscribe = new Subscribe(
+        prisma,
+        new UserDirectoryReadonly(pg),
+        new ChannelStatsReader(pg, groups),
+        events,
+        new ChannelAccess(prisma, groups),
+        commands,
+      );
       const result = await subscribe
         .execute({
         realm: realms.toInfo(realm),
@@ -179,6 +191,11 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
           is_web_public: false,
           is_default_stream: false,
           history_public_to_subscribers: undefined,
+          folder_id: undefined,
+          ...(Object.fromEntries(CHANNEL_PERMISSION_SETTING_NAMES.map((setting) => [setting, undefined])) as Record<
+            (typeof CHANNEL_PERMISSION_SETTING_NAMES)[number],
+            undefined
+          >),
         },
       })
         .finally(() => Promise.all([events.onApplicationShutdown(), pg.onModuleDestroy()]));

@@ -213,6 +213,67 @@ describe('channel administration', () => {
     });
   });
 
+  describe('subscriptions follow the channel’s groups', () => {
+    const subscribe = (user: TestUser, name: string, form: Record<string, unknown> = {}) =>
+      system.api.post('/users/me/subscriptions', { subscriptions: [{ name }], ...form } as never, as(user));
+    const unsubscribe = (user: TestUser, name: string, principals: number[]) =>
+      system.api.delete('/users/me/subscriptions', { subscriptions: [name], principals } as never, as(user));
+
+    it('creates a channel with the folder and permission groups asked for', async () => {
+      const folder = await system.db.channelFolder.create({ data: { realmId, name: `new folder ${counter++}` } });
+      const name = `made ${counter++}`;
+      expectSuccess(
+        await subscribe(member, name, {
+          folder_id: folder.id,
+          can_send_message_group: group.get('role:administrators'),
+          can_remove_subscribers_group: { direct_members: [member.id], direct_subgroups: [] },
+        }),
+      );
+      const channel = await system.db.stream.findFirstOrThrow({ where: { realmId, name } });
+      const { stream } = expectSuccess(await system.api.get(`/streams/${channel.id}`, {}, as(member))) as { stream: Record<string, unknown> };
+      expect(stream).toMatchObject({
+        folder_id: folder.id,
+        can_send_message_group: group.get('role:administrators'),
+        can_remove_subscribers_group: { direct_members: [member.id], direct_subgroups: [] },
+        can_administer_channel_group: { direct_members: [member.id], direct_subgroups: [] },
+      });
+      const before = await system.db.stream.count();
+      expectError(
+        await subscribe(member, `refused ${counter++}`, { can_subscribe_group: group.get('role:internet') }),
+        400,
+        'BAD_REQUEST',
+        "'can_subscribe_group' setting cannot be set to 'role:internet' group.",
+      );
+      expectError(await subscribe(member, `refused ${counter++}`, { folder_id: 999999 }), 400, 'BAD_REQUEST', 'Invalid channel folder ID');
+      expect(await system.db.stream.count()).toBe(before);
+    });
+
+    it('lets can_subscribe_group join a private channel, and can_add_subscribers_group add others to it', async () => {
+      const secret = await factory.channel({ id: realmId }, { name: `private ${counter++}`, inviteOnly: true, subscribers: [owner] });
+      expectError(await subscribe(member, secret.name), 400, 'BAD_REQUEST', `Unable to access channel (${secret.name}).`);
+      await system.db.stream.update({ where: { id: secret.id }, data: { canSubscribeGroupId: group.get('role:members') } });
+      expectSuccess(await subscribe(member, secret.name));
+
+      expectError(await subscribe(moderator, secret.name, { principals: [creator.id] }), 400, 'BAD_REQUEST', `Unable to access channel (${secret.name}).`);
+      await system.db.stream.update({ where: { id: secret.id }, data: { canAddSubscribersGroupId: group.get('role:moderators') } });
+      expectSuccess(await subscribe(moderator, secret.name, { principals: [creator.id] }));
+      expect(await system.db.subscription.count({ where: { streamId: secret.id, userId: creator.id, active: true } })).toBe(1);
+    });
+
+    it('lets can_remove_subscribers_group remove others', async () => {
+      const channel = await newChannel({ subscribers: [moderator] });
+      expectError(await unsubscribe(member, channel.name, [moderator.id]), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expect(await system.db.subscription.count({ where: { streamId: channel.id, userId: moderator.id, active: true } })).toBe(1);
+      await system.db.stream.update({ where: { id: channel.id }, data: { canRemoveSubscribersGroupId: group.get('role:members') } });
+      expectSuccess(await unsubscribe(member, channel.name, [moderator.id]));
+      expect(await system.db.subscription.count({ where: { streamId: channel.id, userId: moderator.id, active: true } })).toBe(0);
+      // Guests never remove others, whatever the group.
+      const withGuest = await newChannel({ subscribers: [guest, moderator] });
+      await system.db.stream.update({ where: { id: withGuest.id }, data: { canRemoveSubscribersGroupId: group.get('role:everyone') } });
+      expectError(await unsubscribe(guest, withGuest.name, [moderator.id]), 400, 'BAD_REQUEST', 'Insufficient permission');
+    });
+  });
+
   describe('DELETE /streams/{stream_id}', () => {
     it('archives a channel for its administrators; those who saw it are told it is gone; nobody can post to it', async () => {
       const channel = await newChannel();

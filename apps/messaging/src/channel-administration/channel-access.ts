@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthUser } from '@teamchat/contracts';
+import type { AuthUser, ChannelPermissionSettingName } from '@teamchat/contracts';
 import { GroupMembership, PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
 import { badRequest, isAdminRole, isGuestRole } from '@teamchat/zulip';
+import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionColumns } from '../channels/channel-permission-settings';
 import { canSeeChannel } from '../channels/channel-rules';
 
 /**
@@ -26,10 +27,26 @@ export class ChannelAccess {
   }
 
   /** Whether the caller administers the channel. */
-  async administers(caller: AuthUser, channel: StreamModel): Promise<boolean> {
+  async administers(caller: AuthUser, channel: ChannelPermissionColumns): Promise<boolean> {
+    return this.may(caller, channel, 'can_administer_channel_group');
+  }
+
+  /**
+   * Whether the caller holds one of the channel's permissions: its administrators (the
+   * organization's, or the channel's can_administer_channel_group) hold them all; otherwise
+   * the setting's group decides, and a guest never holds one that may not be role:everyone.
+   */
+  async may(caller: AuthUser, channel: ChannelPermissionColumns, setting: ChannelPermissionSettingName): Promise<boolean> {
     if (isAdminRole(caller.role)) return true;
-    if (isGuestRole(caller.role) || channel.canAdministerChannelGroupId === null) return false;
-    return this.groups.isMember(caller.id, channel.canAdministerChannelGroupId);
+    const candidates = [
+      ...new Set(
+        (['can_administer_channel_group', setting] as ChannelPermissionSettingName[])
+          .filter((name) => CHANNEL_PERMISSION_SETTINGS[name].allowEveryone || !isGuestRole(caller.role))
+          .map((name) => channel[CHANNEL_PERMISSION_SETTINGS[name].column])
+          .filter((id): id is number => id !== null),
+      ),
+    ];
+    return (await this.groups.groupsHolding(caller.id, candidates)).size > 0;
   }
 
   /** The channel, if the caller may see and administer it. */

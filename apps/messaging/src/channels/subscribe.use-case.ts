@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging, SubscribeResult } from '@teamchat/contracts';
+import { CHANNEL_PERMISSION_SETTING_NAMES, UsersGroups, type ApiCommand, type Messaging, type SubscribeResult } from '@teamchat/contracts';
 import { type Prisma, PrismaService, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { CommandClient, EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
+import { ChannelAccess } from '../channel-administration/channel-access';
+import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { renderDescription } from './channel-description';
+import { CHANNEL_PERMISSION_SETTINGS } from './channel-permission-settings';
 import { channelAudience, channelCreated, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { toChannelRecord, toSubscriptionRecord, type ChannelStats } from './channel-record';
 import { CHANNEL_COLORS, canJoinChannel, canSeeChannel, checkChannelDescription, checkChannelName } from './channel-rules';
@@ -33,7 +36,36 @@ export class Subscribe {
     private readonly users: UserDirectoryReadonly,
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
+    private readonly access: ChannelAccess,
+    private readonly commands: CommandClient,
   ) {}
+
+  /**
+   * The folder and permission groups asked for the channels this request creates, checked by
+   * their own rules (the folder's; users-groups stores the groups); unset ones are left to the
+   * database's defaults.
+   */
+  private async creationSettings(realmId: number, params: Params): Promise<Partial<StreamModel>> {
+    const settings: Partial<StreamModel> = {};
+    if (params.folder_id !== undefined && params.folder_id !== null) {
+      await checkFolderForChannel(this.prisma, realmId, params.folder_id);
+      settings.folderId = params.folder_id;
+    }
+    for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
+      const value = params[setting];
+      if (value === undefined) continue;
+      const config = CHANNEL_PERMISSION_SETTINGS[setting];
+      const { groupId } = await this.commands.call(UsersGroups.resolveGroupSetting, {
+        realmId,
+        setting,
+        restrictions: { allowEveryone: config.allowEveryone, allowNobody: true, allowOwners: true },
+        change: { new: value },
+        current: null,
+      });
+      settings[config.column] = groupId;
+    }
+    return settings;
+  }
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<SubscribeResult> {
     const caller = user!;
@@ -54,14 +86,19 @@ export class Subscribe {
     const toCreate = requests.filter((r) => !byName.has(r.name.toLowerCase()));
     if (toCreate.length > 0 && caller.role === Role.GUEST) throw badRequest('Insufficient permission');
 
-    const unauthorized = existing
-      .filter((channel) => !canJoinChannel(channel, caller, channel.subscriptions.length > 0))
-      .filter((channel) => !(channel.inviteOnly && caller.role <= Role.ADMINISTRATOR && othersIncluded))
-      .map((channel) => channel.name);
+    const unauthorized: string[] = [];
+    for (const channel of existing) {
+      if (canJoinChannel(channel, caller, channel.subscriptions.length > 0)) continue;
+      // A private channel: adding others takes its can_add_subscribers_group, joining it can_subscribe_group.
+      const permission = othersIncluded ? 'can_add_subscribers_group' : 'can_subscribe_group';
+      if (channel.inviteOnly && (await this.access.may(caller, channel, permission))) continue;
+      unauthorized.push(channel.name);
+    }
     if (unauthorized.length > 0 && params.authorization_errors_fatal) {
       throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
     }
 
+    const creationSettings = toCreate.length > 0 ? await this.creationSettings(realm.id, params) : {};
     const inviteOnly = params.invite_only;
     const historyPublic = inviteOnly ? (params.history_public_to_subscribers ?? false) : true;
     const audience = await this.users.activeUsers(realm.id);
@@ -80,6 +117,7 @@ export class Subscribe {
             isWebPublic: params.is_web_public,
             historyPublicToSubscribers: historyPublic,
             creatorId: caller.id,
+            ...creationSettings,
           },
           include: { subscriptions: { where: { id: -1 }, select: { id: true } } },
         });

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
-import { Role, ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
 import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
+import { ChannelAccess } from '../channel-administration/channel-access';
 import { resolvePrincipals } from './principals';
 
 type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
@@ -23,14 +24,12 @@ export class Unsubscribe {
     private readonly prisma: PrismaService,
     private readonly users: UserDirectoryReadonly,
     private readonly events: EventBus,
+    private readonly access: ChannelAccess,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
     const caller = user!;
     const principals = await resolvePrincipals(this.users, realm.id, caller, params.principals);
-    if (principals.some((p) => p.id !== caller.id) && caller.role > Role.ADMINISTRATOR) {
-      throw badRequest('Insufficient permission');
-    }
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
     const channels: StreamModel[] = [];
     for (const name of names) {
@@ -42,6 +41,12 @@ export class Unsubscribe {
         throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
       }
       channels.push(channel);
+    }
+    // Removing someone else takes the channel's can_remove_subscribers_group (administrators by default).
+    if (principals.some((p) => p.id !== caller.id)) {
+      for (const channel of channels) {
+        if (!(await this.access.may(caller, channel, 'can_remove_subscribers_group'))) throw badRequest('Insufficient permission');
+      }
     }
 
     const removed: string[] = [];

@@ -79,6 +79,9 @@ export const subscribeParams = {
   is_web_public: param.bool().default(false),
   is_default_stream: param.bool().default(false),
   history_public_to_subscribers: param.bool().optional(),
+  /** For channels this request creates: their folder and permission groups (Zulip's defaults otherwise). */
+  folder_id: param.json(z.number().int().nullable()).optional(),
+  ...perChannelSetting(() => param.json(groupSettingValueSchema).optional()),
 };
 
 /** Per user (by the email the API shows), the channel names. */
