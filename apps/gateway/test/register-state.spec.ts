@@ -72,6 +72,7 @@ const KEYS_OF: Record<string, string[]> = {
   stream: ['streams'],
   channel_folders: ['channel_folders'],
   drafts: ['drafts'],
+  scheduled_messages: ['scheduled_messages'],
   message: ['max_message_id'],
   user_topic: ['user_topics'],
   recent_private_conversations: ['recent_private_conversations'],

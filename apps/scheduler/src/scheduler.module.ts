@@ -1,12 +1,37 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { DeliverScheduledMessage } from './delivery/deliver-scheduled-message.use-case';
+import { DeliveryQueue } from './delivery/delivery.queue';
+import { DeliveryWorker } from './delivery/delivery.worker';
+import { FailureNotice } from './delivery/failure-notice';
+import { RecoverDeliveries } from './delivery/recover-deliveries.use-case';
+import { CreateScheduledMessage } from './scheduled-messages/create-scheduled-message.use-case';
+import { DeleteScheduledMessage } from './scheduled-messages/delete-scheduled-message.use-case';
+import { ListScheduledMessages } from './scheduled-messages/list-scheduled-messages.use-case';
+import { ScheduledMessageEvents } from './scheduled-messages/scheduled-message-events';
+import { ScheduledMessagesHandler } from './scheduled-messages/scheduled-messages.handler';
+import { ScheduledMessagesStore } from './scheduled-messages/scheduled-messages.store';
+import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-message.use-case';
 
 /**
- * The scheduler service: scheduled messages and their delivery worker.
- * Its endpoints arrive in later steps; until then it starts, answers its health command
- * and shuts down cleanly like every other service.
+ * The scheduler service: scheduled messages (`scheduled_messages`) and their delivery worker,
+ * which runs in every replica (BullMQ queue `scheduled-delivery`).
  */
 @Module({
   imports: [DbModule],
+  controllers: [ScheduledMessagesHandler],
+  providers: [
+    ScheduledMessagesStore,
+    ScheduledMessageEvents,
+    CreateScheduledMessage,
+    ListScheduledMessages,
+    UpdateScheduledMessage,
+    DeleteScheduledMessage,
+    DeliveryQueue,
+    DeliveryWorker,
+    DeliverScheduledMessage,
+    RecoverDeliveries,
+    FailureNotice,
+  ],
 })
 export class SchedulerModule {}

@@ -32,6 +32,8 @@ import { PasswordAttempts } from './auth/password-attempts';
 import { ConfirmEmailChange } from './email-changes/confirm-email-change.use-case';
 import { EmailChangeRequests } from './email-changes/email-change-requests';
 import { EmailChangesHandler } from './email-changes/email-changes.handler';
+import { NotificationBot } from './system-bots/notification-bot.use-case';
+import { SystemBotsHandler } from './system-bots/system-bots.handler';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
@@ -39,7 +41,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DbModule, RegisterStateModule, UserGroupsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
@@ -60,6 +62,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
     EditNavigationView,
     RemoveNavigationView,
     ...USER_ADMINISTRATION,
+    NotificationBot,
   ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })

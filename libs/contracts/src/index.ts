@@ -31,4 +31,6 @@ export { MessagingEvents } from './messaging';
 export { UsersGroupsEvents } from './users-groups';
 export * as Presence from './presence';
 export { PresenceEvents } from './presence';
+export * as Scheduler from './scheduler';
+export { SchedulerEvents } from './scheduler';
 export * as Realtime from './realtime';

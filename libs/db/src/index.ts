@@ -18,5 +18,6 @@ export type {
   NavigationViewModel,
   EmailChangeRequestModel,
   ChannelFolderModel,
+  ScheduledMessageModel,
 } from './generated/prisma/models';
 export * from './stored-id';

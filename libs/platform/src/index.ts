@@ -12,3 +12,4 @@ export * from './commands/command-client';
 export * from './commands/command-handler.decorator';
 export * from './commands/command.interceptor';
 export * from './events/event-bus';
+export * from './bullmq';

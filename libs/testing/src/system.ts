@@ -21,8 +21,8 @@ export interface SystemOptions {
   nodeArgs?: string[];
 }
 
-/** A process of the system: a service, or `gateway#<n>` for the n-th extra gateway replica. */
-export type ProcessName = ServiceName | `gateway#${number}`;
+/** A process of the system: a service, or `<service>#<n>` for its n-th extra replica. */
+export type ProcessName = ServiceName | `${ServiceName}#${number}`;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -139,6 +139,21 @@ export class TestSystem {
     child.stderr?.on('data', keep);
     this.processes.set(name, child);
     if (waitForReady) await this.waitUntilReady();
+  }
+
+  /** Starts one more replica of a service (`<service>#<n>`), beside the ones running; gateways only through `gateways`. */
+  async startReplica(service: Exclude<ServiceName, 'gateway'>): Promise<ProcessName> {
+    let replica = 1;
+    while (this.processes.has(`${service}#${replica}`)) replica++;
+    const name: ProcessName = `${service}#${replica}`;
+    this.ports[name] = await freePort();
+    await this.startService(name);
+    return name;
+  }
+
+  /** Deletes this system's Redis keys under `<REDIS_KEY_PREFIX><suffix>` (e.g. `bull:` for every BullMQ job). */
+  deleteRedisKeys(suffix: string): Promise<void> {
+    return deleteRedisKeys(`${this.env.REDIS_KEY_PREFIX}${suffix}`);
   }
 
   /** Stops one process with SIGTERM (or `signal`) and waits for it to exit. */

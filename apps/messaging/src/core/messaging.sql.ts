@@ -177,6 +177,48 @@ export const insertMessage = statement<
    SELECT id, date_sent AS "dateSent" FROM message`,
 );
 
+/**
+ * insertMessage with the scheduler's idempotency key: a key already used (by a committed or
+ * concurrent insert, which this one waits for) inserts nothing and returns no row.
+ */
+export const insertKeyedMessage = statement<
+  { id: number; dateSent: Date },
+  [
+    realmId: number,
+    senderId: number,
+    streamId: number | null,
+    dmGroupId: number | null,
+    topic: string,
+    content: string,
+    renderedContent: string,
+    sendingClient: string,
+    recipientIds: number[],
+    recipientFlags: number[],
+    scheduledMessageId: number,
+  ]
+>(
+  'messaging.insert_keyed_message',
+  `WITH message AS (
+     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client, scheduled_message_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11)
+     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING
+     RETURNING id, date_sent
+   ), recipients AS (
+     INSERT INTO user_messages (user_id, message_id, flags)
+     SELECT r.user_id, message.id, r.flags FROM message, unnest($9::int[], $10::int[]) AS r(user_id, flags)
+   ), first_message AS (
+     UPDATE streams SET first_message_id = message.id FROM message
+     WHERE streams.id = $3 AND streams.first_message_id IS NULL
+   )
+   SELECT id, date_sent AS "dateSent" FROM message`,
+);
+
+/** The message a scheduled message became, if any. */
+export const messageIdByScheduledMessage = statement<{ id: number }, [scheduledMessageId: number]>(
+  'messaging.message_id_by_scheduled_message',
+  `SELECT id FROM messages WHERE scheduled_message_id = $1`,
+);
+
 /** Sets a user's visibility policy for a topic (matched whatever its case), creating the row if need be. */
 export const setTopicVisibility = statement<Record<string, never>, [userId: number, streamId: number, topic: string, policy: number]>(
   'messaging.set_topic_visibility',
@@ -372,4 +414,24 @@ export const subscriberCounts = statement<{ streamId: number; count: number }, [
 export const channelsWithMessagesSince = statement<{ streamId: number }, [streamIds: number[], since: Date]>(
   'messaging.channels_with_messages_since',
   `SELECT DISTINCT stream_id AS "streamId" FROM messages WHERE stream_id = ANY($1::int[]) AND date_sent >= $2`,
+);
+
+/** A stored sender and their organization, whatever their state: what a scheduled send re-checks. */
+export interface StoredSenderRow {
+  id: number;
+  fullName: string;
+  deliveryEmail: string;
+  role: number;
+  isBot: boolean;
+  isActive: boolean;
+  subdomain: string;
+  realmName: string;
+  realmDeactivated: boolean;
+}
+
+export const storedSender = statement<StoredSenderRow, [realmId: number, userId: number]>(
+  'messaging.stored_sender',
+  `SELECT u.id, u.full_name AS "fullName", u.delivery_email AS "deliveryEmail", u.role, u.is_bot AS "isBot",
+     u.is_active AS "isActive", r.subdomain, r.name AS "realmName", r.deactivated AS "realmDeactivated"
+   FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.realm_id = $1 AND u.id = $2`,
 );

@@ -2,15 +2,29 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { CheckMessage } from './check-message.use-case';
 import { GetMessages } from './get-messages.use-case';
 import { SendMessage } from './send-message.use-case';
+import { SendScheduledMessage } from './send-scheduled-message.use-case';
 
 @Controller()
 export class MessagesHandler {
   constructor(
     private readonly sendMessage: SendMessage,
     private readonly getMessages: GetMessages,
+    private readonly checkMessage: CheckMessage,
+    private readonly sendScheduledMessage: SendScheduledMessage,
   ) {}
+
+  @CommandHandler(Messaging.checkMessage)
+  check(@Payload() payload: PayloadOf<typeof Messaging.checkMessage>) {
+    return this.checkMessage.execute(payload);
+  }
+
+  @CommandHandler(Messaging.sendScheduledMessage)
+  sendScheduled(@Payload() payload: PayloadOf<typeof Messaging.sendScheduledMessage>) {
+    return this.sendScheduledMessage.execute(payload);
+  }
 
   @CommandHandler(Messaging.sendMessage)
   send(@Payload() payload: PayloadOf<typeof Messaging.sendMessage>) {

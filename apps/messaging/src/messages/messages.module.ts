@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { MessagingCoreModule } from '../core/core.module';
+import { CheckMessage } from './check-message.use-case';
 import { GetMessages } from './get-messages.use-case';
 import { MessagesHandler } from './messages.handler';
 import { SendMessage } from './send-message.use-case';
+import { SendScheduledMessage } from './send-scheduled-message.use-case';
 
 /** Sending and reading messages. */
 @Module({
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
-  providers: [SendMessage, GetMessages],
+  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage],
 })
 export class MessagesModule {}

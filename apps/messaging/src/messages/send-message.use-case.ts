@@ -9,7 +9,9 @@ import {
   channelSendContextByName,
   createDirectMessageGroup,
   directMessageGroupByKey,
+  insertKeyedMessage,
   insertMessage,
+  messageIdByScheduledMessage,
   setTopicVisibility,
   topicSenderIds,
   type MemberProfileRow,
@@ -51,6 +53,16 @@ interface Delivery {
   senderProfile?: MemberProfileRow;
 }
 
+/** A message checked and rendered, not yet written. */
+interface Prepared {
+  isChannel: boolean;
+  content: string;
+  renderedContent: string;
+  delivery: Delivery;
+  mentions: MentionEnv;
+  flagsOf: (userId: number) => number;
+}
+
 /**
  * POST /messages (zerver/views/message_send.py, zerver/actions/message_send.py): checks every
  * rule, writes the message and its recipients' rows in one transaction, then publishes the
@@ -67,6 +79,39 @@ export class SendMessage {
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
+    const sent = await this.send(command, await this.prepare(command), null);
+    return { id: sent.id!, ...(sent.ownPolicy !== undefined ? { automatic_new_visibility_policy: sent.ownPolicy } : {}) };
+  }
+
+  /**
+   * Every check of sending, nothing written (but a direct-message group, found or created):
+   * the message as it would be stored. What the scheduler asks when a message is scheduled.
+   */
+  async check(command: Command): Promise<Messaging.CheckedMessage> {
+    const prepared = await this.prepare(command);
+    return {
+      streamId: prepared.delivery.streamId,
+      recipientIds: prepared.delivery.streamId === null ? prepared.delivery.dmMembers : [],
+      topic: prepared.delivery.topic,
+      content: prepared.content,
+      renderedContent: prepared.renderedContent,
+    };
+  }
+
+  /**
+   * Sends once per key (a scheduled message's id): a key already used answers the message it
+   * became and sends nothing, even when two deliveries race (the unique index decides).
+   */
+  async sendOnce(command: Command, scheduledMessageId: number): Promise<{ id: number; alreadySent: boolean }> {
+    const [existing] = await this.pg.run(messageIdByScheduledMessage, scheduledMessageId);
+    if (existing) return { id: existing.id, alreadySent: true };
+    const sent = await this.send(command, await this.prepare(command), scheduledMessageId);
+    if (sent.id !== null) return { id: sent.id, alreadySent: false };
+    const [winner] = await this.pg.run(messageIdByScheduledMessage, scheduledMessageId);
+    return { id: winner.id, alreadySent: true };
+  }
+
+  private async prepare(command: Command): Promise<Prepared> {
     const { realm, params } = command;
     const sender = command.user!;
     if (params.queue_id !== undefined && params.local_id === undefined) throw badRequest('Missing local_id');
@@ -96,6 +141,14 @@ export class SendMessage {
       if (mentions.topicWildcard && topicParticipants.has(userId)) bits |= Flag.topic_wildcard_mentioned;
       return bits;
     };
+    return { isChannel, content, renderedContent, delivery, mentions, flagsOf };
+  }
+
+  /** Writes and announces a prepared message; with a key already used, writes nothing and answers `id: null`. */
+  private async send(command: Command, prepared: Prepared, scheduledMessageId: number | null): Promise<{ id: number | null; ownPolicy?: number }> {
+    const { realm, params } = command;
+    const sender = command.user!;
+    const { isChannel, content, renderedContent, delivery, mentions, flagsOf } = prepared;
 
     // Only the people the message shows or whose settings matter: not every subscriber.
     const profiles = await this.profiles.of(
@@ -107,7 +160,7 @@ export class SendMessage {
 
     // One statement writes the message, its recipients' rows and the channel's first message;
     // only topic visibility changes (a topic's first messages, mentions) need a transaction around it.
-    const unsaved: Omit<MessageModel, 'id' | 'dateSent'> = {
+    const unsaved: Omit<MessageModel, 'id' | 'dateSent' | 'scheduledMessageId'> = {
       realmId: realm.id,
       senderId: sender.id,
       streamId: delivery.streamId,
@@ -117,9 +170,8 @@ export class SendMessage {
       renderedContent,
       sendingClient: command.client ?? 'API',
     };
-    const write = async (db: Queryable): Promise<MessageModel> => {
-      const [saved] = await db.run(
-        insertMessage,
+    const write = async (db: Queryable): Promise<MessageModel | null> => {
+      const values = [
         unsaved.realmId,
         unsaved.senderId,
         unsaved.streamId,
@@ -130,12 +182,16 @@ export class SendMessage {
         unsaved.sendingClient,
         delivery.recipientIds,
         delivery.recipientIds.map(flagsOf),
-      );
+      ] as const;
+      // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
+      const [saved] =
+        scheduledMessageId === null ? await db.run(insertMessage, ...values) : await db.run(insertKeyedMessage, ...values, scheduledMessageId);
+      if (!saved) return null;
       for (const change of visibilityChanges) await db.run(setTopicVisibility, change.userId, delivery.streamId!, delivery.topic, change.policy);
-      return { ...unsaved, ...saved };
+      return { ...unsaved, ...saved, scheduledMessageId };
     };
     const message = visibilityChanges.length === 0 ? await write(this.pg) : await this.pg.transaction(write);
-
+    if (!message) return { id: null };
     const record = toMessageRecord(message, {
       realm,
       profiles,
@@ -180,7 +236,7 @@ export class SendMessage {
     );
 
     const own = visibilityChanges.find((change) => change.userId === sender.id);
-    return { id: message.id, ...(own ? { automatic_new_visibility_policy: own.policy } : {}) };
+    return { id: message.id, ownPolicy: own?.policy };
   }
 
   private async toChannel({ realm, user, params }: Command): Promise<Delivery> {

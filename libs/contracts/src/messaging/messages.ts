@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
-import { defineApiCommand } from '../command';
+import { authUserSchema, defineApiCommand, defineCommand, realmRefSchema, type AuthUser, type RealmRef, type ResultOf } from '../command';
 import { apiSchema, int } from '../api/api-schemas';
 import { REACTION_TYPES } from '../presence/status';
 
@@ -105,3 +105,57 @@ export const getMessages = defineApiCommand('messaging', 'get_messages', {
   }),
 });
 export type MessagesPage = z.output<typeof getMessages.response>;
+
+/** A message as the scheduler hands it over: what POST /messages takes, already decided by a person earlier. */
+const storedMessageShape = {
+  type: z.enum(['stream', 'private']),
+  /** As POST /messages takes it: a channel ID, or a JSON list of user IDs. */
+  to: z.string(),
+  topic: z.string().optional(),
+  content: z.string(),
+};
+
+/**
+ * Internal, from the scheduler: every check of POST /messages, nothing sent. Answers the
+ * message as it would be stored (the channel or every participant, the normalized topic and
+ * content, the rendered HTML), or the error sending would give.
+ */
+export const checkMessage = defineCommand<
+  { realm: RealmRef; user: AuthUser; requestId: string; client?: string } & { type: 'stream' | 'private'; to: string; topic?: string; content: string },
+  { streamId: number | null; recipientIds: number[]; topic: string; content: string; renderedContent: string }
+>('messaging', 'check_message', z.object({ realm: realmRefSchema, user: authUserSchema, requestId: z.string(), client: z.string().max(30).optional(), ...storedMessageShape }));
+export type CheckedMessage = ResultOf<typeof checkMessage>;
+
+/**
+ * Internal, from the scheduler: sends as a stored sender, through the same use case as POST
+ * /messages (every rule and event applies), with the sending client it was scheduled from.
+ * `scheduledMessageId` is the idempotency key: a key already used answers the message it
+ * became (`alreadySent`) and sends nothing. The scheduler's notices to a sender go unkeyed.
+ */
+export const sendScheduledMessage = defineCommand<
+  {
+    realmId: number;
+    senderId: number;
+    client: string;
+    readBySender: boolean | null;
+    scheduledMessageId?: number;
+    requestId: string;
+    type: 'stream' | 'private';
+    to: string;
+    topic?: string;
+    content: string;
+  },
+  { id: number; alreadySent: boolean }
+>(
+  'messaging',
+  'send_scheduled_message',
+  z.object({
+    realmId: z.number().int(),
+    senderId: z.number().int(),
+    client: z.string().max(30),
+    readBySender: z.boolean().nullable(),
+    scheduledMessageId: z.number().int().optional(),
+    requestId: z.string(),
+    ...storedMessageShape,
+  }),
+);

@@ -5,6 +5,7 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
+import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { settingNamesOfType, userTopicSchema } from './register-response';
@@ -329,6 +330,22 @@ export const channelFolderReorderEvent = apiSchema(
   z.object({ ...withOp('channel_folder', 'reorder'), order: z.array(int()) }),
 );
 
+/** `scheduled_messages` add: messages the caller scheduled (POST /scheduled_messages). */
+export const scheduledMessagesAddEvent = apiSchema(
+  'ScheduledMessagesAddEvent',
+  z.object({ ...withOp('scheduled_messages', 'add'), scheduled_messages: z.array(scheduledMessageSchema) }),
+);
+/** `scheduled_messages` update: one edited, or failed at delivery. */
+export const scheduledMessagesUpdateEvent = apiSchema(
+  'ScheduledMessagesUpdateEvent',
+  z.object({ ...withOp('scheduled_messages', 'update'), scheduled_message: scheduledMessageSchema }),
+);
+/** `scheduled_messages` remove: one deleted, or delivered. */
+export const scheduledMessagesRemoveEvent = apiSchema(
+  'ScheduledMessagesRemoveEvent',
+  z.object({ ...withOp('scheduled_messages', 'remove'), scheduled_message_id: int() }),
+);
+
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
   'Event',
@@ -368,6 +385,9 @@ export const clientEventSchema = apiSchema(
     channelFolderAddEvent,
     channelFolderUpdateEvent,
     channelFolderReorderEvent,
+    scheduledMessagesAddEvent,
+    scheduledMessagesUpdateEvent,
+    scheduledMessagesRemoveEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

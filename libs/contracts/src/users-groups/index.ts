@@ -7,3 +7,4 @@ export * from './settings';
 export * from './user-groups';
 export * from './navigation-views';
 export * from './user-administration';
+export * from './system-bots';

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Scheduler } from '@teamchat/contracts';
+import { resourceNotFound, type DecodedParams } from '@teamchat/zulip';
+import { DeliveryQueue } from '../delivery/delivery.queue';
+import { ScheduledMessageEvents } from './scheduled-message-events';
+import { ScheduledMessagesStore } from './scheduled-messages.store';
+
+type Params = DecodedParams<typeof Scheduler.scheduledMessagePathParams>;
+
+export const scheduledMessageNotFound = () => resourceNotFound('Scheduled message does not exist');
+
+/** DELETE /scheduled_messages/{id}: the caller's own undelivered one only; its job is dropped. */
+@Injectable()
+export class DeleteScheduledMessage {
+  constructor(
+    private readonly store: ScheduledMessagesStore,
+    private readonly queue: DeliveryQueue,
+    private readonly events: ScheduledMessageEvents,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const stored = await this.store.ownUndelivered(realm.id, user!.id, params.scheduled_message_id);
+    if (!stored || !(await this.store.delete(realm.id, user!.id, stored.id))) throw scheduledMessageNotFound();
+    await this.queue.cancel(stored.id, stored.version);
+    await this.events.removed(stored, requestId);
+    return {};
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, type ScheduledMessageModel } from '@teamchat/db';
+
+export type StoredScheduledMessage = ScheduledMessageModel;
+
+/** What a create or an edit stores (the message as messaging checked it). */
+export interface ScheduledMessageFields {
+  type: 'stream' | 'private';
+  streamId: number | null;
+  recipientIds: number[];
+  topic: string;
+  content: string;
+  renderedContent: string;
+  sendingClient: string;
+  scheduledAt: Date;
+}
+
+/**
+ * The scheduler's one module of queries: `scheduled_messages`, which it owns. Delivery's state
+ * changes are conditional updates (`delivered`/`failed` only from pending, of the version the
+ * job was for), so of two racing deliveries exactly one records the outcome and announces it.
+ */
+@Injectable()
+export class ScheduledMessagesStore {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(realmId: number, senderId: number, fields: ScheduledMessageFields, readBySender: boolean | null): Promise<StoredScheduledMessage> {
+    return this.prisma.scheduledMessage.create({ data: { realmId, senderId, ...fields, readBySender } });
+  }
+
+  /** The caller's undelivered ones, failed ones included, earliest first. */
+  undeliveredOf(realmId: number, senderId: number): Promise<StoredScheduledMessage[]> {
+    return this.prisma.scheduledMessage.findMany({
+      where: { realmId, senderId, delivered: false },
+      orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  /** One of the caller's, not yet delivered (Zulip's access_scheduled_message). */
+  ownUndelivered(realmId: number, senderId: number, id: number): Promise<StoredScheduledMessage | null> {
+    return this.prisma.scheduledMessage.findFirst({ where: { id, realmId, senderId, delivered: false } });
+  }
+
+  byId(id: number): Promise<StoredScheduledMessage | null> {
+    return this.prisma.scheduledMessage.findUnique({ where: { id } });
+  }
+
+  /** Applies an edit unless delivery got there first; a failed one is pending again. Null when already delivered. */
+  async edit(id: number, fields: Partial<ScheduledMessageFields>): Promise<StoredScheduledMessage | null> {
+    const { count } = await this.prisma.scheduledMessage.updateMany({
+      where: { id, delivered: false },
+      data: { ...fields, failed: false, failureMessage: null, version: { increment: 1 } },
+    });
+    return count === 0 ? null : this.byId(id);
+  }
+
+  /** Deletes one of the caller's undelivered ones; false when there was none. */
+  async delete(realmId: number, senderId: number, id: number): Promise<boolean> {
+    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false } });
+    return count > 0;
+  }
+
+  /** Records the message it became; false when another delivery recorded it first. */
+  async markDelivered(id: number, messageId: number): Promise<boolean> {
+    const { count } = await this.prisma.scheduledMessage.updateMany({
+      where: { id, delivered: false },
+      data: { delivered: true, deliveredMessageId: messageId },
+    });
+    return count > 0;
+  }
+
+  /** Records a failure of this version; false when it was delivered, failed, edited or deleted meanwhile. */
+  async markFailed(id: number, version: number, reason: string): Promise<StoredScheduledMessage | null> {
+    const { count } = await this.prisma.scheduledMessage.updateMany({
+      where: { id, version, delivered: false, failed: false },
+      data: { failed: true, failureMessage: reason },
+    });
+    return count === 0 ? null : this.byId(id);
+  }
+
+  /** Every pending one (neither delivered nor failed), with what a delivery job needs. */
+  pending(): Promise<{ id: number; version: number; scheduledAt: Date }[]> {
+    return this.prisma.scheduledMessage.findMany({
+      where: { delivered: false, failed: false },
+      select: { id: true, version: true, scheduledAt: true },
+      orderBy: { scheduledAt: 'asc' },
+    });
+  }
+}

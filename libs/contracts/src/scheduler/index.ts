@@ -1,0 +1,2 @@
+export * from './scheduled-messages';
+export * from './events';
