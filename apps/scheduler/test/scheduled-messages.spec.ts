@@ -220,9 +220,9 @@ describe('scheduled messages', () => {
       await sleep(Math.max(0, inSeconds(0) * 1000 + 1900 - Date.now()));
       await system.stopService('scheduler', 'SIGKILL');
       await system.startService('scheduler');
-      await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 30000);
+      await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000);
       for (const id of ids) expect(await messagesOf(id)).toHaveLength(1);
-    });
+    }, 120_000);
 
     it('becomes exactly one message with two scheduler replicas, and survives a Redis flush', async () => {
       const replica = await system.startReplica('scheduler');
@@ -232,11 +232,11 @@ describe('scheduled messages', () => {
         await system.stopService('scheduler');
         await system.deleteRedisKeys('bull:scheduled-delivery');
         await system.startService('scheduler');
-        await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 30000);
+        await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000);
         for (const id of ids) expect(await messagesOf(id)).toHaveLength(1);
       } finally {
         await system.stopService(replica);
       }
-    });
+    }, 120_000);
   });
 });
