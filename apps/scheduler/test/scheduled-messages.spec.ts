@@ -220,7 +220,12 @@ describe('scheduled messages', () => {
       await sleep(Math.max(0, inSeconds(0) * 1000 + 1900 - Date.now()));
       await system.stopService('scheduler', 'SIGKILL');
       await system.startService('scheduler');
-      await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000);
+      await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000).catch(
+        async (error: Error) => {
+          const states = await system.db.scheduledMessage.findMany({ where: { id: { in: ids } }, select: { id: true, delivered: true, failed: true, failureMessage: true } });
+          throw new Error(`${error.message}: ${JSON.stringify(states)}\n--- scheduler log\n${system.logOf('scheduler').slice(-4000)}`);
+        },
+      );
       for (const id of ids) expect(await messagesOf(id)).toHaveLength(1);
     }, 120_000);
 

@@ -228,7 +228,8 @@ export const setTopicVisibility = statement<Record<string, never>, [userId: numb
      RETURNING id
    )
    INSERT INTO user_topics (user_id, stream_id, topic_name, visibility_policy)
-   SELECT $1::int, $2::int, $3::text, $4::smallint WHERE NOT EXISTS (SELECT 1 FROM updated)`,
+   SELECT $1::int, $2::int, $3::text, $4::smallint WHERE NOT EXISTS (SELECT 1 FROM updated)
+   ON CONFLICT (user_id, stream_id, topic_name) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = now()`,
 );
 
 /** A channel's active subscribers whose accounts are active (typing's audience). */

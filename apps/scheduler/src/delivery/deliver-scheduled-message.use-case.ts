@@ -52,7 +52,8 @@ export class DeliverScheduledMessage {
         content: stored.content,
       }));
     } catch (error) {
-      if (error instanceof ZulipError && error.code !== 'SERVICE_UNAVAILABLE') return this.fail(stored, error);
+      // A refusal by the rules of sending (a 4xx) fails the message; a fault (5xx) is retried.
+      if (error instanceof ZulipError && error.status < 500) return this.fail(stored, error);
       throw error;
     }
     if (await this.store.markDelivered(stored.id, messageId)) await this.events.removed(stored);
