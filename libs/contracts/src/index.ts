@@ -31,4 +31,6 @@ export { MessagingEvents } from './messaging';
 export { UsersGroupsEvents } from './users-groups';
 export * as Presence from './presence';
 export { PresenceEvents } from './presence';
+export * as Push from './push';
+export { PushEvents } from './push';
 export * as Realtime from './realtime';

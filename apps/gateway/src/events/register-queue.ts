@@ -60,6 +60,7 @@ export class RegisterQueue {
         this.commands.call(Realtime.registerState.usersGroups, request),
         this.commands.call(Realtime.registerState.messaging, request),
         this.commands.call(Realtime.registerState.presence, request),
+        this.commands.call(Realtime.registerState.push, request),
       ]);
       return {
         queue_id: descriptor.queueId,

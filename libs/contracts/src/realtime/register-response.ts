@@ -4,6 +4,7 @@ import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
+import { pushDeviceStateSchema } from '../push/devices';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { USER_SETTINGS, type SettingName } from '../users-groups/user-settings';
 import { userSchema } from '../users-groups/users';
@@ -324,6 +325,10 @@ export const registerResponseSchema = apiSchema(
     // `user_status` (presence).
     /** By user id: the statuses of active users that show anything. */
     user_status: z.record(z.string().regex(/^[0-9]+$/), userStatusSchema).optional(),
+
+    // `push_device` (push).
+    /** By push account ID: the caller's E2EE push devices and their registration status. */
+    push_devices: z.record(z.string().regex(/^-?[0-9]+$/), pushDeviceStateSchema).optional(),
   }),
 );
 export type RegisterResponse = z.output<typeof registerResponseSchema>;

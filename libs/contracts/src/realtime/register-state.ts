@@ -30,6 +30,7 @@ export const registerState = {
   usersGroups: registerStateOf('users-groups'),
   messaging: registerStateOf('messaging'),
   presence: registerStateOf('presence'),
+  push: registerStateOf('push'),
 };
 
 /** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */
