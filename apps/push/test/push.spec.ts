@@ -413,6 +413,27 @@ describe('mobile push (E2EE)', () => {
     });
   });
 
+  describe('a registration the relay never took', () => {
+    it('stays pending after its attempts and is taken up again when the push service starts', async () => {
+      relay.setMode('fail', REGISTER);
+      const pushAccountId = nextAccountId++;
+      expectSuccess(await register(member, registration(newDevice(), pushAccountId)));
+      // Other tests' devices may still be retrying: count this one's requests.
+      const attemptsOf = () => relay.of(REGISTER).filter((request) => request.body.push_account_id === String(pushAccountId));
+      const deadline = Date.now() + 5000;
+      while (attemptsOf().length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      relay.setMode('ok', REGISTER);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(attemptsOf()).toHaveLength(3);
+      expect(await rowOf(member, pushAccountId)).toMatchObject({ errorCode: null, bouncerDeviceId: null });
+
+      await system.stopService('push');
+      await system.startService('push');
+      await waitForStatus(member, pushAccountId, 'active');
+      expect((await rowOf(member, pushAccountId))!.bouncerDeviceId).not.toBeNull();
+    });
+  });
+
   describe('without a relay configured', () => {
     beforeAll(async () => {
       await system.stopService('push');
