@@ -76,6 +76,8 @@ const KEYS_OF: Record<string, string[]> = {
   message: ['max_message_id'],
   user_topic: ['user_topics'],
   recent_private_conversations: ['recent_private_conversations'],
+  // push (its content is tested in apps/push/test/push.spec.ts).
+  push_device: ['push_devices'],
 };
 
 /** The deprecated top-level settings, for clients without `user_settings_object`. */

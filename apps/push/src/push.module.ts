@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { RegisterStateModule } from './register/register-state.module';
+import { RegistrationModule } from './registration/registration.module';
+import { TestNotificationModule } from './test-notification/test-notification.module';
 
 /**
- * The push service: mobile push devices and test notifications.
- * Its endpoints arrive in later steps; until then it starts, answers its health command
- * and shuts down cleanly like every other service.
+ * The push service: end-to-end encrypted mobile push devices, registered with the push relay
+ * (Zulip's bouncer), and the test notification.
  */
 @Module({
-  imports: [DbModule],
+  imports: [DbModule, RegistrationModule, TestNotificationModule, RegisterStateModule],
 })
 export class PushModule {}

@@ -33,4 +33,6 @@ export * as Presence from './presence';
 export { PresenceEvents } from './presence';
 export * as Scheduler from './scheduler';
 export { SchedulerEvents } from './scheduler';
+export * as Push from './push';
+export { PushEvents } from './push';
 export * as Realtime from './realtime';

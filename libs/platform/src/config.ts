@@ -62,6 +62,20 @@ export const configSchema = z.object({
   EMAIL_USE_TLS: bool(true),
   /** The sender of automated mail; empty means `noreply@<EXTERNAL_URL's host name>`. */
   NOREPLY_EMAIL_ADDRESS: z.string().default(''),
+  /**
+   * The mobile push relay (Zulip's push notification bouncer, ZULIP_SERVICES_URL): its base URL,
+   * empty when push is not configured (PUSH_SERVICE_NOT_CONFIGURED), and this server's
+   * credentials there (Zulip's ZULIP_ORG_ID and ZULIP_ORG_KEY, sent as HTTP Basic auth).
+   */
+  PUSH_RELAY_URL: z.union([z.literal(''), z.string().url()]).default(''),
+  PUSH_RELAY_ORG_ID: z.string().default(''),
+  PUSH_RELAY_ORG_KEY: z.string().default(''),
+  /** A relay request not answered within this fails as a connection error (Zulip: 30 s). */
+  PUSH_RELAY_TIMEOUT_MS: z.coerce.number().int().positive().default(30000),
+  /** A device registration the relay could not take (network, 5xx, configuration) is tried again this often… */
+  PUSH_REGISTRATION_RETRY_MS: z.coerce.number().int().positive().default(60000),
+  /** …this many times in all; a device still pending after that is retried when the push service next starts. */
+  PUSH_REGISTRATION_ATTEMPTS: z.coerce.number().int().positive().default(5),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

@@ -9,3 +9,4 @@ export * from './event-recorder';
 export * from './event-queues';
 export * from './zulip-conformance';
 export * from './mail-sink';
+export * from './push-relay';

@@ -61,6 +61,7 @@ export class RegisterQueue {
         this.commands.call(Realtime.registerState.messaging, request),
         this.commands.call(Realtime.registerState.presence, request),
         this.commands.call(Realtime.registerState.scheduler, request),
+        this.commands.call(Realtime.registerState.push, request),
       ]);
       return {
         queue_id: descriptor.queueId,

@@ -6,6 +6,7 @@ import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
+import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { settingNamesOfType, userTopicSchema } from './register-response';
@@ -75,6 +76,19 @@ export const userStatusEvent = apiSchema(
     emoji_name: z.string().optional(),
     emoji_code: z.string().optional(),
     reaction_type: z.enum(REACTION_TYPES).optional(),
+  }),
+);
+
+/** `push_device`: one of the caller's push devices changed registration status (to its owner). */
+export const pushDeviceEvent = apiSchema(
+  'PushDeviceEvent',
+  z.object({
+    ...base('push_device'),
+    /** The push account ID, as a string. */
+    push_account_id: z.string(),
+    status: z.enum(PUSH_DEVICE_STATUSES),
+    /** With `failed`: the relay's error code (INVALID_BOUNCER_PUBLIC_KEY, REQUEST_EXPIRED, …). */
+    error_code: z.string().nullable().optional(),
   }),
 );
 
@@ -355,6 +369,7 @@ export const clientEventSchema = apiSchema(
     typingStartEvent,
     typingStopEvent,
     userStatusEvent,
+    pushDeviceEvent,
     draftsAddEvent,
     draftsUpdateEvent,
     draftsRemoveEvent,

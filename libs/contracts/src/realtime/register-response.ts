@@ -5,6 +5,7 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
+import { pushDeviceStateSchema } from '../push/devices';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { USER_SETTINGS, type SettingName } from '../users-groups/user-settings';
 import { userSchema } from '../users-groups/users';
@@ -329,6 +330,9 @@ export const registerResponseSchema = apiSchema(
     // `scheduled_messages` (scheduler).
     /** The caller's undelivered scheduled messages, failed ones included, earliest first. */
     scheduled_messages: z.array(scheduledMessageSchema).optional(),
+    // `push_device` (push).
+    /** By push account ID: the caller's E2EE push devices and their registration status. */
+    push_devices: z.record(z.string().regex(/^-?[0-9]+$/), pushDeviceStateSchema).optional(),
   }),
 );
 export type RegisterResponse = z.output<typeof registerResponseSchema>;

@@ -31,6 +31,7 @@ export const registerState = {
   messaging: registerStateOf('messaging'),
   presence: registerStateOf('presence'),
   scheduler: registerStateOf('scheduler'),
+  push: registerStateOf('push'),
 };
 
 /** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@teamchat/db';
+import type { PushDeviceRow } from './push-device';
+
+export interface NewRegistration {
+  realmId: number;
+  userId: number;
+  pushAccountId: bigint;
+  tokenKind: string;
+  pushPublicKey: Uint8Array<ArrayBuffer>;
+  bouncerPublicKey: string;
+  encryptedPushRegistration: string;
+}
+
+/** The `push_devices` table: one row per user and push account ID. */
+@Injectable()
+export class PushDeviceStore {
+  constructor(private readonly prisma: PrismaService) {}
+
+  find(userId: number, pushAccountId: bigint): Promise<PushDeviceRow | null> {
+    return this.prisma.pushDevice.findUnique({ where: { userId_pushAccountId: { userId, pushAccountId } } });
+  }
+
+  /** The user's devices, oldest first. */
+  ofUser(userId: number): Promise<PushDeviceRow[]> {
+    return this.prisma.pushDevice.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+  }
+
+  /** The user's devices the relay accepted (all of them, or the one with that push account ID). */
+  activeOfUser(userId: number, pushAccountId?: bigint): Promise<PushDeviceRow[]> {
+    return this.prisma.pushDevice.findMany({
+      where: { userId, bouncerDeviceId: { not: null }, errorCode: null, ...(pushAccountId !== undefined ? { pushAccountId } : {}) },
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  /** Every device still waiting for the relay. */
+  pending(): Promise<PushDeviceRow[]> {
+    return this.prisma.pushDevice.findMany({ where: { bouncerDeviceId: null, errorCode: null }, orderBy: { id: 'asc' } });
+  }
+
+  /**
+   * Stores a (new or renewed) registration as pending: a renewal forgets the relay's id and
+   * any earlier failure, since the relay must take the new one.
+   */
+  savePending(registration: NewRegistration): Promise<PushDeviceRow> {
+    const { realmId, userId, pushAccountId, ...fields } = registration;
+    const data = { ...fields, bouncerDeviceId: null, errorCode: null, updated: new Date() };
+    return this.prisma.pushDevice.upsert({
+      where: { userId_pushAccountId: { userId, pushAccountId } },
+      create: { realmId, userId, pushAccountId, ...data },
+      update: data,
+    });
+  }
+
+  /**
+   * Records the relay's answer, unless the registration changed meanwhile (a newer one of the
+   * same device is on its way): null then.
+   */
+  async settle(device: PushDeviceRow, outcome: { bouncerDeviceId: bigint } | { errorCode: string }): Promise<PushDeviceRow | null> {
+    const { count } = await this.prisma.pushDevice.updateMany({
+      where: { id: device.id, encryptedPushRegistration: device.encryptedPushRegistration, bouncerDeviceId: null, errorCode: null },
+      data: { ...outcome, updated: new Date() },
+    });
+    return count === 1 ? this.prisma.pushDevice.findUnique({ where: { id: device.id } }) : null;
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Push } from '@teamchat/contracts';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { pushDeviceEvent, statusOf } from '../devices/push-device';
+import { PushDeviceStore } from '../devices/push-device.store';
+import { PushRelayClient } from '../relay/push-relay.client';
+import { decodePublicKey } from '../relay/sealed-payload';
+import { RelayRegistration } from './relay-registration';
+
+type Params = DecodedParams<typeof Push.registerPushDeviceParams>;
+
+/**
+ * POST /mobile_push/register (Zulip's register_push_device): stores the device as pending,
+ * tells its owner so (`push_device` pending), and answers; the registration then goes to the
+ * relay in the background (RelayRegistration). The token stays sealed for the relay: this
+ * server never reads it. Registering again the same push account ID with the same public key,
+ * pending or active, changes nothing (clients re-register on every start, with a fresh
+ * ciphertext); a new key, or a device whose registration failed, is registered anew.
+ */
+@Injectable()
+export class RegisterPushDevice {
+  constructor(
+    private readonly relay: PushRelayClient,
+    private readonly store: PushDeviceStore,
+    private readonly registration: RelayRegistration,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+    const caller = user!;
+    if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
+    this.relay.requireConfigured();
+    const publicKey = decodePublicKey(params.push_public_key);
+    if (!publicKey) throw badRequest('Invalid `push_public_key`');
+    if (params.bouncer_public_key.trim() === '') throw badRequest('bouncer_public_key cannot be blank');
+    if (params.encrypted_push_registration.trim() === '') throw badRequest('encrypted_push_registration cannot be blank');
+    const pushAccountId = BigInt(params.push_account_id);
+
+    const existing = await this.store.find(caller.id, pushAccountId);
+    if (
+      existing &&
+      statusOf(existing) !== 'failed' &&
+      Buffer.from(existing.pushPublicKey).equals(publicKey)
+    ) {
+      return {};
+    }
+
+    const device = await this.store.savePending({
+      realmId: realm.id,
+      userId: caller.id,
+      pushAccountId,
+      tokenKind: params.token_kind,
+      pushPublicKey: publicKey,
+      bouncerPublicKey: params.bouncer_public_key,
+      encryptedPushRegistration: params.encrypted_push_registration,
+    });
+    await this.events.publishAll([pushDeviceEvent(device)], requestId);
+    this.registration.start(device, requestId);
+    return {};
+  }
+}
