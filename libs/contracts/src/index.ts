@@ -32,3 +32,5 @@ export { UsersGroupsEvents } from './users-groups';
 export * as Presence from './presence';
 export { PresenceEvents } from './presence';
 export * as Realtime from './realtime';
+export * as Uploads from './uploads';
+export { linkedPathIds, TUS_PATH, type AttachmentRecord } from './uploads';

@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { GetMessages } from './get-messages.use-case';
+import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 
 @Controller()
@@ -10,6 +11,7 @@ export class MessagesHandler {
   constructor(
     private readonly sendMessage: SendMessage,
     private readonly getMessages: GetMessages,
+    private readonly readableMessages: ReadableMessages,
   ) {}
 
   @CommandHandler(Messaging.sendMessage)
@@ -20,5 +22,10 @@ export class MessagesHandler {
   @CommandHandler(Messaging.getMessages)
   list(@Payload() payload: PayloadOf<typeof Messaging.getMessages>) {
     return this.getMessages.execute(payload);
+  }
+
+  @CommandHandler(Messaging.readableMessages)
+  readable(@Payload() payload: PayloadOf<typeof Messaging.readableMessages>) {
+    return this.readableMessages.execute(payload);
   }
 }
