@@ -7,6 +7,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { SuccessEnvelopeInterceptor } from './http/success-envelope.interceptor';
 import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { CommandRoutes } from './http/command-routes';
+import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -26,6 +27,7 @@ import { OpenApiController } from './openapi/openapi.controller';
   ],
   providers: [
     CommandRoutes,
+    UploadsProxy,
     AccountPages,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },

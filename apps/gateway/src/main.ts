@@ -6,6 +6,7 @@ import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { PollEventsRoute } from './events/poll-events.route';
 import { CommandRoutes } from './http/command-routes';
+import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
@@ -29,6 +30,8 @@ async function bootstrap() {
   app.getHttpAdapter().getInstance().set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(app.get(MetricsService)));
+  // File bodies stream to the uploads service untouched, so this goes before body parsing.
+  app.use(app.get(UploadsProxy).router);
   configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.use(app.get(CommandRoutes).router);
   app.use(app.get(AccountPages).router);

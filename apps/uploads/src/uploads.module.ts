@@ -1,12 +1,51 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
+import { AttachmentAccess } from './attachments/attachment-access';
+import { AttachmentLinksConsumer } from './attachments/attachment-links.consumer';
+import { AttachmentsHandler, ListAttachments, RemoveAttachment } from './attachments/attachments.handler';
+import { StoreAttachment } from './attachments/store-attachment.use-case';
+import { ServeFileRoute } from './http/serve-file.route';
+import { TusUploads } from './http/tus-uploads';
+import { UploadFileRoute } from './http/upload-file.route';
+import { UploadsHttpServer } from './http/uploads-http.server';
+import { FileStorage } from './storage/file-storage';
+import { LocalFileStorage } from './storage/local-file-storage';
+import { S3FileStorage } from './storage/s3-file-storage';
+
+/** Chooses the storage backend from UPLOADS_BACKEND. */
+export function storageFor(config: AppConfig): FileStorage {
+  if (config.UPLOADS_BACKEND === 's3') {
+    if (!config.S3_AUTH_UPLOADS_BUCKET) throw new Error('UPLOADS_BACKEND=s3 needs S3_AUTH_UPLOADS_BUCKET');
+    return new S3FileStorage({
+      bucket: config.S3_AUTH_UPLOADS_BUCKET,
+      endpoint: config.S3_ENDPOINT_URL,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_KEY,
+      secretAccessKey: config.S3_SECRET_KEY,
+    });
+  }
+  return new LocalFileStorage(config.LOCAL_UPLOADS_DIR);
+}
 
 /**
- * The uploads service: attachments, their storage and resumable uploads.
- * Its endpoints arrive in later steps; until then it starts, answers its health command
- * and shuts down cleanly like every other service.
+ * The uploads service: attachments (`attachments`, `attachment_messages`), their storage, the
+ * file routes on its own HTTP listener, resumable uploads, and the links messaging reports.
  */
 @Module({
   imports: [DbModule],
+  controllers: [AttachmentsHandler],
+  providers: [
+    { provide: FileStorage, useFactory: storageFor, inject: [APP_CONFIG] },
+    AttachmentAccess,
+    StoreAttachment,
+    ListAttachments,
+    RemoveAttachment,
+    AttachmentLinksConsumer,
+    UploadFileRoute,
+    ServeFileRoute,
+    TusUploads,
+    UploadsHttpServer,
+  ],
 })
 export class UploadsModule {}

@@ -36,3 +36,5 @@ export { SchedulerEvents } from './scheduler';
 export * as Push from './push';
 export { PushEvents } from './push';
 export * as Realtime from './realtime';
+export * as Uploads from './uploads';
+export { linkedPathIds, TUS_PATH, type AttachmentRecord } from './uploads';

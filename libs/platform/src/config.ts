@@ -76,6 +76,25 @@ export const configSchema = z.object({
   PUSH_REGISTRATION_RETRY_MS: z.coerce.number().int().positive().default(60000),
   /** …this many times in all; a device still pending after that is retried when the push service next starts. */
   PUSH_REGISTRATION_ATTEMPTS: z.coerce.number().int().positive().default(5),
+
+  /**
+   * Uploads. The uploads service serves the routes that carry a file's bytes (POST /user_uploads,
+   * the files, tus) on its own HTTP listener, UPLOADS_HTTP_PORT, which only the gateway reaches
+   * (UPLOADS_URL): never expose it, it trusts the caller the gateway names.
+   */
+  UPLOADS_HTTP_PORT: port(9108),
+  UPLOADS_URL: z.string().url().default('http://127.0.0.1:9108'),
+  /** Where files are kept: `local` (LOCAL_UPLOADS_DIR) or `s3` (the S3_* settings). */
+  UPLOADS_BACKEND: z.enum(['local', 's3']).default('local'),
+  LOCAL_UPLOADS_DIR: z.string().default('var/uploads'),
+  /** S3-compatible object storage (Zulip's names); S3_ENDPOINT_URL for anything but AWS. */
+  S3_AUTH_UPLOADS_BUCKET: z.string().default(''),
+  S3_ENDPOINT_URL: z.string().default(''),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_KEY: z.string().default(''),
+  S3_SECRET_KEY: z.string().default(''),
+  /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
+  REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

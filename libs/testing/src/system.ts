@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { SERVICES, type ServiceName } from '@teamchat/contracts';
 import { openPrisma, type PrismaService } from '@teamchat/db';
@@ -83,7 +85,11 @@ export class TestSystem {
     for (let replica = 1; replica < (options.gateways ?? 1); replica++) gatewayNames.push(`gateway#${replica}`);
     const names: ProcessName[] = [...SERVICES, ...gatewayNames.slice(1)];
     const ports = Object.fromEntries(await Promise.all(names.map(async (s) => [s, await freePort()]))) as Record<ProcessName, number>;
+    const uploadsHttpPort = await freePort();
     const env = {
+      UPLOADS_HTTP_PORT: String(uploadsHttpPort),
+      UPLOADS_URL: `http://127.0.0.1:${uploadsHttpPort}`,
+      LOCAL_UPLOADS_DIR: path.join(os.tmpdir(), `teamchat-uploads-${namespace}`),
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
       NATS_URL: TEST_NATS_URL,
@@ -207,5 +213,6 @@ export class TestSystem {
     await deleteRedisKeys(this.env.REDIS_KEY_PREFIX);
     await this.db.$disconnect();
     await dropTestDatabase(this.database.name);
+    await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { CheckMessage } from './check-message.use-case';
 import { GetMessages } from './get-messages.use-case';
+import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 
@@ -14,6 +15,7 @@ export class MessagesHandler {
     private readonly getMessages: GetMessages,
     private readonly checkMessage: CheckMessage,
     private readonly sendScheduledMessage: SendScheduledMessage,
+    private readonly readableMessages: ReadableMessages,
   ) {}
 
   @CommandHandler(Messaging.checkMessage)
@@ -34,5 +36,10 @@ export class MessagesHandler {
   @CommandHandler(Messaging.getMessages)
   list(@Payload() payload: PayloadOf<typeof Messaging.getMessages>) {
     return this.getMessages.execute(payload);
+  }
+
+  @CommandHandler(Messaging.readableMessages)
+  readable(@Payload() payload: PayloadOf<typeof Messaging.readableMessages>) {
+    return this.readableMessages.execute(payload);
   }
 }

@@ -3,6 +3,7 @@ import { MessagingCoreModule } from '../core/core.module';
 import { CheckMessage } from './check-message.use-case';
 import { GetMessages } from './get-messages.use-case';
 import { MessagesHandler } from './messages.handler';
+import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 
@@ -10,6 +11,6 @@ import { SendScheduledMessage } from './send-scheduled-message.use-case';
 @Module({
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
-  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage],
+  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages],
 })
 export class MessagesModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
+import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
 import { PgService, PrismaService, isStoredId, type MessageModel, type Queryable, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -217,6 +217,7 @@ export class SendMessage {
               : {}),
           },
         },
+        ...attachmentLinks(realm.id, message, content),
         ...visibilityChanges.map((change) => ({
           def: MessagingEvents.userTopicChanged,
           payload: {
@@ -385,4 +386,20 @@ export class SendMessage {
     }
     return changes;
   }
+}
+
+/**
+ * The attachments_linked event for the uploads service when the content links uploaded files
+ * (a substring test first: most messages link none, and pay nothing more).
+ */
+function attachmentLinks(realmId: number, message: { id: number; senderId: number; dateSent: Date }, content: string) {
+  if (!content.includes('/user_uploads/')) return [];
+  const pathIds = linkedPathIds(content);
+  if (pathIds.length === 0) return [];
+  return [
+    {
+      def: MessagingEvents.attachmentsLinked,
+      payload: { realmId, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
+    },
+  ];
 }

@@ -17,7 +17,25 @@ export const messageSentSchema = z.object({
 });
 export type MessageSent = z.infer<typeof messageSentSchema>;
 
+/**
+ * `event.messaging.attachments_linked.v1`: a sent message's content links uploaded files.
+ * Published only when the content contains `/user_uploads/`; `pathIds` are the links' path ids
+ * (`<realm_id>/<xx>/<random>/<name>`), which the uploads service matches to its attachments.
+ */
+export const attachmentsLinkedSchema = z.object({
+  realmId: z.number().int(),
+  messageId: z.number().int(),
+  senderId: z.number().int(),
+  /** Milliseconds since the epoch. */
+  dateSent: z.number().int(),
+  pathIds: z.array(z.string()),
+});
+export type AttachmentsLinked = z.infer<typeof attachmentsLinkedSchema>;
+
+
 export const MessagingEvents = {
+  /** Not a client event: tells the uploads service which attachments a message links. */
+  attachmentsLinked: defineEvent('messaging', 'attachments_linked', attachmentsLinkedSchema),
   messageSent: defineEvent('messaging', 'message_sent', messageSentSchema),
   /** `delete_message` events, one per batch of deleted messages. */
   messagesDeleted: defineEvent('messaging', 'messages_deleted', clientEventSchema),

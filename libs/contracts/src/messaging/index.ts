@@ -5,3 +5,4 @@ export * from './topics';
 export * from './messages';
 export * from './typing';
 export * from './channel-folders';
+export * from './message-access';

@@ -1,0 +1,100 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { TUS_PATH, Uploads } from '@teamchat/contracts';
+import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { ZulipError } from '@teamchat/zulip';
+import { Router, type Response } from 'express';
+import type { Logger } from 'pino';
+import { AdmitCaller } from '../auth/admit-caller';
+import type { ApiRequest } from './request-context';
+import { mountedElsewhere } from './route.decorator';
+import { sendError } from './zulip-exception.filter';
+
+/** The header that names the admitted caller to the uploads service (apps/uploads/src/http/caller.ts). */
+const CALLER_HEADER = 'x-teamchat-caller';
+/** Hop-by-hop headers, never forwarded (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
+
+/**
+ * The routes whose bodies are files: POST /api/v1/user_uploads, the files under /user_uploads
+ * (and /api/v1/user_uploads, which answers a temporary URL), and the tus endpoint. Mounted before
+ * body parsing, so the request stream is untouched. The gateway admits the caller as for any
+ * endpoint (credentials, organization, rate limit) and then streams the request to the uploads
+ * service's HTTP listener (UPLOADS_URL) with the caller in a header, and the answer back, with
+ * nothing held in memory. A temporary URL needs no credentials; tus answers a missing or wrong
+ * one with its own 401 `{"message": "Unauthenticated upload"}` (Zulip's tusd hook).
+ */
+@Injectable()
+export class UploadsProxy {
+  readonly router = Router();
+  private readonly target: URL;
+
+  constructor(
+    private readonly admission: AdmitCaller,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.target = new URL(config.UPLOADS_URL);
+    mountedElsewhere(Uploads.uploadFile);
+    mountedElsewhere(Uploads.getFileTemporaryUrl);
+    this.router.post('/api/v1/user_uploads', (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.get(/^\/user_uploads\/temporary\//, (req, res) => void this.forward(req as ApiRequest, res, 'none'));
+    this.router.get(/^\/(api\/v1\/)?user_uploads\//, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.all([TUS_PATH, `${TUS_PATH}/*rest`], (req, res) => void this.forward(req as ApiRequest, res, 'tus'));
+  }
+
+  private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {
+    try {
+      if (auth === 'user') await this.admission.admit(req, res, 'user');
+      if (auth === 'tus' && req.method !== 'OPTIONS') {
+        try {
+          await this.admission.admit(req, res, 'user');
+        } catch (error) {
+          if (error instanceof ZulipError && error.code === 'RATE_LIMIT_HIT') throw error;
+          req.resume();
+          res.status(401).json({ message: 'Unauthenticated upload' });
+          return;
+        }
+      }
+    } catch (error) {
+      req.resume();
+      if (!res.writableEnded) sendError(req, res, error, this.logger);
+      return;
+    }
+    this.pipe(req, res);
+  }
+
+  private pipe(req: ApiRequest, res: Response): void {
+    const headers: IncomingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_BY_HOP.has(name) && name !== CALLER_HEADER && name !== 'x-request-id') headers[name] = value;
+    }
+    headers['x-request-id'] = req.ctx.requestId;
+    if (req.ctx.realm) {
+      headers[CALLER_HEADER] = Buffer.from(JSON.stringify({ realm: req.ctx.realm, user: req.ctx.user })).toString('base64url');
+    }
+    const upstream = httpRequest(
+      { protocol: this.target.protocol, hostname: this.target.hostname, port: this.target.port, method: req.method, path: req.originalUrl, headers },
+      (answer) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        }
+        res.writeHead(answer.statusCode ?? 502, out);
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('error', (error) => {
+      req.resume();
+      if (res.headersSent) return void res.destroy();
+      this.logger.error({ err: error, requestId: req.ctx.requestId }, 'uploads service unreachable');
+      sendError(req, res, new ZulipError('SERVICE_UNAVAILABLE', 'Service unavailable'), this.logger);
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+}
+

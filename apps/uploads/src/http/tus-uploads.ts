@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { Inject, Injectable } from '@nestjs/common';
+import { TUS_PATH } from '@teamchat/contracts';
+import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
+import { LIMITS, ZulipError } from '@teamchat/zulip';
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import { Server, type Upload } from '@tus/server';
+import { MAX_FILE_BYTES, StoreAttachment, contentTypeFor } from '../attachments/store-attachment.use-case';
+import { sanitizeName } from '../attachments/sanitize-name';
+import { FileStorage } from '../storage/file-storage';
+import { CALLER_HEADER, callerOf } from './caller';
+
+/** A tus refusal as Zulip's tusd hooks answer it: a JSON `{message}` with a specific 4xx. */
+const refuse = (status_code: number, message: string) => ({ status_code, body: JSON.stringify({ message }) });
+
+/**
+ * Resumable uploads (the tus 1.0 protocol: creation, offsets, HEAD, termination) at /api/v1/tus,
+ * with @tus/server. Parts are staged in a tus data store (a directory beside the local files, or
+ * the S3 bucket under `tus/`), so any replica resumes any upload when the store is shared. At
+ * creation the length must be given (411 otherwise) and fit the size limit (413) and the quota
+ * (413); the uploader is recorded in the upload's metadata and only they may continue, inspect
+ * or end it. On completion the file moves to attachment storage under a new path id, the
+ * attachment row is written, and the answer carries `url` and `filename` (Zulip's pre-finish hook).
+ */
+@Injectable()
+export class TusUploads {
+  readonly server: Server;
+  private readonly datastore: FileStore | S3Store;
+
+  constructor(
+    private readonly store: StoreAttachment,
+    storage: FileStorage,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.datastore =
+      storage.kind === 's3'
+        ? new S3Store({
+            partSize: 8 * 1024 * 1024,
+            s3ClientConfig: {
+              bucket: config.S3_AUTH_UPLOADS_BUCKET,
+              region: config.S3_REGION,
+              ...(config.S3_ENDPOINT_URL ? { endpoint: config.S3_ENDPOINT_URL, forcePathStyle: true } : {}),
+              ...(config.S3_KEY ? { credentials: { accessKeyId: config.S3_KEY, secretAccessKey: config.S3_SECRET_KEY } } : {}),
+            },
+          })
+        : new FileStore({ directory: path.join(path.resolve(config.LOCAL_UPLOADS_DIR), '.tus') });
+    this.server = new Server({
+      path: TUS_PATH,
+      datastore: this.datastore,
+      relativeLocation: true,
+      namingFunction: () => (storage.kind === 's3' ? 'tus/' : '') + randomId(),
+      generateUrl: (_req, { path: base, id }) => `${base}/${Buffer.from(id).toString('base64url')}`,
+      getFileIdFromRequest: (_req, lastPath) => (lastPath ? Buffer.from(lastPath, 'base64url').toString('utf8') : undefined),
+      onUploadCreate: async (req, upload) => {
+        const caller = callerFrom(req);
+        if (upload.sizeIsDeferred || upload.size === undefined) throw refuse(411, 'SizeIsDeferred is not supported');
+        if (upload.size > MAX_FILE_BYTES) {
+          throw refuse(413, `Uploaded file is larger than the allowed limit of ${LIMITS.maxFileUploadSizeMib} MiB`);
+        }
+        try {
+          await this.store.checkQuota(caller.realm.id, upload.size);
+        } catch (error) {
+          if (error instanceof ZulipError) throw refuse(413, error.message);
+          throw error;
+        }
+        return { metadata: { ...upload.metadata, owner: String(caller.user.id), realm: String(caller.realm.id) } };
+      },
+      onIncomingRequest: async (req, uploadId) => {
+        if (req.method === 'POST' || req.method === 'OPTIONS') return;
+        const caller = callerFrom(req);
+        const upload = await this.datastore.getUpload(uploadId).catch(() => undefined);
+        if (upload && upload.metadata?.owner !== String(caller.user.id)) throw refuse(404, 'The file for this url was not found');
+      },
+      onUploadFinish: async (req, upload) => {
+        const caller = callerFrom(req);
+        const result = await this.finish(caller, upload);
+        return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(result) };
+      },
+    });
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.server.handle(req, res);
+  }
+
+  private async finish(caller: TusCaller, upload: Upload): Promise<{ url: string; filename: string }> {
+    const given = (upload.metadata?.filename ?? '').replace(/\0/g, '');
+    const filename = ['', '.', '..'].includes(given) ? 'uploaded-file' : given;
+    const contentType = contentTypeFor(filename, upload.metadata?.filetype ?? undefined);
+    const body = (await this.datastore.read(upload.id)) as Readable;
+    const file = await this.store.write(caller.realm.id, sanitizeName(filename, true), body, contentType);
+    const attachment = await this.store.record(
+      { id: caller.user.id, realmId: caller.realm.id },
+      { pathId: file.pathId, filename, contentType },
+      upload.size ?? upload.offset,
+    );
+    await this.datastore.remove(upload.id).catch(() => undefined);
+    return { url: attachment.url, filename };
+  }
+}
+
+type TusCaller = { realm: { id: number }; user: { id: number } };
+
+function callerFrom(req: Request): TusCaller {
+  const header = req.headers.get(CALLER_HEADER);
+  const caller = header ? callerOf({ headers: { [CALLER_HEADER]: header } } as unknown as IncomingMessage) : undefined;
+  if (!caller?.user) throw refuse(401, 'Unauthenticated upload');
+  return { realm: caller.realm, user: caller.user };
+}
+
+function randomId(): string {
+  return randomBytes(16).toString('hex');
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { param } from '@teamchat/zulip';
+import { defineApiCommand } from '../command';
+import { apiSchema, emptyResponse, int } from '../api/api-schemas';
+import { defineEndpoint } from '../api/endpoint';
+
+/**
+ * The uploads service's endpoints. The ones that carry or return a file's bytes are HTTP routes
+ * of the uploads service itself, reached through the gateway's proxy (see docs/architecture.md,
+ * Uploads); they are declared here with `defineEndpoint` for the document. The others are
+ * ordinary commands.
+ */
+
+/** POST /user_uploads (zerver/views/upload.py upload_file_backend): one file, multipart. */
+export const uploadFile = defineEndpoint({
+  route: 'POST /user_uploads',
+  summary: 'Uploads one file (multipart form data) and answers the URL it is served at.',
+  params: {},
+  response: z.object({
+    /** Deprecated alias of `url` (Zulip feature level 272). */
+    uri: z.string(),
+    url: z.string(),
+    /** The stored (sanitised) name, which may differ from the URL's last segment. */
+    filename: z.string(),
+  }),
+});
+
+/** GET /user_uploads/{realm_id_str}/{filename} under /api/v1: a URL that needs no credentials for a minute. */
+export const getFileTemporaryUrl = defineEndpoint({
+  route: 'GET /user_uploads/{realm_id_str}/{filename+}',
+  summary: 'A temporary URL, valid for 60 seconds, that serves the file without credentials.',
+  params: { realm_id_str: param.int(), filename: param.string() },
+  response: z.object({ url: z.string() }),
+});
+
+export const attachmentSchema = apiSchema(
+  'Attachment',
+  z.object({
+    id: int(),
+    name: z.string(),
+    path_id: z.string(),
+    size: int(),
+    /** Milliseconds since the epoch. */
+    create_time: int(),
+    messages: z.array(z.object({ id: int(), date_sent: int() })),
+  }),
+);
+export type AttachmentRecord = z.infer<typeof attachmentSchema>;
+
+export const listAttachments = defineApiCommand('uploads', 'list_attachments', {
+  route: 'GET /attachments',
+  summary: "The caller's uploaded files, with the messages that link them, and the organization's upload space used.",
+  params: {},
+  response: z.object({ attachments: z.array(attachmentSchema), upload_space_used: int() }),
+});
+
+export const removeAttachment = defineApiCommand('uploads', 'remove_attachment', {
+  route: 'DELETE /attachments/{attachment_id}',
+  summary: 'Deletes one of the caller’s uploaded files.',
+  params: { attachment_id: param.int() },
+  response: emptyResponse,
+});
+
+/** Where the tus protocol is served (not an operation of the document: tus is its own protocol). */
+export const TUS_PATH = '/api/v1/tus';
+
+/** The path ids a message's raw content links (`/user_uploads/<realm>/<xx>/<random>/<name>`), relative or absolute. */
+export function linkedPathIds(content: string): string[] {
+  const found = new Set<string>();
+  for (const match of content.matchAll(/\/user_uploads\/(\d+\/[0-9a-f]{2}\/[A-Za-z0-9_-]{24}\/[^\s)\]>"'?#]+)/g)) {
+    found.add(decodeURIComponentSafe(match[1]));
+  }
+  return [...found];
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
