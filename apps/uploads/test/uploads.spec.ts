@@ -225,6 +225,28 @@ describe('uploads', () => {
       });
     });
 
+    it('protected history: a subscriber who joins after the message may not read the file; one who was there may', async () => {
+      const guarded = await factory.channel({ id: realmId }, { name: `guarded ${Date.now()}`, inviteOnly: true, historyPublicToSubscribers: false, subscribers: [uploader, subscriber] });
+      const file = await uploadText(uploader, 'history.txt', 'before you came');
+      const sent = expectSuccess(await sendMessage(uploader, { type: 'stream', to: guarded.name, topic: 't', content: `see ${file.url}` }));
+      await linked(file.url, sent.id);
+      expect((await fetchFile(subscriber, file.url)).status).toBe(200);
+      await factory.subscribe(bystander, guarded); // joins now: history before this is not theirs
+      expect((await fetchFile(bystander, file.url)).status).toBe(403);
+    });
+
+    it('a deactivated reader is refused like any bad credential', async () => {
+      const file = await uploadText(uploader, 'for-all.txt', 'public');
+      const sent = expectSuccess(await sendMessage(uploader, { type: 'stream', to: 'general', topic: 't', content: `see ${file.url}` }));
+      await linked(file.url, sent.id);
+      const leaving = await factory.user({ id: realmId }, { fullName: 'Leaving' });
+      expect((await fetchFile(leaving, file.url)).status).toBe(200);
+      await system.db.user.update({ where: { id: leaving.id }, data: { isActive: false } });
+      // The credential cache lasts AUTH_CACHE_TTL_SECONDS (1 s in tests) unless a deactivation event revokes it sooner.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect((await fetchFile(leaving, file.url)).status).toBe(401);
+    });
+
     it('a link to someone else’s file the sender may not read shares nothing', async () => {
       const mine = await uploadText(uploader, 'private.txt', 'mine');
       const { id } = expectSuccess(await sendMessage(bystander, { type: 'direct', to: JSON.stringify([recipient.id]), content: mine.url }));
