@@ -15,7 +15,7 @@ import { AccountCredentials } from '../../apps/users-groups/src/users/account-cr
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
 import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
-import { ChannelAccess } from '../../apps/messaging/src/channel-administration/channel-access';
+import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -166,7 +166,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
         new UserDirectoryReadonly(pg),
         new ChannelStatsReader(pg, groups),
         events,
-        new ChannelAccess(prisma, groups),
+        new ChannelPermissions(prisma, groups),
         commands,
       );
       const result = await subscribe

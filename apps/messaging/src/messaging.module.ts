@@ -3,7 +3,7 @@ import { DbModule } from '@teamchat/db';
 import { RegisterStateModule } from './register/register-state.module';
 import { ChannelsHandler } from './channels/channels.handler';
 import { ArchiveChannel } from './channel-administration/archive-channel.use-case';
-import { ChannelAccess } from './channel-administration/channel-access';
+import { ChannelPermissions } from './channel-administration/channel-permissions';
 import { ChannelAdministrationHandler } from './channel-administration/channel-administration.handler';
 import { GetChannel } from './channel-administration/get-channel.use-case';
 import { UpdateChannel } from './channel-administration/update-channel.use-case';
@@ -34,7 +34,7 @@ import { TypingModule } from './typing/typing.module';
     ListSubscriptions,
     ListChannels,
     UpdateSubscriptionProperties,
-    ChannelAccess,
+    ChannelPermissions,
     GetChannel,
     UpdateChannel,
     ArchiveChannel,

@@ -111,7 +111,7 @@ export class EventQueueStore implements OnApplicationShutdown {
   readonly prefix: string;
   private readonly descriptors = new Map<string, QueueDescriptor>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.redis = createRedis(config.REDIS_URL, '');
     this.prefix = `${config.REDIS_KEY_PREFIX}eq:`;
   }

@@ -5,7 +5,7 @@ import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelsGone } from '../channels/channel-events';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
-import { ChannelAccess } from './channel-access';
+import { ChannelPermissions } from './channel-permissions';
 
 /**
  * DELETE /streams/{stream_id} (zerver/actions/streams.py do_deactivate_stream): its administrators
@@ -16,7 +16,7 @@ import { ChannelAccess } from './channel-access';
 export class ArchiveChannel {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly access: ChannelAccess,
+    private readonly access: ChannelPermissions,
     private readonly users: UserDirectoryReadonly,
     private readonly events: EventBus,
   ) {}

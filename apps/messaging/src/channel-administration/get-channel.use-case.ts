@@ -3,13 +3,13 @@ import type { ApiCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { toChannelRecord } from '../channels/channel-record';
 import { ChannelStatsReader } from '../channels/channel-stats';
-import { ChannelAccess } from './channel-access';
+import { ChannelPermissions } from './channel-permissions';
 
 /** GET /streams/{stream_id}: one channel the caller may see. */
 @Injectable()
 export class GetChannel {
   constructor(
-    private readonly access: ChannelAccess,
+    private readonly access: ChannelPermissions,
     private readonly stats: ChannelStatsReader,
   ) {}
 

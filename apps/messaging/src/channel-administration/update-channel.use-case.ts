@@ -17,7 +17,7 @@ import { checkChannelDescription, checkChannelName } from '../channels/channel-r
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
-import { ChannelAccess } from './channel-access';
+import { ChannelPermissions } from './channel-permissions';
 
 type Params = DecodedParams<typeof Messaging.updateChannelParams>;
 
@@ -36,7 +36,7 @@ const UNLIMITED_RETENTION = -1;
 export class UpdateChannel {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly access: ChannelAccess,
+    private readonly access: ChannelPermissions,
     private readonly commands: CommandClient,
     private readonly users: UserDirectoryReadonly,
     private readonly stats: ChannelStatsReader,

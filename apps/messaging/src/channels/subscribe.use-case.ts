@@ -4,7 +4,7 @@ import { type Prisma, PrismaService, queryableOf, type StreamModel, type Subscri
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
-import { ChannelAccess } from '../channel-administration/channel-access';
+import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { renderDescription } from './channel-description';
 import { CHANNEL_PERMISSION_SETTINGS } from './channel-permission-settings';
@@ -36,7 +36,7 @@ export class Subscribe {
     private readonly users: UserDirectoryReadonly,
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
-    private readonly access: ChannelAccess,
+    private readonly access: ChannelPermissions,
     private readonly commands: CommandClient,
   ) {}
 

@@ -6,7 +6,7 @@ import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
 import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
-import { ChannelAccess } from '../channel-administration/channel-access';
+import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { resolvePrincipals } from './principals';
 
 type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
@@ -24,7 +24,7 @@ export class Unsubscribe {
     private readonly prisma: PrismaService,
     private readonly users: UserDirectoryReadonly,
     private readonly events: EventBus,
-    private readonly access: ChannelAccess,
+    private readonly access: ChannelPermissions,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {

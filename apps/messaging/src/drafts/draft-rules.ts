@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging, type AuthUser, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import { PrismaService, isStoredId, type DraftModel } from '@teamchat/db';
+import { isStoredId, type DraftModel } from '@teamchat/db';
 import { LIMITS, badRequest, resourceNotFound } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
@@ -63,7 +63,6 @@ export function toDraftRecord(row: Pick<DraftModel, 'id' | 'type' | 'to' | 'topi
 @Injectable()
 export class DraftRules {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly channels: ChannelAccess,
     private readonly users: UserDirectoryReadonly,
     private readonly profiles: MemberProfilesReadonly,

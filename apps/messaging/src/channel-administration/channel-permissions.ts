@@ -11,7 +11,7 @@ import { canSeeChannel } from '../channels/channel-rules';
  * administrator role or the channel's can_administer_channel_group (never for guests).
  */
 @Injectable()
-export class ChannelAccess {
+export class ChannelPermissions {
   constructor(
     private readonly prisma: PrismaService,
     private readonly groups: GroupMembership,
