@@ -26,9 +26,20 @@ interface Member {
 /** Keys every /register answer has, whatever was asked for. */
 const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_feature_level', 'zulip_version', 'zulip_merge_base'];
 /** `realm` keys the gateway serves itself (tested with the event queues). */
-const GATEWAY_REALM = /^(realm_name|realm_url|realm_uri|realm_empty_topic_display_name|max_(?!message_id$)\w+|server_\w+|event_queue_longpoll_timeout_seconds)$/;
+const GATEWAY_REALM =
+  /^(realm_name|realm_url|realm_uri|realm_empty_topic_display_name|realm_allow_message_editing|realm_message_content_edit_limit_seconds|realm_message_retention_days|max_(?!message_id$)\w+|server_(?!timestamp$)\w+|event_queue_longpoll_timeout_seconds)$/;
 
-/** What users-groups and messaging serve for each fetch key. */
+/** Every fetch key Zulip lists (zerver/lib/events.py fetch_initial_state_data). */
+const ZULIP_FETCH_KEYS = [
+  'alert_words', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts', 'message', 'muted_topics',
+  'muted_users', 'navigation_views', 'onboarding_steps', 'presence', 'push_device', 'realm', 'realm_bot', 'realm_domains',
+  'realm_embedded_bots', 'realm_emoji', 'realm_filters', 'realm_incoming_webhook_bots', 'realm_linkifiers', 'realm_playgrounds',
+  'realm_user', 'realm_user_groups', 'realm_user_settings_defaults', 'recent_private_conversations', 'reminders', 'saved_snippets',
+  'scheduled_messages', 'starred_messages', 'stream', 'subscription', 'update_display_settings', 'update_global_notifications',
+  'update_message_flags', 'user_settings', 'user_status', 'user_topic', 'video_calls', 'channel_folders',
+];
+
+/** What the services (and the gateway's defaults until a feature exists) serve for each fetch key. */
 const KEYS_OF: Record<string, string[]> = {
   realm: [
     'realm_authentication_methods',
@@ -76,8 +87,28 @@ const KEYS_OF: Record<string, string[]> = {
   message: ['max_message_id'],
   user_topic: ['user_topics'],
   recent_private_conversations: ['recent_private_conversations'],
+  muted_topics: ['muted_topics'],
+  starred_messages: ['starred_messages'],
+  realm_emoji: ['realm_emoji'],
+  realm_bot: ['realm_bots'],
   // push (its content is tested in apps/push/test/push.spec.ts).
   push_device: ['push_devices'],
+  // Served as defaults until the feature exists (the gateway's DEFAULTS_UNTIL_FEATURE).
+  presence: ['presences', 'presence_last_update_id', 'server_timestamp'],
+  muted_users: ['muted_users'],
+  alert_words: ['alert_words'],
+  realm_linkifiers: ['realm_linkifiers'],
+  realm_filters: ['realm_filters'],
+  realm_playgrounds: ['realm_playgrounds'],
+  saved_snippets: ['saved_snippets'],
+  realm_embedded_bots: ['realm_embedded_bots'],
+  realm_incoming_webhook_bots: ['realm_incoming_webhook_bots'],
+  default_streams: ['realm_default_streams'],
+  default_stream_groups: ['realm_default_stream_groups'],
+  realm_domains: ['realm_domains'],
+  onboarding_steps: ['onboarding_steps', 'navigation_tour_video_url'],
+  reminders: ['reminders'],
+  video_calls: ['has_zoom_token'],
 };
 
 /** The deprecated top-level settings, for clients without `user_settings_object`. */
@@ -200,9 +231,39 @@ describe('POST /register: the initial state of users-groups and messaging', () =
       expectValid(body);
     });
 
-    it('serves nothing of its own for an empty fetch_event_types, nor for kinds it does not own', async () => {
+    it('serves nothing for an empty fetch_event_types, nor for kinds Zulip does not have', async () => {
       expect(served(await fetch(member, []))).toEqual([]);
-      expect(served(await fetch(member, ['presence', 'realm_emoji', 'alert_words']))).toEqual([]);
+      expect(served(await fetch(member, ['no_such_kind']))).toEqual([]);
+    });
+
+    it('answers every fetch key Zulip lists with a body valid against the schema', async () => {
+      for (const user of [member, admin]) {
+        const body = await fetch(user, ZULIP_FETCH_KEYS, { include_subscribers: true });
+        // user_topic asked for explicitly: the deprecated muted_topics is left out, as in Zulip.
+        const expected = Object.entries(KEYS_OF).flatMap(([key, keys]) => (key === 'muted_topics' ? [] : keys));
+        expect(served(body)).toEqual([...new Set([...expected, 'unread_msgs'])].sort());
+        expectValid(body);
+        const old = await register(user, { fetch_event_types: ZULIP_FETCH_KEYS });
+        expect(old).toHaveProperty('email_notifications_batching_period_seconds');
+        expectValid(old);
+      }
+    });
+
+    it('serves the server\'s presence intervals and the message-editing settings with realm', async () => {
+      const body = await fetch(member, ['realm']);
+      expect(body).toMatchObject({
+        server_presence_ping_interval_seconds: 60,
+        server_presence_offline_threshold_seconds: 140,
+        realm_allow_message_editing: true,
+        realm_message_content_edit_limit_seconds: 600,
+        realm_message_retention_days: -1,
+      });
+    });
+
+    it('serves the defaults of features still to come', async () => {
+      const body = await fetch(member, Object.keys(KEYS_OF).filter((key) => ['presence', 'muted_users', 'alert_words', 'realm_linkifiers', 'default_streams'].includes(key)));
+      expect(body).toMatchObject({ presences: {}, presence_last_update_id: -1, muted_users: [], alert_words: [], realm_linkifiers: [], realm_default_streams: [] });
+      expect(body.server_timestamp).toBeCloseTo(Date.now() / 1000, -1);
     });
 
     it('reads fetch_event_types from event_types when absent, and prefers it when both are given', async () => {
@@ -574,6 +635,74 @@ describe('POST /register: the initial state of users-groups and messaging', () =
       await factory.userSettings(moderator, { enable_drafts_synchronization: false });
       expect((await fetch(moderator, ['drafts'])).drafts).toEqual([]);
       await factory.userSettings(moderator, { enable_drafts_synchronization: true });
+    });
+  });
+
+  describe('muted topics, starred messages, custom emoji and bots', () => {
+    it('serves the deprecated muted_topics as [channel, topic, seconds], unless user_topic is asked for', async () => {
+      await system.db.userTopic.createMany({
+        data: [
+          { userId: moderator.id, streamId: general.id, topicName: 'noise', visibilityPolicy: 1, lastUpdated: new Date(1700000000000) },
+          { userId: moderator.id, streamId: general.id, topicName: 'loved', visibilityPolicy: 3 },
+          { userId: moderator.id, streamId: quiet.id, topicName: '', visibilityPolicy: 1, lastUpdated: new Date(1700000002000) },
+          { userId: moderator.id, streamId: archived.id, topicName: 'gone', visibilityPolicy: 1 },
+        ],
+      });
+      const body = await fetch(moderator, ['muted_topics']);
+      expect(body.muted_topics).toEqual([
+        ['general', 'noise', 1700000000],
+        ['quiet', 'general chat', 1700000002],
+      ]);
+      expectValid(body);
+      expect(served(await fetch(moderator, ['muted_topics', 'user_topic']))).toEqual(['user_topics']);
+      expect((await register(moderator)).muted_topics).toEqual(body.muted_topics);
+      expect((await fetch(owner, ['muted_topics'])).muted_topics).toEqual([]);
+    });
+
+    it('serves the ids of the caller\'s starred messages', async () => {
+      const first = await send(other, { type: 'stream', to: 'general', topic: 'stars', content: 'one' });
+      const second = await send(other, { type: 'stream', to: 'general', topic: 'stars', content: 'two' });
+      await send(other, { type: 'stream', to: 'general', topic: 'stars', content: 'three' });
+      await system.db.userMessage.updateMany({ where: { userId: guest.id, messageId: { in: [second, first] } }, data: { flags: { increment: 2 } } });
+      const body = await fetch(guest, ['starred_messages']);
+      expect(body.starred_messages).toEqual([first, second]);
+      expectValid(body);
+      expect((await fetch(admin, ['starred_messages'])).starred_messages).toEqual([]);
+    });
+
+    it('serves the organization\'s custom emoji by id, deactivated ones included', async () => {
+      const party = await system.db.realmEmoji.create({ data: { realmId, name: 'party', fileName: 'party.png', authorId: member.id } });
+      const old = await system.db.realmEmoji.create({ data: { realmId, name: 'old', fileName: 'old.gif', deactivated: true } });
+      await system.db.realmEmoji.create({ data: { realmId: outsider.realmId, name: 'theirs', fileName: 'theirs.png' } });
+      const body = await fetch(member, ['realm_emoji']);
+      expect(body.realm_emoji).toEqual({
+        [party.id]: { id: String(party.id), name: 'party', source_url: `/user_avatars/${realmId}/emoji/images/party.png`, still_url: null, deactivated: false, author_id: member.id },
+        [old.id]: { id: String(old.id), name: 'old', source_url: `/user_avatars/${realmId}/emoji/images/old.gif`, still_url: null, deactivated: true, author_id: null },
+      });
+      expectValid(body);
+    });
+
+    it('serves every bot to administrators and their own bots to others', async () => {
+      const mine = await factory.user({ id: realmId }, { fullName: 'Mine Bot', isBot: true, botOwnerId: member.id });
+      const theirs = await factory.user({ id: realmId }, { fullName: 'Their Bot', isBot: true, botOwnerId: other.id });
+      const bots = (body: State) => (body.realm_bots as { user_id: number }[]).map((bot) => bot.user_id);
+      const asMember = await fetch(member, ['realm_bot']);
+      expect(bots(asMember)).toEqual([mine.id]);
+      expect((asMember.realm_bots as State[])[0]).toMatchObject({
+        user_id: mine.id,
+        full_name: 'Mine Bot',
+        owner_id: member.id,
+        bot_type: 1,
+        is_active: true,
+        services: [],
+        default_sending_stream: null,
+        default_all_public_streams: false,
+      });
+      expectValid(asMember);
+      const asAdmin = await fetch(admin, ['realm_bot']);
+      expect(bots(asAdmin)).toEqual(expect.arrayContaining([mine.id, theirs.id]));
+      expectValid(asAdmin);
+      expect((await fetch(idle, ['realm_bot'])).realm_bots).toEqual([]);
     });
   });
 

@@ -71,6 +71,7 @@ export class RegisterQueue {
         zulip_merge_base: ZULIP_MERGE_BASE,
         ...Object.assign({}, ...parts),
         ...(Realtime.wants(request, 'realm') ? realmConstants(realm) : {}),
+        ...defaultsUntilFeature(request),
       };
     } catch (error) {
       await this.store.delete(descriptor).catch(() => undefined);
@@ -99,5 +100,43 @@ function realmConstants(realm: RealmRef): Record<string, unknown> {
     server_typing_stopped_wait_period_milliseconds: LIMITS.serverTypingStoppedWaitPeriodMs,
     server_typing_started_expiry_period_milliseconds: LIMITS.serverTypingStartedExpiryPeriodMs,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
+    // Zulip's presence intervals (PRESENCE_PING_INTERVAL_SECS, OFFLINE_THRESHOLD_SECS).
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: 140,
+    // Organization settings of features to come, at Zulip's defaults for a new organization.
+    realm_allow_message_editing: true,
+    realm_message_content_edit_limit_seconds: 600,
+    /** -1: messages are kept forever (Zulip's RETAIN_MESSAGE_FOREVER). */
+    realm_message_retention_days: -1,
   };
+}
+
+/**
+ * State of features this server does not have yet, at Zulip's values for an organization that
+ * does not use them, by the fetch key that asks for it (see docs/architecture.md). Each moves
+ * to its owner when the feature comes.
+ */
+export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown>> = {
+  presence: () => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 }),
+  muted_users: () => ({ muted_users: [] }),
+  alert_words: () => ({ alert_words: [] }),
+  realm_linkifiers: () => ({ realm_linkifiers: [] }),
+  realm_filters: () => ({ realm_filters: [] }),
+  realm_playgrounds: () => ({ realm_playgrounds: [] }),
+  saved_snippets: () => ({ saved_snippets: [] }),
+  realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
+  realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
+  default_streams: () => ({ realm_default_streams: [] }),
+  default_stream_groups: () => ({ realm_default_stream_groups: [] }),
+  realm_domains: () => ({ realm_domains: [] }),
+  onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
+  reminders: () => ({ reminders: [] }),
+  video_calls: () => ({ has_zoom_token: false }),
+};
+
+function defaultsUntilFeature(request: Realtime.RegisterStateRequest): Record<string, unknown> {
+  return Object.assign(
+    {},
+    ...Object.entries(DEFAULTS_UNTIL_FEATURE).map(([fetchKey, state]) => (Realtime.wants(request, fetchKey) ? state() : {})),
+  );
 }

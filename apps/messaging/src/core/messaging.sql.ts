@@ -436,3 +436,18 @@ export const storedSender = statement<StoredSenderRow, [realmId: number, userId:
      u.is_active AS "isActive", r.subdomain, r.name AS "realmName", r.deactivated AS "realmDeactivated"
    FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.realm_id = $1 AND u.id = $2`,
 );
+
+/** A user's muted topics with their channel's name, leaving out archived channels (Zulip's get_topic_mutes). */
+export const mutedTopicsOf = statement<{ streamName: string; topicName: string; lastUpdated: Date }, [userId: number, muted: number]>(
+  'messaging.muted_topics_of',
+  `SELECT s.name AS "streamName", ut.topic_name AS "topicName", ut.last_updated AS "lastUpdated"
+   FROM user_topics ut JOIN streams s ON s.id = ut.stream_id
+   WHERE ut.user_id = $1 AND ut.visibility_policy = $2 AND NOT s.is_archived
+   ORDER BY ut.id`,
+);
+
+/** The ids of the messages a user starred, ascending (Zulip's get_starred_message_ids). */
+export const starredMessageIds = statement<{ id: number }, [userId: number, starredFlag: number]>(
+  'messaging.starred_message_ids',
+  `SELECT message_id AS id FROM user_messages WHERE user_id = $1 AND (flags & $2) <> 0 ORDER BY message_id`,
+);

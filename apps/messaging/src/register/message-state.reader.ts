@@ -3,7 +3,9 @@ import { PgService } from '@teamchat/db';
 import {
   allUserTopicPolicies,
   maxReceivedMessageId,
+  mutedTopicsOf,
   recentDirectConversations,
+  starredMessageIds,
   unreadMessages,
   userTopicPolicies,
 } from '../core/messaging.sql';
@@ -42,6 +44,17 @@ export class MessageStateReader {
       last_updated: Math.floor(row.lastUpdated.getTime() / 1000),
       visibility_policy: row.policy,
     }));
+  }
+
+  /** The deprecated `muted_topics`: [channel name, topic, Unix seconds] of each muted topic. */
+  async mutedTopics(userId: number, allowEmptyTopicName: boolean): Promise<[string, string, number][]> {
+    const rows = await this.pg.run(mutedTopicsOf, userId, Visibility.MUTED);
+    return rows.map((row) => [row.streamName, topicForClient(row.topicName, allowEmptyTopicName), Math.floor(row.lastUpdated.getTime() / 1000)]);
+  }
+
+  /** The ids of the messages the caller starred (Zulip's get_starred_message_ids). */
+  async starredMessages(userId: number): Promise<number[]> {
+    return (await this.pg.run(starredMessageIds, userId, Flag.starred)).map((row) => row.id);
   }
 
   /**

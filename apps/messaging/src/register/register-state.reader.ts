@@ -12,7 +12,8 @@ type State = Record<string, unknown>;
 /**
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
  * fetch_initial_state_data): the channel lists, channel folders, drafts, the newest message id, topic
- * visibility policies, recent direct conversations and unread messages. Each part is read
+ * visibility policies (and the deprecated `muted_topics`), starred messages, recent direct
+ * conversations and unread messages. Each part is read
  * only when its fetch key is asked for, all of them at once.
  */
 @Injectable()
@@ -56,6 +57,11 @@ export class RegisterStateReader {
       want('channel_folders') ? channelFoldersOf(this.prisma, request.realm.id, true).then((folders) => ({ channel_folders: folders })) : {},
       want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},
       want('user_topic') ? this.messages.userTopics(user.id, allowEmptyTopicName).then((rows) => ({ user_topics: rows })) : {},
+      // Zulip leaves the deprecated form out for clients that ask for user_topic explicitly.
+      want('muted_topics') && (request.fetchEventTypes === null || !want('user_topic'))
+        ? this.messages.mutedTopics(user.id, allowEmptyTopicName).then((rows) => ({ muted_topics: rows }))
+        : {},
+      want('starred_messages') ? this.messages.starredMessages(user.id).then((ids) => ({ starred_messages: ids })) : {},
       want('recent_private_conversations')
         ? this.messages.recentPrivateConversations(user.id).then((rows) => ({ recent_private_conversations: rows }))
         : {},

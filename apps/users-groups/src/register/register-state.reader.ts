@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
 import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
-import { isModeratorOrAbove } from '@teamchat/zulip';
+import { Role, isModeratorOrAbove } from '@teamchat/zulip';
 import { REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { UserGroupStore } from '../groups/user-group-store';
 import { RealmDirectory } from '../realms/realm-directory';
@@ -35,7 +35,7 @@ export class RegisterStateReader {
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
 
-    const [caller, people, fields, realmGroupSettings, userGroups, navigationViews] = await Promise.all([
+    const [caller, people, fields, realmGroupSettings, userGroups, navigationViews, emoji, bots] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
       want('realm_user') ? this.people(request) : null,
       want('custom_profile_fields')
@@ -46,6 +46,8 @@ export class RegisterStateReader {
         ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
         : null,
       want('navigation_views') ? navigationViewsOf(this.prisma, request.user.id) : null,
+      want('realm_emoji') ? this.realmEmoji(request.realm.id) : null,
+      want('realm_bot') ? this.realmBots(request) : null,
     ]);
 
     const state: State = {};
@@ -63,6 +65,8 @@ export class RegisterStateReader {
     if (caller && people) Object.assign(state, people, this.identity(caller, request));
     if (userGroups) state.realm_user_groups = userGroups;
     if (navigationViews) state.navigation_views = navigationViews;
+    if (emoji) state.realm_emoji = emoji;
+    if (bots) state.realm_bots = bots;
     if (fields) {
       state.custom_profile_fields = fields.map(customProfileFieldRecord);
       state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
@@ -105,6 +109,58 @@ export class RegisterStateReader {
       is_moderator: isModeratorOrAbove(caller.role),
       is_guest: own.is_guest,
     };
+  }
+
+  /**
+   * `realm_emoji`: the organization's custom emoji by id, deactivated ones included (Zulip's
+   * get_all_custom_emoji_for_realm), each served from the organization's upload path.
+   */
+  private async realmEmoji(realmId: number): Promise<State> {
+    const rows = await this.prisma.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+    return Object.fromEntries(
+      rows.map((row) => [
+        String(row.id),
+        {
+          id: String(row.id),
+          name: row.name,
+          source_url: `/user_avatars/${realmId}/emoji/images/${row.fileName}`,
+          // Animated emoji have a still version; no upload makes one yet.
+          still_url: null,
+          deactivated: row.deactivated,
+          author_id: row.authorId,
+        },
+      ]),
+    );
+  }
+
+  /**
+   * `realm_bots` (fetch key `realm_bot`): every bot of the organization for administrators,
+   * the caller's own bots otherwise, deactivated ones included (Zulip's get_owned_bot_dicts).
+   */
+  private async realmBots({ realm, user }: Realtime.RegisterStateRequest): Promise<State[]> {
+    const rows = await this.prisma.user.findMany({
+      where: { realmId: realm.id, isBot: true, ...(user.role <= Role.ADMINISTRATOR ? {} : { botOwnerId: user.id }) },
+      include: { apiKey: true, realm: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((bot) => {
+      const record = toUserRecord(bot, { viewer: user, realmHost: this.realms.hostnameOf(bot.realm.subdomain), clientGravatar: false });
+      return {
+        user_id: bot.id,
+        full_name: bot.fullName,
+        api_key: bot.apiKey?.key ?? '',
+        // Bots' default channels and outgoing services come with the bots feature.
+        default_sending_stream: null,
+        default_events_register_stream: null,
+        default_all_public_streams: false,
+        avatar_url: record.avatar_url ?? '',
+        owner_id: bot.botOwnerId,
+        services: [],
+        email: record.email,
+        bot_type: bot.botType,
+        is_active: bot.isActive,
+      };
+    });
   }
 
   /** The organization's group-based permissions as group-setting values (`realm_can_create_groups`, …). */

@@ -185,6 +185,40 @@ export const unreadMessagesSchema = apiSchema(
   }),
 );
 
+/** A custom emoji as `realm_emoji` lists it (Zulip's RealmEmoji). */
+export const realmEmojiSchema = apiSchema(
+  'RealmEmoji',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    source_url: z.string(),
+    /** The still version of an animated emoji; null otherwise. */
+    still_url: z.string().nullable(),
+    deactivated: z.boolean(),
+    author_id: int().nullable(),
+  }),
+);
+
+/** A bot as `realm_bots` lists it (Zulip's get_owned_bot_dicts). */
+export const realmBotSchema = apiSchema(
+  'RealmBot',
+  z.object({
+    user_id: int(),
+    full_name: z.string(),
+    api_key: z.string(),
+    /** Bots' default channels come with the bots feature: null. */
+    default_sending_stream: z.string().nullable(),
+    default_events_register_stream: z.string().nullable(),
+    default_all_public_streams: z.boolean(),
+    avatar_url: z.string(),
+    owner_id: int().nullable(),
+    services: z.array(z.unknown()),
+    email: z.string(),
+    bot_type: int().nullable(),
+    is_active: z.boolean(),
+  }),
+);
+
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -248,6 +282,16 @@ export const registerResponseSchema = apiSchema(
     server_typing_started_expiry_period_milliseconds: int().optional(),
     /** The client-side timeout to use for GET /events. */
     event_queue_longpoll_timeout_seconds: int().optional(),
+    /** How often clients report presence. */
+    server_presence_ping_interval_seconds: int().optional(),
+    /** How old a presence report may be before its user shows as offline. */
+    server_presence_offline_threshold_seconds: int().optional(),
+    /** Whether messages may be edited at all (always, until message editing is configurable). */
+    realm_allow_message_editing: z.boolean().optional(),
+    /** How long after sending a message may be edited; null for no limit. */
+    realm_message_content_edit_limit_seconds: int().nullable().optional(),
+    /** Days messages are kept; -1 for forever. */
+    realm_message_retention_days: int().optional(),
 
     // `user_settings`, `realm_user_settings_defaults` and the legacy copies.
     user_settings: userSettingsSchema.optional(),
@@ -326,6 +370,40 @@ export const registerResponseSchema = apiSchema(
     // `user_status` (presence).
     /** By user id: the statuses of active users that show anything. */
     user_status: z.record(z.string().regex(/^[0-9]+$/), userStatusSchema).optional(),
+
+    // `realm_emoji` and `realm_bot` (users-groups).
+    /** By id: the organization's custom emoji, deactivated ones included. */
+    realm_emoji: z.record(z.string().regex(/^[0-9]+$/), realmEmojiSchema).optional(),
+    /** The bots the caller may administer: every bot for administrators, their own otherwise. */
+    realm_bots: z.array(realmBotSchema).optional(),
+
+    // `muted_topics` and `starred_messages` (messaging).
+    /** Deprecated: [channel name, topic, Unix seconds] of each muted topic; left out when `user_topic` is asked for explicitly. */
+    muted_topics: z.array(z.tuple([z.string(), z.string(), int()])).optional(),
+    /** The ids of the caller's starred messages, ascending. */
+    starred_messages: z.array(int()).optional(),
+
+    // Features this server does not have yet, at Zulip's values for an organization not using them (the gateway).
+    presences: z.record(z.string(), z.unknown()).optional(),
+    presence_last_update_id: int().optional(),
+    /** Unix seconds, when `presences` was read. */
+    server_timestamp: z.number().optional(),
+    muted_users: z.array(z.object({ id: int(), timestamp: int() })).optional(),
+    alert_words: z.array(z.string()).optional(),
+    realm_linkifiers: z.array(z.object({ pattern: z.string(), url_template: z.string(), id: int() })).optional(),
+    realm_filters: z.array(z.tuple([z.string(), z.string(), int()])).optional(),
+    realm_playgrounds: z.array(z.object({ id: int(), name: z.string(), pygments_language: z.string(), url_template: z.string() })).optional(),
+    saved_snippets: z.array(z.object({ id: int(), title: z.string(), content: z.string(), date_created: int() })).optional(),
+    realm_embedded_bots: z.array(z.object({ name: z.string(), config: z.record(z.string(), z.string()) })).optional(),
+    realm_incoming_webhook_bots: z.array(z.object({ name: z.string(), display_name: z.string() }).passthrough()).optional(),
+    /** The ids of the organization's default channels. */
+    realm_default_streams: z.array(int()).optional(),
+    realm_default_stream_groups: z.array(z.object({ id: int(), name: z.string(), description: z.string(), streams: z.array(int()) })).optional(),
+    realm_domains: z.array(z.object({ domain: z.string(), allow_subdomains: z.boolean() })).optional(),
+    onboarding_steps: z.array(z.object({ type: z.string(), name: z.string() })).optional(),
+    navigation_tour_video_url: z.string().nullable().optional(),
+    reminders: z.array(z.unknown()).optional(),
+    has_zoom_token: z.boolean().optional(),
 
     // `scheduled_messages` (scheduler).
     /** The caller's undelivered scheduled messages, failed ones included, earliest first. */
