@@ -451,3 +451,35 @@ export const starredMessageIds = statement<{ id: number }, [userId: number, star
   'messaging.starred_message_ids',
   `SELECT message_id AS id FROM user_messages WHERE user_id = $1 AND (flags & $2) <> 0 ORDER BY message_id`,
 );
+
+/** The caller's rows of these messages, with what a flag change reports about each. */
+export interface FlaggableRow {
+  messageId: number;
+  flags: number;
+  streamId: number | null;
+  topic: string;
+  dmMemberIds: number[] | null;
+  subscribed: boolean;
+  channelMuted: boolean;
+}
+export const flaggableMessages = statement<FlaggableRow, [userId: number, messageIds: number[]]>(
+  'messaging.flaggable_messages',
+  `SELECT um.message_id AS "messageId", um.flags, m.stream_id AS "streamId", m.topic,
+     g.member_ids AS "dmMemberIds", coalesce(sub.active, false) AS subscribed, coalesce(sub.is_muted, false) AS "channelMuted"
+   FROM user_messages um JOIN messages m ON m.id = um.message_id
+   LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+   LEFT JOIN subscriptions sub ON sub.stream_id = m.stream_id AND sub.user_id = um.user_id
+   WHERE um.user_id = $1 AND um.message_id = ANY($2::int[])`,
+);
+
+/** Sets (or clears) one flag bit on the caller's rows of these messages; answers those that changed. */
+export const setMessageFlag = statement<{ messageId: number }, [userId: number, messageIds: number[], bit: number]>(
+  'messaging.set_message_flag',
+  `UPDATE user_messages SET flags = flags | $3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) = 0
+   RETURNING message_id AS "messageId"`,
+);
+export const clearMessageFlag = statement<{ messageId: number }, [userId: number, messageIds: number[], bit: number]>(
+  'messaging.clear_message_flag',
+  `UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0
+   RETURNING message_id AS "messageId"`,
+);

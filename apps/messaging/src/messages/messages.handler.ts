@@ -7,6 +7,7 @@ import { GetMessages } from './get-messages.use-case';
 import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
+import { UpdateMessageFlags } from './update-message-flags.use-case';
 
 @Controller()
 export class MessagesHandler {
@@ -16,7 +17,13 @@ export class MessagesHandler {
     private readonly checkMessage: CheckMessage,
     private readonly sendScheduledMessage: SendScheduledMessage,
     private readonly readableMessages: ReadableMessages,
+    private readonly updateMessageFlags: UpdateMessageFlags,
   ) {}
+
+  @CommandHandler(Messaging.updateMessageFlags)
+  updateFlags(@Payload() payload: PayloadOf<typeof Messaging.updateMessageFlags>) {
+    return this.updateMessageFlags.execute(payload);
+  }
 
   @CommandHandler(Messaging.checkMessage)
   check(@Payload() payload: PayloadOf<typeof Messaging.checkMessage>) {

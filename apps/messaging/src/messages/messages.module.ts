@@ -6,11 +6,12 @@ import { MessagesHandler } from './messages.handler';
 import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
+import { UpdateMessageFlags } from './update-message-flags.use-case';
 
 /** Sending and reading messages. */
 @Module({
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
-  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages],
+  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages, UpdateMessageFlags],
 })
 export class MessagesModule {}

@@ -159,3 +159,21 @@ export const sendScheduledMessage = defineCommand<
     ...storedMessageShape,
   }),
 );
+
+export const updateMessageFlagsParams = {
+  messages: param.intList(),
+  op: param.oneOf(['add', 'remove']),
+  flag: param.string(),
+};
+
+export const updateMessageFlags = defineApiCommand('messaging', 'update_message_flags', {
+  route: 'POST /messages/flags',
+  summary: "Adds or removes one of the caller's personal flags (read, starred, collapsed) on messages.",
+  params: updateMessageFlagsParams,
+  response: z.object({
+    /** The messages whose flag changed. */
+    messages: z.array(int()),
+    /** Channels whose messages stayed read because the caller is not subscribed to them. */
+    ignored_because_not_subscribed_channels: z.array(int()),
+  }),
+});

@@ -199,7 +199,33 @@ export const deleteMessageEvent = apiSchema(
   ]),
 );
 
-/** `update_message_flags` add: a flag set on the recipient's messages (so far `read`, by topic). */
+/** `update_message_flags` remove: a flag cleared on the recipient's messages; a `read` removal details each message. */
+export const updateMessageFlagsRemoveEvent = apiSchema(
+  'UpdateMessageFlagsRemoveEvent',
+  z.object({
+    ...withOp('update_message_flags', 'remove'),
+    /** Deprecated: the same as `op`. */
+    operation: z.literal('remove'),
+    flag: z.string(),
+    messages: z.array(int()),
+    all: z.boolean(),
+    message_details: z
+      .record(
+        z.string(),
+        z.object({
+          type: z.enum(['private', 'stream']),
+          mentioned: z.boolean().optional(),
+          user_ids: z.array(int()).optional(),
+          stream_id: int().optional(),
+          topic: z.string().optional(),
+          unmuted_stream_msg: z.boolean().optional(),
+        }),
+      )
+      .optional(),
+  }),
+);
+
+/** `update_message_flags` add: a flag set on the recipient's messages (POST /messages/flags, or read by topic). */
 export const updateMessageFlagsAddEvent = apiSchema(
   'UpdateMessageFlagsAddEvent',
   z.object({
@@ -383,6 +409,7 @@ export const clientEventSchema = apiSchema(
     streamUpdateEvent,
     deleteMessageEvent,
     updateMessageFlagsAddEvent,
+    updateMessageFlagsRemoveEvent,
     userSettingsUpdateEvent,
     realmUserUpdateEvent,
     realmUserSettingsDefaultsUpdateEvent,

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
+import { PgService, isStoredId } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { EMPTY_TOPIC_DISPLAY_NAME, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { clearMessageFlag, flaggableMessages, setMessageFlag, type FlaggableRow } from '../core/messaging.sql';
+import { Flag } from './message-flags';
+
+type Params = DecodedParams<typeof Messaging.updateMessageFlagsParams>;
+
+/** The flags a user sets (zerver/models/messages.py: every flag but the server-kept ones). */
+const EDITABLE = { read: Flag.read, starred: Flag.starred, collapsed: Flag.collapsed } as const;
+const SERVER_KEPT = new Set(['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned', 'has_alert_word', 'historical', 'is_private']);
+
+/**
+ * POST /messages/flags (zerver/views/message_flags.py update_message_flags): the caller's own
+ * flag on their own messages. Marking a message unread is skipped for channels the caller is
+ * no longer subscribed to (listed in the answer, as Zulip does). The caller's clients get
+ * `update_message_flags` with the changed ids; a `read` removal carries each message's details
+ * so clients can count it unread again.
+ */
+@Injectable()
+export class UpdateMessageFlags {
+  constructor(
+    private readonly pg: PgService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<Params>) {
+    const caller = user!;
+    const flag = params.flag;
+    if (!(flag in EDITABLE)) throw badRequest(SERVER_KEPT.has(flag) ? `Flag not editable: '${flag}'` : `Invalid flag: '${flag}'`);
+    const bit = EDITABLE[flag as keyof typeof EDITABLE];
+    const ids = [...new Set(params.messages)];
+    const rows = ids.every(isStoredId) ? await this.pg.run(flaggableMessages, caller.id, ids) : [];
+    if (rows.length !== ids.length) throw badRequest('Invalid message(s)');
+
+    const ignoredChannels = new Set<number>();
+    let targets = rows;
+    if (params.op === 'remove' && flag === 'read') {
+      targets = rows.filter((row) => row.streamId === null || row.subscribed);
+      for (const row of rows) if (row.streamId !== null && !row.subscribed) ignoredChannels.add(row.streamId);
+    }
+    const changed = targets.length === 0 ? [] : await this.pg.run(params.op === 'add' ? setMessageFlag : clearMessageFlag, caller.id, targets.map((row) => row.messageId), bit);
+    const messages = changed.map((row) => row.messageId).sort((a, b) => a - b);
+
+    if (messages.length > 0) {
+      const byId = new Map(rows.map((row) => [row.messageId, row]));
+      const event: Record<string, unknown> = { type: 'update_message_flags', op: params.op, operation: params.op, flag, messages, all: false };
+      if (params.op === 'remove' && flag === 'read') {
+        event.message_details = Object.fromEntries(messages.map((id) => [String(id), messageDetails(byId.get(id)!, caller.id)]));
+      }
+      await this.events.publishAll([{ def: MessagingEvents.messageFlagsChanged, payload: { realmId: realm.id, users: [caller.id], event: event as { type: string } } }], requestId);
+    }
+    return { messages, ignored_because_not_subscribed_channels: [...ignoredChannels].sort((a, b) => a - b) };
+  }
+}
+
+/** What a client needs to count a message unread again (Zulip's format_unread_message_details). */
+function messageDetails(row: FlaggableRow, userId: number): Record<string, unknown> {
+  const mentioned = (row.flags & (Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned)) !== 0;
+  const details: Record<string, unknown> =
+    row.streamId !== null
+      ? { type: 'stream', stream_id: row.streamId, topic: row.topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : row.topic, unmuted_stream_msg: !row.channelMuted }
+      : { type: 'private', user_ids: (row.dmMemberIds ?? []).filter((id) => id !== userId) };
+  if (mentioned) details.mentioned = true;
+  return details;
+}
