@@ -392,7 +392,11 @@ describe('user administration', () => {
 
     it('clears a value with an empty one, announcing null, and ignores clearing an unset field', async () => {
       const target = await fresh();
+      events.clear();
       expectSuccess(await patchUser(admin, target, { profile_data: [{ id: fields.Phone, value: '123' }, { id: fields.Mentor, value: [admin.id] }] }));
+      // Those two changes' announcements may arrive after the answer: let them, then start afresh.
+      await events.waitFor(REALM_USER, 2);
+      await events.settle(REALM_USER);
       events.clear();
       expectSuccess(
         await patchUser(admin, target, {
@@ -637,7 +641,11 @@ describe('user administration', () => {
     it('reactivates the user, whose key works again, announcing their return to every group', async () => {
       const returning = await fresh();
       const team = await factory.userGroup(realm, { name: `team ${returning.id}`, members: [returning] });
+      events.clear();
       expectSuccess(await deactivate(admin, returning));
+      // The deactivation's own announcement may arrive after its answer: let it, then start afresh.
+      await events.waitFor(REALM_USER);
+      await events.settle(REALM_USER);
       events.clear();
 
       const body = expectSuccess(await reactivate(admin, returning));
