@@ -110,4 +110,37 @@ describe('POST /messages/flags', () => {
       deactivated,
     });
   });
+
+  describe('POST /mark_stream_as_read and POST /mark_all_as_read', () => {
+    it('marks a channel’s messages read, and only that channel’s', async () => {
+      const other = await factory.channel({ id: member.realmId }, { name: `other ${Date.now()}`, subscribers: [member, friend] });
+      const here = await send(friend, { type: 'stream', to: channel.name, topic: 'bulk', content: 'here' });
+      const there = await send(friend, { type: 'stream', to: other.name, topic: 'bulk', content: 'there' });
+      const queue = await EventQueueClient.register(system.api, as(member), { event_types: ['update_message_flags'] });
+      const body = expectSuccess(await system.api.post('/mark_stream_as_read', { stream_id: channel.id }, as(member)));
+      expectMatchesOpenApi('post', '/mark_stream_as_read', body);
+      expect((await flagsOf(member, here)) & 1).toBe(1);
+      expect((await flagsOf(member, there)) & 1).toBe(0);
+      const [event] = await queue.waitFor('update_message_flags');
+      expect(event).toMatchObject({ op: 'add', flag: 'read' });
+      expect(event.messages as number[]).toContain(here);
+      expect(event.messages as number[]).not.toContain(there);
+      expectError(await system.api.post('/mark_stream_as_read', { stream_id: 999999 }, as(member)), 400, 'BAD_REQUEST', 'Invalid channel ID');
+      await expectCallersRefused((options) => system.api.post('/mark_stream_as_read', { stream_id: channel.id }, options), { subdomain, member, outsider, deactivated });
+    });
+
+    it('marks everything read, answering complete', async () => {
+      const one = await send(friend, { type: 'stream', to: channel.name, topic: 'all', content: 'a' });
+      const two = await send(friend, { type: 'direct', to: JSON.stringify([member.id]), content: 'b' });
+      const sendersBefore = await flagsOf(friend, one);
+      const body = expectSuccess(await system.api.post('/mark_all_as_read', {}, as(member)));
+      expectMatchesOpenApi('post', '/mark_all_as_read', body);
+      expect(body.complete).toBe(true);
+      expect((await flagsOf(member, one)) & 1).toBe(1);
+      expect((await flagsOf(member, two)) & 1).toBe(1);
+      expect(await flagsOf(friend, one)).toBe(sendersBefore); // only the caller's rows
+      expect(await system.db.userMessage.count({ where: { userId: member.id, flags: { equals: 0 } } })).toBe(0);
+      await expectCallersRefused((options) => system.api.post('/mark_all_as_read', {}, options), { subdomain, member, outsider, deactivated });
+    });
+  });
 });

@@ -483,3 +483,17 @@ export const clearMessageFlag = statement<{ messageId: number }, [userId: number
   `UPDATE user_messages SET flags = flags & ~$3 WHERE user_id = $1 AND message_id = ANY($2::int[]) AND (flags & $3) <> 0
    RETURNING message_id AS "messageId"`,
 );
+
+/** Marks every unread message of the user read; answers which. */
+export const markAllRead = statement<{ messageId: number }, [userId: number]>(
+  'messaging.mark_all_read',
+  `UPDATE user_messages SET flags = flags | 1 WHERE user_id = $1 AND (flags & 1) = 0 RETURNING message_id AS "messageId"`,
+);
+
+/** Marks the user's unread messages of one channel read; answers which. */
+export const markChannelRead = statement<{ messageId: number }, [userId: number, streamId: number]>(
+  'messaging.mark_channel_read',
+  `UPDATE user_messages um SET flags = um.flags | 1 FROM messages m
+   WHERE m.id = um.message_id AND um.user_id = $1 AND m.stream_id = $2 AND (um.flags & 1) = 0
+   RETURNING um.message_id AS "messageId"`,
+);

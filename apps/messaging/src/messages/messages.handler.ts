@@ -8,6 +8,8 @@ import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
+import { MarkAllAsRead } from './mark-all-as-read.use-case';
+import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
 
 @Controller()
 export class MessagesHandler {
@@ -18,7 +20,19 @@ export class MessagesHandler {
     private readonly sendScheduledMessage: SendScheduledMessage,
     private readonly readableMessages: ReadableMessages,
     private readonly updateMessageFlags: UpdateMessageFlags,
+    private readonly markAllAsRead: MarkAllAsRead,
+    private readonly markChannelAsRead: MarkChannelAsRead,
   ) {}
+
+  @CommandHandler(Messaging.markAllAsRead)
+  markAll(@Payload() payload: PayloadOf<typeof Messaging.markAllAsRead>) {
+    return this.markAllAsRead.execute(payload);
+  }
+
+  @CommandHandler(Messaging.markChannelAsRead)
+  markChannel(@Payload() payload: PayloadOf<typeof Messaging.markChannelAsRead>) {
+    return this.markChannelAsRead.execute(payload);
+  }
 
   @CommandHandler(Messaging.updateMessageFlags)
   updateFlags(@Payload() payload: PayloadOf<typeof Messaging.updateMessageFlags>) {

@@ -7,11 +7,13 @@ import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
+import { MarkAllAsRead } from './mark-all-as-read.use-case';
+import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
 
 /** Sending and reading messages. */
 @Module({
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
-  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages, UpdateMessageFlags],
+  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages, UpdateMessageFlags, MarkAllAsRead, MarkChannelAsRead],
 })
 export class MessagesModule {}

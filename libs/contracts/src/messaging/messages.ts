@@ -177,3 +177,21 @@ export const updateMessageFlags = defineApiCommand('messaging', 'update_message_
     ignored_because_not_subscribed_channels: z.array(int()),
   }),
 });
+
+export const markAllAsReadParams = {};
+
+export const markAllAsRead = defineApiCommand('messaging', 'mark_all_as_read', {
+  route: 'POST /mark_all_as_read',
+  summary: "Marks all the caller's messages as read.",
+  params: markAllAsReadParams,
+  response: z.object({ complete: z.boolean() }),
+});
+
+export const markChannelAsReadParams = { stream_id: param.int() };
+
+export const markChannelAsRead = defineApiCommand('messaging', 'mark_stream_as_read', {
+  route: 'POST /mark_stream_as_read',
+  summary: "Marks the caller's messages of a channel as read.",
+  params: markChannelAsReadParams,
+  response: z.object({}),
+});

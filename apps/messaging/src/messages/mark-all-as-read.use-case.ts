@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import type { DecodedParams } from '@teamchat/zulip';
+import { markAllRead } from '../core/messaging.sql';
+import { messagesReadEvent } from '../topics/topic-events';
+
+/**
+ * POST /mark_all_as_read (zerver/views/message_flags.py): every unread message of the caller
+ * becomes read in one statement, and the caller's clients are told which. Always complete here
+ * (Zulip works in timed batches and may answer `complete: false`).
+ */
+@Injectable()
+export class MarkAllAsRead {
+  constructor(
+    private readonly pg: PgService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, requestId }: ApiCommand<DecodedParams<typeof Messaging.markAllAsReadParams>>): Promise<{ complete: boolean }> {
+    const read = (await this.pg.run(markAllRead, user!.id)).map((row) => row.messageId).sort((a, b) => a - b);
+    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user!.id, read)], requestId);
+    return { complete: true };
+  }
+}
