@@ -143,29 +143,24 @@ export const topicSenderIds = statement<{ senderId: number }, [streamId: number,
   `SELECT DISTINCT sender_id AS "senderId" FROM messages WHERE stream_id = $1 AND lower(topic) = lower($2)`,
 );
 
-/**
- * A new message and its recipients' rows in one statement, moving the channel's
- * first_message_id when it has none yet. Recipients come as two parallel arrays.
- */
-export const insertMessage = statement<
-  { id: number; dateSent: Date },
-  [
-    realmId: number,
-    senderId: number,
-    streamId: number | null,
-    dmGroupId: number | null,
-    topic: string,
-    content: string,
-    renderedContent: string,
-    sendingClient: string,
-    recipientIds: number[],
-    recipientFlags: number[],
-  ]
->(
-  'messaging.insert_message',
-  `WITH message AS (
-     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+/** The message's columns and values, then its recipients' rows and the channel's first message. */
+type MessageValues = [
+  realmId: number,
+  senderId: number,
+  streamId: number | null,
+  dmGroupId: number | null,
+  topic: string,
+  content: string,
+  renderedContent: string,
+  sendingClient: string,
+  recipientIds: number[],
+  recipientFlags: number[],
+];
+
+/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $11. */
+const insertMessageText = (keyed: boolean) => `WITH message AS (
+     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client${keyed ? ', scheduled_message_id' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8${keyed ? ', $11' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
      RETURNING id, date_sent
    ), recipients AS (
      INSERT INTO user_messages (user_id, message_id, flags)
@@ -174,43 +169,21 @@ export const insertMessage = statement<
      UPDATE streams SET first_message_id = message.id FROM message
      WHERE streams.id = $3 AND streams.first_message_id IS NULL
    )
-   SELECT id, date_sent AS "dateSent" FROM message`,
-);
+   SELECT id, date_sent AS "dateSent" FROM message`;
+
+/**
+ * A new message and its recipients' rows in one statement, moving the channel's
+ * first_message_id when it has none yet. Recipients come as two parallel arrays.
+ */
+export const insertMessage = statement<{ id: number; dateSent: Date }, MessageValues>('messaging.insert_message', insertMessageText(false));
 
 /**
  * insertMessage with the scheduler's idempotency key: a key already used (by a committed or
  * concurrent insert, which this one waits for) inserts nothing and returns no row.
  */
-export const insertKeyedMessage = statement<
-  { id: number; dateSent: Date },
-  [
-    realmId: number,
-    senderId: number,
-    streamId: number | null,
-    dmGroupId: number | null,
-    topic: string,
-    content: string,
-    renderedContent: string,
-    sendingClient: string,
-    recipientIds: number[],
-    recipientFlags: number[],
-    scheduledMessageId: number,
-  ]
->(
+export const insertKeyedMessage = statement<{ id: number; dateSent: Date }, [...MessageValues, scheduledMessageId: number]>(
   'messaging.insert_keyed_message',
-  `WITH message AS (
-     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client, scheduled_message_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11)
-     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING
-     RETURNING id, date_sent
-   ), recipients AS (
-     INSERT INTO user_messages (user_id, message_id, flags)
-     SELECT r.user_id, message.id, r.flags FROM message, unnest($9::int[], $10::int[]) AS r(user_id, flags)
-   ), first_message AS (
-     UPDATE streams SET first_message_id = message.id FROM message
-     WHERE streams.id = $3 AND streams.first_message_id IS NULL
-   )
-   SELECT id, date_sent AS "dateSent" FROM message`,
+  insertMessageText(true),
 );
 
 /** The message a scheduled message became, if any. */

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PrismaService, isStoredId } from '@teamchat/db';
+import { GroupMembership, PrismaService } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { checkSubgroups } from './create-user-group.use-case';
+import { checkActiveUsers, checkSubgroups } from './group-parts';
 import { GroupPermissions } from './group-permissions';
 import { UserGroupEvents, type UserGroupEvent } from './user-group-events';
-import type { NamedGroup } from './user-group-store';
 
 interface Changes {
   add: number[];
@@ -53,17 +52,14 @@ export class ChangeGroupMembership {
   }
 
   private async apply(realmId: number, caller: AuthUser, groupId: number, changes: Changes, requestId: string): Promise<Record<string, never>> {
-    const group = await this.permissions.forUpdate(caller, groupId, this.permissionsNeeded(caller, changes), { allowDeactivated: true });
-    await this.checkPermissionsEach(caller, group, changes);
+    const group = await this.permissions.forUpdate(caller, groupId, this.required(caller, changes), { allowDeactivated: true });
 
     await this.prisma.$transaction(async (tx) => {
       const direct = new Set(
         (await tx.userGroupMember.findMany({ where: { groupId: group.id, user: { isActive: true } }, select: { userId: true } })).map((m) => m.userId),
       );
       if (changes.add.length > 0) {
-        const found = await tx.user.findMany({ where: { realmId, isActive: true, id: { in: changes.add.filter(isStoredId) } }, select: { id: true } });
-        const missing = changes.add.find((id) => !found.some((u) => u.id === id));
-        if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
+        await checkActiveUsers(tx, realmId, changes.add);
         const already = changes.add.find((id) => direct.has(id));
         if (already !== undefined) throw badRequest(`User ${already} is already a member of this group`);
       }
@@ -101,11 +97,6 @@ export class ChangeGroupMembership {
     return {};
   }
 
-  /** For the first check: any of the permissions the change could use lets the caller at the group. */
-  private permissionsNeeded(caller: AuthUser, changes: Changes): GroupPermissionSettingName[] {
-    return [...this.required(caller, changes).flat()];
-  }
-
   /** What each part of the change needs: one of each inner list. */
   private required(caller: AuthUser, changes: Changes): GroupPermissionSettingName[][] {
     const needs: GroupPermissionSettingName[][] = [];
@@ -115,13 +106,6 @@ export class ChangeGroupMembership {
     if (changes.addSubgroups.length > 0) needs.push(['can_add_members_group']);
     if (changes.deleteSubgroups.length > 0) needs.push(['can_remove_members_group']);
     return needs;
-  }
-
-  /** Every part of a mixed change must be allowed on its own. */
-  private async checkPermissionsEach(caller: AuthUser, group: NamedGroup, changes: Changes): Promise<void> {
-    const needs = this.required(caller, changes);
-    if (needs.length <= 1) return;
-    for (const need of needs) await this.permissions.forUpdate(caller, group.id, need, { allowDeactivated: true });
   }
 }
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
-import { PrismaService, isStoredId, type Prisma } from '@teamchat/db';
-import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { PrismaService } from '@teamchat/db';
+import type { DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
+import { checkActiveUsers, checkSubgroups } from './group-parts';
 import { GroupPermissions } from './group-permissions';
 import { GroupSettingValues } from './group-setting-values';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
@@ -35,9 +36,7 @@ export class CreateUserGroup {
     const subgroups = [...new Set(params.subgroups ?? [])];
 
     const groupId = await this.prisma.$transaction(async (tx) => {
-      const found = await tx.user.findMany({ where: { realmId: realm.id, isActive: true, id: { in: members.filter(isStoredId) } }, select: { id: true } });
-      const missing = members.find((id) => !found.some((u) => u.id === id));
-      if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
+      await checkActiveUsers(tx, realm.id, members);
       await checkSubgroups(tx, realm.id, subgroups);
       if (await tx.userGroup.findFirst({ where: { realmId: realm.id, name }, select: { id: true } })) throw nameTaken(name);
 
@@ -72,16 +71,4 @@ export class CreateUserGroup {
     await this.events.publish(realm.id, [{ event: { type: 'user_group', op: 'add', group } }], requestId);
     return { group_id: groupId };
   }
-}
-
-/** Subgroups to add: named, active groups of the organization (Zulip's texts). */
-export async function checkSubgroups(tx: Prisma.TransactionClient, realmId: number, subgroupIds: number[]): Promise<void> {
-  if (subgroupIds.length === 0) return;
-  const groups = await tx.userGroup.findMany({
-    where: { realmId, name: { not: null }, id: { in: subgroupIds.filter(isStoredId) } },
-    select: { id: true, deactivated: true },
-  });
-  const missing = subgroupIds.find((id) => !groups.some((g) => g.id === id));
-  if (missing !== undefined) throw badRequest(`Invalid user group ID: ${missing}`);
-  if (groups.some((g) => g.deactivated)) throw badRequest('User group is deactivated.');
 }

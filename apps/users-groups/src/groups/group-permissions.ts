@@ -23,25 +23,29 @@ export class GroupPermissions {
     private readonly store: UserGroupStore,
   ) {}
 
-  /** The group, if the caller may act on it by `permission` (or manage it); "Insufficient permission" otherwise. */
+  /**
+   * The group, if the caller may act on it: managing it allows everything; otherwise each entry
+   * of `needs` must be allowed by one of its settings (a single setting for a single action).
+   * "Insufficient permission" otherwise. One membership query, whatever the needs.
+   */
   async forUpdate(
     caller: AuthUser,
     groupId: number,
-    permission: GroupPermissionSettingName | GroupPermissionSettingName[],
+    needs: GroupPermissionSettingName | GroupPermissionSettingName[][],
     { allowDeactivated = false } = {},
   ): Promise<NamedGroup> {
     const group = await this.store.named(caller.realmId, groupId, { allowDeactivated });
     if (group.isSystemGroup) throw insufficient();
-    const permissions = Array.isArray(permission) ? permission : [permission];
+    const anyOf = typeof needs === 'string' ? [[needs]] : needs;
     const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: caller.realmId }, select: { canManageAllGroupsId: true } });
-    const candidates: { groupId: number | null; allowEveryone: boolean }[] = [
+    const manage = [
       { groupId: realm.canManageAllGroupsId, allowEveryone: REALM_PERMISSION_SETTINGS.can_manage_all_groups.allowEveryone },
-      ...(['can_manage_group', ...permissions] as GroupPermissionSettingName[]).map((name) => ({
-        groupId: group[GROUP_PERMISSION_SETTINGS[name].column],
-        allowEveryone: GROUP_PERMISSION_SETTINGS[name].allowEveryone,
-      })),
+      this.setting(group, 'can_manage_group'),
     ];
-    if (!(await this.holdsAny(caller, candidates))) throw insufficient();
+    const each = anyOf.map((names) => names.map((name) => this.setting(group, name)));
+    const held = await this.held(caller, [...manage, ...each.flat()]);
+    const holds = (settings: Setting[]) => settings.some((setting) => setting.groupId !== null && held.has(setting.groupId) && this.open(caller, setting));
+    if (!holds(manage) && !each.every(holds)) throw insufficient();
     return group;
   }
 
@@ -59,15 +63,28 @@ export class GroupPermissions {
   }
 
   /** Whether the caller holds any of these settings' permissions: one membership query. */
-  private async holdsAny(caller: AuthUser, settings: { groupId: number | null; allowEveryone: boolean }[]): Promise<boolean> {
-    const open = settings.filter(
-      (setting): setting is { groupId: number; allowEveryone: boolean } =>
-        setting.groupId !== null && (setting.allowEveryone || !isGuestRole(caller.role)),
-    );
-    const held = await this.membership.groupsHolding(
-      caller.id,
-      open.map((setting) => setting.groupId),
-    );
-    return held.size > 0;
+  private async holdsAny(caller: AuthUser, settings: Setting[]): Promise<boolean> {
+    const held = await this.held(caller, settings);
+    return settings.some((setting) => setting.groupId !== null && held.has(setting.groupId) && this.open(caller, setting));
   }
+
+  /** Which of these settings' groups hold the caller. */
+  private held(caller: AuthUser, settings: Setting[]): Promise<Set<number>> {
+    const ids = settings.filter((setting) => this.open(caller, setting)).flatMap((setting) => (setting.groupId === null ? [] : [setting.groupId]));
+    return this.membership.groupsHolding(caller.id, ids);
+  }
+
+  /** A guest never holds a permission whose setting may not be role:everyone. */
+  private open(caller: AuthUser, setting: Setting): boolean {
+    return setting.allowEveryone || !isGuestRole(caller.role);
+  }
+
+  private setting(group: NamedGroup, name: GroupPermissionSettingName): Setting {
+    return { groupId: group[GROUP_PERMISSION_SETTINGS[name].column], allowEveryone: GROUP_PERMISSION_SETTINGS[name].allowEveryone };
+  }
+}
+
+interface Setting {
+  groupId: number | null;
+  allowEveryone: boolean;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { GroupPermissionSettingName, GroupSettingValue } from '@teamchat/contracts';
 import { PrismaService, isStoredId, type Prisma } from '@teamchat/db';
 import { ZulipError, badRequest } from '@teamchat/zulip';
+import { checkActiveUsers, checkSubgroups } from './group-parts';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
 import { UserGroupStore } from './user-group-store';
 
@@ -50,13 +51,8 @@ export class GroupSettingValues {
     const { direct_members: memberIds, direct_subgroups: subgroupIds } = value as Exclude<GroupSettingValue, number>;
     const members = [...new Set(memberIds)];
     const subgroups = [...new Set(subgroupIds)];
-    const found = await tx.user.findMany({
-      where: { realmId, isActive: true, id: { in: members.filter(isStoredId) } },
-      select: { id: true },
-    });
-    const missingUser = members.find((id) => !found.some((user) => user.id === id));
-    if (missingUser !== undefined) throw badRequest(`Invalid user ID: ${missingUser}`);
-    for (const subgroupId of subgroups) await this.subgroupForSetting(tx, realmId, subgroupId);
+    await checkActiveUsers(tx, realmId, members);
+    await checkSubgroups(tx, realmId, subgroups);
 
     const currentGroup = current === null ? null : await tx.userGroup.findUnique({ where: { id: current }, select: { id: true, name: true } });
     const groupId =
@@ -112,13 +108,6 @@ export class GroupSettingValues {
         (group.name === 'role:owners' && !config.allowOwners));
     if (refused) throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
     return group.id;
-  }
-
-  /** A subgroup of an anonymous value: a named, active group of the organization. */
-  private async subgroupForSetting(db: Tx, realmId: number, groupId: number): Promise<void> {
-    const group = isStoredId(groupId) ? await db.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
-    if (!group) throw badRequest(`Invalid user group ID: ${groupId}`);
-    if (group.deactivated) throw badRequest('User group is deactivated.');
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { param } from '@teamchat/zulip';
 import { defineApiCommand } from '../command';
 import { apiSchema, emptyResponse, int } from '../api/api-schemas';
-import { groupSettingValueSchema } from '../users-groups/user-groups';
+import { groupSettingChangeSchema, groupSettingValueSchema, perSettingOf } from '../users-groups/user-groups';
 
 /** A channel's group-based permissions (Zulip's stream_permission_group_settings), in Zulip's order. */
 export const CHANNEL_PERMISSION_SETTING_NAMES = [
@@ -18,8 +18,7 @@ export const CHANNEL_PERMISSION_SETTING_NAMES = [
 ] as const;
 export type ChannelPermissionSettingName = (typeof CHANNEL_PERMISSION_SETTING_NAMES)[number];
 
-const perChannelSetting = <S>(make: () => S) =>
-  Object.fromEntries(CHANNEL_PERMISSION_SETTING_NAMES.map((name) => [name, make()])) as Record<ChannelPermissionSettingName, S>;
+const perChannelSetting = <S>(make: () => S) => perSettingOf(CHANNEL_PERMISSION_SETTING_NAMES, make);
 
 /** A channel as GET /streams lists it (Zulip's BasicChannel). */
 export const channelSchema = apiSchema(
@@ -158,7 +157,6 @@ export const updateSubscriptionProperties = defineApiCommand('messaging', 'updat
 });
 
 const channelPath = { stream_id: param.int() };
-const settingChange = z.object({ new: groupSettingValueSchema, old: groupSettingValueSchema.optional() });
 
 export const getChannelParams = channelPath;
 
@@ -180,7 +178,7 @@ export const updateChannelParams = {
   message_retention_days: param.json(z.union([z.number().int(), z.enum(['unlimited', 'realm_default'])])).optional(),
   /** A folder's id, or null for none. */
   folder_id: param.json(z.number().int().nullable()).optional(),
-  ...perChannelSetting(() => param.json(settingChange).optional()),
+  ...perChannelSetting(() => param.json(groupSettingChangeSchema).optional()),
 };
 
 export const updateChannel = defineApiCommand('messaging', 'update_channel', {

@@ -7,7 +7,7 @@ import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { PUSH_DEVICE_STATUSES } from '../push/devices';
-import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
+import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
@@ -306,12 +306,7 @@ export const userGroupUpdateEvent = apiSchema(
         name: z.string(),
         description: z.string(),
         deactivated: z.boolean(),
-        can_add_members_group: groupSettingValueSchema,
-        can_join_group: groupSettingValueSchema,
-        can_leave_group: groupSettingValueSchema,
-        can_manage_group: groupSettingValueSchema,
-        can_mention_group: groupSettingValueSchema,
-        can_remove_members_group: groupSettingValueSchema,
+        ...perSettingOf(GROUP_PERMISSION_SETTING_NAMES, () => groupSettingValueSchema),
       })
       .partial(),
   }),

@@ -30,6 +30,10 @@ export const GROUP_PERMISSION_SETTING_NAMES = [
 ] as const;
 export type GroupPermissionSettingName = (typeof GROUP_PERMISSION_SETTING_NAMES)[number];
 
+/** One entry per group-based setting (a group's, a channel's), each made by `make`. */
+export const perSettingOf = <N extends string, S>(names: readonly N[], make: () => S) =>
+  Object.fromEntries(names.map((name) => [name, make()])) as Record<N, S>;
+
 /** A named user group as GET /user_groups lists it (and `realm_user_groups`, and `user_group` add events). */
 export const userGroupSchema = apiSchema(
   'UserGroup',
@@ -44,23 +48,16 @@ export const userGroupSchema = apiSchema(
     date_created: int().nullable(),
     is_system_group: z.boolean(),
     deactivated: z.boolean(),
-    can_add_members_group: groupSettingValueSchema,
-    can_join_group: groupSettingValueSchema,
-    can_leave_group: groupSettingValueSchema,
-    can_manage_group: groupSettingValueSchema,
-    can_mention_group: groupSettingValueSchema,
-    can_remove_members_group: groupSettingValueSchema,
+    ...perSettingOf(GROUP_PERMISSION_SETTING_NAMES, () => groupSettingValueSchema),
   }),
 );
 export type UserGroupRecord = z.output<typeof userGroupSchema>;
 
 /** A setting's new value, with the value the caller believes it has now (Zulip's GroupSettingValueUpdate). */
-const settingChange = z.object({ new: groupSettingValueSchema, old: groupSettingValueSchema.optional() });
-export type GroupSettingChange = z.output<typeof settingChange>;
+export const groupSettingChangeSchema = z.object({ new: groupSettingValueSchema, old: groupSettingValueSchema.optional() });
+export type GroupSettingChange = z.output<typeof groupSettingChangeSchema>;
 
-/** One parameter per permission setting, each made by `make`. */
-const perSetting = <S>(make: () => S) =>
-  Object.fromEntries(GROUP_PERMISSION_SETTING_NAMES.map((name) => [name, make()])) as Record<GroupPermissionSettingName, S>;
+const perSetting = <S>(make: () => S) => perSettingOf(GROUP_PERMISSION_SETTING_NAMES, make);
 
 export const createUserGroupParams = {
   name: param.string(),
@@ -95,7 +92,7 @@ export const updateUserGroupParams = {
   name: param.string().optional(),
   description: param.string().optional(),
   deactivated: param.bool().optional(),
-  ...perSetting(() => param.json(settingChange).optional()),
+  ...perSetting(() => param.json(groupSettingChangeSchema).optional()),
 };
 
 export const updateUserGroup = defineApiCommand('users-groups', 'update_user_group', {
@@ -201,7 +198,7 @@ export const resolveGroupSetting = defineCommand<
     realmId: z.number().int(),
     setting: z.string(),
     restrictions: z.object({ allowEveryone: z.boolean(), allowNobody: z.boolean(), allowOwners: z.boolean() }),
-    change: settingChange,
+    change: groupSettingChangeSchema,
     current: z.number().int().nullable(),
   }),
 );
