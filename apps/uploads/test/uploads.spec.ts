@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Role } from '@teamchat/zulip';
 import { Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type TestUser } from '@teamchat/testing';
 import { bytes, multipart, send, type RawResponse } from './http';
@@ -328,11 +330,15 @@ describe('uploads', () => {
       expect(file.headers['content-type']).toBe('text/plain');
     });
 
-    it('terminates an upload', async () => {
+    it('terminates an upload, leaving nothing of it on disk', async () => {
       const created = await tus(uploader, 'POST', '/api/v1/tus', { 'Upload-Length': 10, 'Upload-Metadata': meta({ filename: 'gone.txt' }) });
       const location = created.headers.location as string;
+      const staged = path.join(system.env.LOCAL_UPLOADS_DIR, 'tus', location.split('/').pop()!);
+      expect((await tus(uploader, 'PATCH', location, { 'Upload-Offset': 0, 'Content-Type': 'application/offset+octet-stream' }, Buffer.from('half'))).status).toBe(204);
+      expect(readdirSync(staged)).toEqual(['0']);
       expect((await tus(uploader, 'DELETE', location)).status).toBe(204);
       expect((await tus(uploader, 'HEAD', location)).status).toBe(404);
+      expect(existsSync(staged)).toBe(false);
     });
 
     it('refuses without credentials, deferred lengths and oversize uploads, in Zulip’s words', async () => {
