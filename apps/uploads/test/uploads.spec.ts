@@ -227,6 +227,23 @@ describe('uploads', () => {
       });
     });
 
+    it('takes the API key alone as the api_key query parameter (the mobile apps’ image URLs), with the same read rules', async () => {
+      const file = await uploadText(uploader, 'keyed.txt', 'opened by key');
+      const withKey = (user: TestUser | { apiKey: string }, sub = subdomain) => fetchFile(undefined, `${file.url}?api_key=${user.apiKey}`, {}, sub);
+      const own = await withKey(uploader);
+      expect(own.status).toBe(200);
+      expect(own.body.toString()).toBe('opened by key');
+      expect(errorOf(await withKey(bystander))).toEqual({
+        status: 403,
+        body: { result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to view this file.' },
+      });
+      expect(errorOf(await withKey({ apiKey: 'z'.repeat(32) }))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', msg: 'Invalid API key' } });
+      expect(errorOf(await withKey(outsider))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', msg: 'Account is not associated with this subdomain' } });
+      // A key in the URL never admits a write.
+      const { body, headers } = multipart([{ field: 'file', filename: 'nope.txt', type: 'text/plain', content: Buffer.from('x') }]);
+      expect((await send(system, 'POST', `/api/v1/user_uploads?api_key=${uploader.apiKey}`, { subdomain, headers, body })).status).toBe(401);
+    });
+
     it('protected history: a subscriber who joins after the message may not read the file; one who was there may', async () => {
       const guarded = await factory.channel({ id: realmId }, { name: `guarded ${Date.now()}`, inviteOnly: true, historyPublicToSubscribers: false, subscribers: [uploader, subscriber] });
       const file = await uploadText(uploader, 'history.txt', 'before you came');
