@@ -7,6 +7,7 @@ import {
   expectError,
   expectMatchesOpenApi,
   expectSuccess,
+  type Credentials,
   type TestUser,
 } from '@teamchat/testing';
 
@@ -241,7 +242,7 @@ describe('search and narrow operators', () => {
   });
 
   describe('GET /messages/matches_narrow', () => {
-    const matches = (user: TestUser, query: Record<string, unknown>, options = as(user)) =>
+    const matches = (user: TestUser, query: Record<string, unknown>, options: { subdomain: string; auth?: Credentials } = as(user)) =>
       system.api.get<{ messages: Record<string, { match_content: string; match_subject: string }> }>('/messages/matches_narrow', query as never, options);
 
     it('answers which of the caller’s messages match, highlighted for a search', async () => {
@@ -270,7 +271,7 @@ describe('search and narrow operators', () => {
   });
 
   describe('POST /messages/flags/narrow', () => {
-    const flagNarrow = (user: TestUser, form: Record<string, unknown>, options = as(user)) => system.api.post('/messages/flags/narrow', form as never, options);
+    const flagNarrow = (user: TestUser, form: Record<string, unknown>, options: { subdomain: string; auth?: Credentials } = as(user)) => system.api.post('/messages/flags/narrow', form as never, options);
     const isRead = async (user: TestUser, messageId: number) =>
       ((await system.db.userMessage.findUniqueOrThrow({ where: { userId_messageId: { userId: user.id, messageId } } })).flags & 1) === 1;
 
