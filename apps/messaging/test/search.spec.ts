@@ -121,6 +121,8 @@ describe('search and narrow operators', () => {
       for (const text of ["'); DROP TABLE messages; --", '<script>alert(1)</script>', '!!! & | :*', '"unclosed']) {
         expect(await ids(member, [{ operator: 'search', operand: text }])).toEqual([]);
       }
+      expect(await ids(member, [{ operator: 'search', operand: `${'x'.repeat(3000)} "${'y'.repeat(3000)}"` }])).toEqual([]);
+      expectError(await get(member, { narrow: JSON.stringify([{ operator: 'search', operand: 'bread\u0000' }]) }), 400, 'BAD_REQUEST', 'narrow[0]["operand"] must not contain null bytes');
       expect(await system.db.message.count({ where: { realmId } })).toBeGreaterThan(0);
     });
 
@@ -231,8 +233,8 @@ describe('search and narrow operators', () => {
     [[{ operator: 'has', operand: 'color' }], "Invalid narrow operator: unknown 'has' operand color"],
     [[{ operator: 'has', operand: 'reaction' }], "Invalid narrow operator: unknown 'has' operand reaction"],
     [[{ operator: 'is', operand: 'shiny' }], "Invalid narrow operator: unknown 'is' operand shiny"],
-    [[{ operator: 'near', operand: 'soon' }], 'Invalid narrow operand: near must be a message ID'],
-    [[{ operator: 'id', operand: -3 }], 'Invalid narrow operand: id must be a message ID'],
+    [[{ operator: 'near', operand: 'soon' }], 'Invalid narrow operator: Invalid message ID'],
+    [[{ operator: 'id', operand: -3 }], 'Invalid narrow operator: Invalid message ID'],
     [[{ operator: 'with', operand: 'that one' }], "Invalid narrow operator: Invalid 'with' operator"],
     [[{ operator: 'with', operand: 1 }, { operator: 'with', operand: 2 }], "Invalid narrow operator combination: Duplicate 'with' operators."],
     [[{ operator: 'dm-including', operand: 999999 }], 'Invalid narrow operand: unknown user 999999'],

@@ -46,7 +46,7 @@ export function normalizeNarrow(narrow: NarrowTerm[]): Term[] {
     }
     if (term.operator === 'with' && messageIdOperand(term.operand) === null) throw badRequest("Invalid narrow operator: Invalid 'with' operator");
     if ((term.operator === 'near' || term.operator === 'id') && messageIdOperand(term.operand) === null) {
-      throw badRequest(`Invalid narrow operand: ${term.operator} must be a message ID`);
+      throw badRequest('Invalid narrow operator: Invalid message ID');
     }
     if (term.operator === 'dm-including' && Array.isArray(term.operand)) throw badRequest('Invalid narrow operand: dm-including');
     if (term.operator === 'channel' && Array.isArray(term.operand)) throw badRequest('Invalid narrow operand: channel');
