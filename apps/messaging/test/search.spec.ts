@@ -199,6 +199,11 @@ describe('search and narrow operators', () => {
       expect(await ids(member, [{ operator: 'channel', operand: 'kitchen' }, { operator: 'topic', operand: 'files' }, { operator: 'with', operand: flour }])).toEqual([running, flour]);
       expect(await ids(member, [{ operator: 'with', operand: dm }])).toEqual([dm]);
       expect(await ids(owner, [{ operator: 'with', operand: groupDm }])).toEqual([groupDm]);
+      // A conversation with someone deactivated since is still found.
+      const leaver = await factory.user({ id: realmId }, { fullName: 'Leaver' });
+      const farewell = await send(owner, { type: 'direct', to: JSON.stringify([leaver.id]), content: 'farewell' });
+      await system.db.user.update({ where: { id: leaver.id }, data: { isActive: false } });
+      expect(await ids(owner, [{ operator: 'with', operand: farewell }])).toEqual([farewell]);
       const refused = (narrow: Narrow) => get(member, { narrow: JSON.stringify(narrow) });
       expectError(await refused([{ operator: 'with', operand: vaultSecret }]), 400, 'BAD_REQUEST', "Invalid narrow operator: Invalid 'with' operator");
       expectError(await refused([{ operator: 'with', operand: elsewhere }]), 400, 'BAD_REQUEST', "Invalid narrow operator: Invalid 'with' operator");

@@ -3,7 +3,7 @@ import type { AuthUser, RealmRef } from '@teamchat/contracts';
 import { MAX_STORED_ID, PgService, Prisma, type MessageModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
-import { directMessageGroupByKey, directMessageGroups, messageConversation, searchHighlights } from '../core/messaging.sql';
+import { directMessageGroupByKey, messageConversation, searchHighlights } from '../core/messaging.sql';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { Flag } from './message-flags';
 import { RESOLVED_TOPIC_PREFIX, containsPattern, dmOperand, messageIdOperand, searchPhrases, type Term } from './narrow';
@@ -12,6 +12,9 @@ import { Visibility } from './visibility-policy';
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID, returned as the anchor for "newest". */
 export const NEWEST_ANCHOR = 10000000000000000;
+
+/** An internal term (no client can send it: normalizeNarrow refuses unknown operators): one direct-message group. */
+const DM_GROUP = 'dm-group (internal)';
 
 export type NarrowRow = MessageModel & { flags: number | null };
 
@@ -116,6 +119,9 @@ export class NarrowQuery {
           else conditions.push(Prisma.sql`m.dm_group_id = ${group.id}`);
           break;
         }
+        case DM_GROUP:
+          conditions.push(Prisma.sql`m.dm_group_id = ${term.operand as number}`);
+          break;
         case 'dm-including': {
           const person = await this.person(realm.id, term.operand);
           const including =
@@ -230,8 +236,8 @@ export class NarrowQuery {
         ...others,
       ];
     }
-    const [group] = await this.pg.run(directMessageGroups, [message.dmGroupId!]);
-    return [{ operator: 'dm', operand: group.memberIds.filter((id) => id !== viewer.id), negated: false }, ...others];
+    // The group itself (not its members, some of whom may be deactivated since).
+    return [{ operator: DM_GROUP, operand: message.dmGroupId!, negated: false }, ...others];
   }
 
   private async person(realmId: number, operand: Term['operand']) {
