@@ -43,6 +43,12 @@ export class UploadsProxy {
     this.router.all([TUS_PATH, `${TUS_PATH}/*rest`], (req, res) => void this.forward(req as ApiRequest, res, 'tus'));
   }
 
+  /** Whether a URL is one of these routes' (compared as Express's routing compares: ignoring case). */
+  claims(url: string): boolean {
+    const path = url.toLowerCase();
+    return path.startsWith('/user_uploads/') || path.startsWith('/api/v1/user_uploads') || path.startsWith(TUS_PATH);
+  }
+
   private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {
     try {
       if (auth === 'user') await this.admission.admit(req, res, 'user');
