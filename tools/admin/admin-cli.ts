@@ -13,6 +13,7 @@ import { CreateOrganization } from '../../apps/users-groups/src/organizations/cr
 import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
+import { ChannelCreation } from '../../apps/messaging/src/channels/channel-creation';
 import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
 import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
@@ -167,7 +168,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
         new ChannelStatsReader(pg, groups),
         events,
         new ChannelPermissions(prisma, groups),
-        commands,
+        new ChannelCreation(prisma, commands),
       );
       const result = await subscribe
         .execute({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
 import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
-import { Role, isModeratorOrAbove } from '@teamchat/zulip';
+import { Role, gravatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { UserGroupStore } from '../groups/user-group-store';
 import { RealmDirectory } from '../realms/realm-directory';
@@ -104,6 +104,7 @@ export class RegisterStateReader {
       full_name: own.full_name,
       avatar_source: caller.avatarSource,
       avatar_url: own.avatar_url,
+      avatar_url_medium: gravatarUrl(caller.deliveryEmail, caller.avatarVersion, true),
       is_admin: own.is_admin,
       is_owner: own.is_owner,
       is_moderator: isModeratorOrAbove(caller.role),
@@ -167,7 +168,16 @@ export class RegisterStateReader {
   private async realmGroupSettings(realmId: number): Promise<State> {
     const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
     const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
-    const values = await this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id])));
-    return Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)]));
+    const [values, systemGroups] = await Promise.all([
+      this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id]))),
+      this.groups.systemGroupIds(realmId),
+    ]);
+    return {
+      ...Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)])),
+      // Settings of features to come: their default system group (Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).
+      ...Object.fromEntries(
+        Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [`realm_${name}`, systemGroups.get(group)!]),
+      ),
+    };
   }
 }
