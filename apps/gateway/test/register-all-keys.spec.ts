@@ -1,3 +1,4 @@
+import { CHANNEL_PERMISSION_SETTING_NAMES, GROUP_PERMISSION_SETTING_NAMES, Realtime } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
@@ -53,6 +54,13 @@ const NOT_SENT: Record<string, string> = {
   server_timestamp: 'sent with presence',
 };
 
+/** Who may create channels, as the register state says, by role (the channel-creation rule). */
+const CREATION_RULE = [
+  ['member', { can_create_public_streams: true, can_create_private_streams: true, can_create_web_public_streams: false, can_subscribe_other_users: true }],
+  ['administrator', { can_create_public_streams: true, can_create_private_streams: true, can_create_web_public_streams: true, can_subscribe_other_users: true }],
+  ['guest', { can_create_public_streams: false, can_create_private_streams: false, can_create_web_public_streams: false, can_subscribe_other_users: false }],
+] as const;
+
 describe('POST /register: every key Zulip lists, against Zulip\'s OpenAPI description', () => {
   let system: TestSystem;
   let factory: Factory;
@@ -89,11 +97,37 @@ describe('POST /register: every key Zulip lists, against Zulip\'s OpenAPI descri
       client_capabilities: { user_settings_object: true, notification_settings_null: true },
     });
     expectMatchesOpenApi('post', '/register', body);
-    const reference = loadZulipReference();
-    if (!reference) return;
     expectMatchesZulipOpenApi('post', '/register', body);
-    const schema = (reference.components as Record<string, Record<string, { allOf?: { properties?: object }[]; properties?: object }>>).schemas;
-    void schema;
+  });
+
+  it.each(CREATION_RULE)('tells the %s which channels they may create, as POST /channels/create decides', async (who, expected) => {
+    const user = { member, administrator: admin, guest }[who];
+    const body = await register(user, { fetch_event_types: ['realm'] });
+    expect(body).toMatchObject({ ...expected, can_create_streams: expected.can_create_public_streams, can_invite_others_to_realm: false });
+    const res = await system.api.post('/channels/create', { name: `by ${who}`, subscribers: [], is_web_public: true }, { auth: user, subdomain });
+    expect(res.status).toBe(expected.can_create_web_public_streams ? 200 : 400);
+  });
+
+  it('serves the organization\'s permission settings with their system groups, and how each setting behaves', async () => {
+    const body = await register(member, { fetch_event_types: ['realm'] });
+    const systemGroups = new Map(
+      (await system.db.userGroup.findMany({ where: { realmId: member.realmId, isSystemGroup: true } })).map((group) => [group.name, group.id]),
+    );
+    for (const [name, group] of Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE)) {
+      expect([name, body[`realm_${name}`]]).toEqual([name, systemGroups.get(group)]);
+    }
+    const settings = body.server_supported_permission_settings as Record<string, Record<string, { allow_everyone_group: boolean; default_group_name: string }>>;
+    expect(Object.keys(settings.stream).sort()).toEqual([...CHANNEL_PERMISSION_SETTING_NAMES].sort());
+    expect(Object.keys(settings.group).sort()).toEqual([...GROUP_PERMISSION_SETTING_NAMES].sort());
+    expect(Object.keys(settings.realm).sort()).toEqual(
+      ['can_create_groups', 'can_manage_all_groups', 'can_mention_many_users_group', ...Object.keys(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE)].sort(),
+    );
+    expect(settings.stream.can_send_message_group).toMatchObject({ allow_everyone_group: true, default_group_name: 'role:everyone' });
+    expect(settings.stream.can_subscribe_group).toMatchObject({ allow_everyone_group: false, default_group_name: 'role:nobody' });
+    expect(settings.group.can_manage_group).toMatchObject({ default_group_name: 'group_creator' });
+    expect(body).toMatchObject({ realm_bot_domain: `${subdomain}.testserver.local`, realm_upload_quota_mib: null, realm_message_retention_days: -1 });
+    expect(body.avatar_url_medium).toBeUndefined();
+    expect((await register(member, { fetch_event_types: ['realm_user'] })).avatar_url_medium).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&s=500&version=1$/);
   });
 
   it('lists every key of Zulip\'s description but the ones it sends only in other circumstances', async () => {

@@ -70,6 +70,7 @@ export class RegisterQueue {
         zulip_version: ZULIP_VERSION,
         zulip_merge_base: ZULIP_MERGE_BASE,
         ...Object.assign({}, ...parts),
+        ...joinedPermissionSettings(parts),
         ...(Realtime.wants(request, 'realm') ? { ...realmConstants(realm, this.config), ...callerPermissions(user) } : {}),
         ...defaultsUntilFeature(request),
       };
@@ -112,6 +113,12 @@ function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unkn
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 140,
   };
+}
+
+/** `server_supported_permission_settings`, whose parts come from users-groups and messaging. */
+function joinedPermissionSettings(parts: Record<string, unknown>[]): Record<string, unknown> {
+  const pieces = parts.map((part) => part.server_supported_permission_settings).filter((piece) => piece !== undefined);
+  return pieces.length > 0 ? { server_supported_permission_settings: Object.assign({}, ...pieces) } : {};
 }
 
 /**

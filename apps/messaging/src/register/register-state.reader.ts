@@ -4,6 +4,7 @@ import { PrismaService } from '@teamchat/db';
 import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { defaultChannelIds } from '../default-channels/default-channels';
+import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
 import { MessageStateReader } from './message-state.reader';
@@ -62,6 +63,7 @@ export class RegisterStateReader {
       want('muted_topics') && (request.fetchEventTypes === null || !want('user_topic'))
         ? this.messages.mutedTopics(user.id, allowEmptyTopicName).then((rows) => ({ muted_topics: rows }))
         : {},
+      want('realm') ? { server_supported_permission_settings: { stream: supportedChannelPermissionSettings() } } : {},
       want('default_streams') ? defaultChannelIds(this.prisma, request.realm.id).then((ids) => ({ realm_default_streams: ids })) : {},
       want('starred_messages') ? this.messages.starredMessages(user.id).then((ids) => ({ starred_messages: ids })) : {},
       want('recent_private_conversations')

@@ -132,3 +132,20 @@ export const REALM_GROUP_SETTINGS_UNTIL_FEATURE = {
   direct_message_initiator_group: 'role:everyone',
   direct_message_permission_group: 'role:everyone',
 } as const;
+
+/**
+ * One permission setting as `server_supported_permission_settings` describes it (Zulip's
+ * GroupPermissionSetting): which groups it accepts and its default. Only the facts the owners'
+ * tables hold vary; the rest is Zulip's ordinary case (any system group but role:internet).
+ */
+export function permissionSettingDescription(setting: { allowEveryone: boolean; defaultGroupName: string; requireSystemGroup?: boolean; allowNobody?: boolean }) {
+  return {
+    require_system_group: setting.requireSystemGroup ?? false,
+    allow_internet_group: false,
+    allow_nobody_group: setting.allowNobody ?? true,
+    allow_everyone_group: setting.allowEveryone,
+    default_group_name: setting.defaultGroupName,
+    default_for_system_groups: null,
+    allowed_system_groups: [] as string[],
+  };
+}

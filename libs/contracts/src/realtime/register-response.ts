@@ -222,6 +222,18 @@ export const realmBotSchema = apiSchema(
 
 // ---------------------------------------------------------------------------------------------
 
+const permissionSettingDescriptionSchema = z.object({
+  require_system_group: z.boolean(),
+  allow_internet_group: z.boolean(),
+  allow_nobody_group: z.boolean(),
+  allow_everyone_group: z.boolean(),
+  /** A system group's name, or `group_creator` / `stream_creator_or_nobody`. */
+  default_group_name: z.string(),
+  default_for_system_groups: z.string().nullable(),
+  /** Empty: every system group the flags allow. */
+  allowed_system_groups: z.array(z.string()),
+});
+
 /** REALM_DEFAULTS_UNTIL_FEATURE's keys, each by its value's type (null and object values are declared one by one). */
 const realmDefaultsShape = Object.fromEntries(
   Object.entries(REALM_DEFAULTS_UNTIL_FEATURE).flatMap(([key, value]): [string, z.ZodOptional<z.ZodBoolean | z.ZodNumber | z.ZodString>][] => {
@@ -326,6 +338,17 @@ export const registerResponseSchema = apiSchema(
     server_emoji_data_url: z.string().optional(),
     // Permission settings of features to come: their default system group (REALM_GROUP_SETTINGS_UNTIL_FEATURE).
     ...realmGroupDefaultsShape,
+    /**
+     * How each permission setting behaves (which groups it accepts, its default): `realm` and
+     * `group` from users-groups, `stream` from messaging.
+     */
+    server_supported_permission_settings: z
+      .object({
+        realm: z.record(z.string(), permissionSettingDescriptionSchema),
+        stream: z.record(z.string(), permissionSettingDescriptionSchema),
+        group: z.record(z.string(), permissionSettingDescriptionSchema),
+      })
+      .optional(),
     // What the caller may do (the gateway, from the caller's role).
     can_create_streams: z.boolean().optional(),
     can_create_public_streams: z.boolean().optional(),
