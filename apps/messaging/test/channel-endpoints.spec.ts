@@ -207,6 +207,33 @@ describe('channel endpoints', () => {
       expectSuccess(await system.api.delete('/default_streams', { stream_id: body.id as number }, as(admin)));
     });
 
+    it('is the same rule through POST /users/me/subscriptions: is_default_stream for administrators, never private', async () => {
+      const queue = await EventQueueClient.register(system.api, as(other), { event_types: ['default_streams'] });
+      const name = unique('subscribed default');
+      expectError(
+        await post(member, '/users/me/subscriptions', { subscriptions: [{ name }], is_default_stream: true }),
+        400,
+        'BAD_REQUEST',
+        'Insufficient permission',
+      );
+      expectError(
+        await post(admin, '/users/me/subscriptions', { subscriptions: [{ name }], is_default_stream: true, invite_only: true }),
+        400,
+        'BAD_REQUEST',
+        'A default channel cannot be private.',
+      );
+      expectError(await post(guest, '/users/me/subscriptions', { subscriptions: [{ name }] }), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expect(await system.db.stream.count({ where: { realmId, name } })).toBe(0);
+      expectSuccess(await post(admin, '/users/me/subscriptions', { subscriptions: [{ name }], is_default_stream: true }));
+      const row = await system.db.stream.findFirstOrThrow({ where: { realmId, name } });
+      expect(row.isDefault).toBe(true);
+      expect((await queue.waitFor('default_streams'))[0].default_streams).toContain(row.id);
+      // Joining an existing channel with the flag changes nothing about it.
+      expectSuccess(await post(member, '/users/me/subscriptions', { subscriptions: [{ name: 'general' }], is_default_stream: true }));
+      expect((await system.db.stream.findUniqueOrThrow({ where: { id: general.id } })).isDefault).toBe(false);
+      await system.db.stream.update({ where: { id: row.id }, data: { isDefault: false } });
+    });
+
     it('refuses bad callers', async () => {
       await expectCallersRefused((options) => system.api.post('/channels/create', { name: unique('x'), subscribers: [] }, options), {
         subdomain,
