@@ -272,6 +272,18 @@ describe('channel endpoints', () => {
       expect((await queues[0].settle()).filter((event) => event.type === 'default_streams')).toHaveLength(2);
     });
 
+    it('lists default channels in GET /streams with include_default, even without include_public', async () => {
+      const lobby = await factory.channel({ id: realmId }, { name: unique('lobby') });
+      const listed = async (user: TestUser, query: Record<string, FormValue>) =>
+        (expectSuccess(await get(user, '/streams', query)).streams as { stream_id: number }[]).map((c) => c.stream_id);
+      expect(await listed(member, { include_public: false, include_default: true })).not.toContain(lobby.id);
+      expectSuccess(await post(admin, '/default_streams', { stream_id: lobby.id }));
+      expect(await listed(member, { include_public: false, include_default: true })).toContain(lobby.id);
+      expect(await listed(member, { include_public: false })).not.toContain(lobby.id);
+      expect(await listed(guest, { include_public: false, include_default: true })).not.toContain(lobby.id);
+      expectSuccess(await system.api.delete('/default_streams', { stream_id: lobby.id }, as(admin)));
+    });
+
     it('leaves a channel out of the defaults once it is private or archived', async () => {
       const lobby = await factory.channel({ id: realmId }, { name: unique('lobby') });
       expectSuccess(await post(admin, '/default_streams', { stream_id: lobby.id }));
