@@ -60,3 +60,16 @@ export function runBenchmark(main: () => Promise<void>): void {
     },
   );
 }
+
+/** Users, API keys and subscriptions in bulk (the factory's per-user password hashing would take minutes). */
+export async function createUsers(system: TestSystem, realmId: number, channelId: number, count: number) {
+  const tag = randomBytes(3).toString('hex');
+  await system.db.user.createMany({
+    data: Array.from({ length: count }, (_, i) => ({ realmId, deliveryEmail: `bench-${tag}-${i}@example.test`, fullName: `Bench ${i}` })),
+  });
+  const users = await system.db.user.findMany({ where: { realmId, deliveryEmail: { startsWith: `bench-${tag}-` } }, orderBy: { id: 'asc' } });
+  const keys = users.map((user) => ({ userId: user.id, key: randomBytes(16).toString('hex') }));
+  await system.db.apiKey.createMany({ data: keys });
+  await system.db.subscription.createMany({ data: users.map((user) => ({ userId: user.id, streamId: channelId, subscribedAfterMessageId: 0 })) });
+  return users.map((user, i) => ({ email: user.deliveryEmail, apiKey: keys[i].key }));
+}

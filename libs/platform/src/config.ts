@@ -43,6 +43,8 @@ export const configSchema = z.object({
   EVENT_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
   /** A long-poll with nothing to deliver gets a heartbeat after this, plus up to 10 s of jitter (Zulip: 45 s). */
   EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
+  /** After SIGTERM: how long a process answers not-ready while still serving, before it closes. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** How long the fan-out may hold an event before JetStream hands it to another gateway replica. */
   EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
   /**

@@ -6,6 +6,7 @@ export * from './rate-limiter';
 export * from './mailer';
 export * from './service-name';
 export * from './platform.module';
+export * from './shutdown';
 export * from './bootstrap';
 export * from './health/readiness';
 export * from './commands/command-client';
