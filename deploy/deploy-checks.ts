@@ -13,7 +13,9 @@ import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { configSchema } from '../libs/platform/src/config';
+import { kedaSchemaProblems, scalingProblems } from './scaling-checks';
 
 // Parsed YAML is untyped data; the checks look at it field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -481,7 +483,11 @@ const MODELS: Record<string, { new (data: Data): { validate(): void } }> = {
   'v1/Secret': Secret,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
+
+/** Kinds validated elsewhere (KEDA's models are ES modules: see kedaSchemaProblems). */
+const KEDA_KEY = 'keda.sh/v1alpha1/ScaledObject';
 
 export function parseK8s(files: K8sFiles): { objects: K8sObject[]; problems: string[] } {
   const objects: K8sObject[] = [];
@@ -506,8 +512,14 @@ export function parseK8s(files: K8sFiles): { objects: K8sObject[]; problems: str
 /** Every object against the Kubernetes OpenAPI schema of its kind. */
 export function schemaProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
+  const scaledObjects = objects.filter(({ obj }) => `${obj?.apiVersion}/${obj?.kind}` === KEDA_KEY);
+  problems.push(...kedaSchemaProblems(scaledObjects));
   for (const { file, obj } of objects) {
     const key = `${obj?.apiVersion}/${obj?.kind}`;
+    if (key === KEDA_KEY) {
+      if (!obj.metadata?.name) problems.push(`k8s/${file}: ${obj.kind} has no metadata.name`);
+      continue;
+    }
     const Model = MODELS[key];
     if (!Model) {
       problems.push(`k8s/${file}: ${key} is not a kind these checks know`);
@@ -688,9 +700,8 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
     if (scalesOnCpu && !(cpuMillis(cpuRequest) > 0)) problems.push(`${where}: scales on CPU, but Deployment ${ref.name} requests no CPU`);
     if (!(obj.spec?.minReplicas >= 1 && obj.spec?.maxReplicas >= obj.spec?.minReplicas)) problems.push(`${where}: bad min/max replicas`);
   }
-  for (const needed of ['gateway', 'messaging']) {
-    if (!targets.has(needed)) problems.push(`k8s: no HorizontalPodAutoscaler for ${needed}`);
-  }
+  // One autoscaler per Deployment (HPA or KEDA), PDBs, topology spread, the gateway's drain.
+  problems.push(...scalingProblems(objects, configData));
 
   // The migration Job
   const jobs = ofKind('Job');
