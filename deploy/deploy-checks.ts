@@ -305,9 +305,26 @@ export function migrateStageProblems(file: Dockerfile, stageName: string | undef
 // ---------------------------------------------------------------------------------------------
 // docker-compose.yml
 
-export function parseCompose(text: string): Data {
-  // Compose resolves YAML merge keys (`<<: *anchor`); so must we.
-  return parse(text, { merge: true });
+export function parseCompose(text: string, env: Record<string, string> = {}): Data {
+  // Compose resolves YAML merge keys (`<<: *anchor`) and `${VAR:-default}`; so must we (with
+  // `env` as the shell's environment: none by default).
+  return interpolate(parse(text, { merge: true }), env);
+}
+
+/** Compose's variable substitution: `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `$$`. */
+export function interpolate(value: Data, env: Record<string, string>): Data {
+  if (typeof value === 'string') {
+    return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}/g, (whole, name: string | undefined, colon: string, fallback: string | undefined) => {
+      if (whole === '$$') return '$';
+      const set = env[name!];
+      if (fallback === undefined) return set ?? '';
+      if (colon) return set ? set : fallback; // ${VAR:-default}: unset or empty
+      return set ?? fallback; // ${VAR-default}: unset only
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  return value;
 }
 
 function healthcheckText(test: unknown): string {
@@ -325,7 +342,8 @@ function healthcheckUrls(text: string): { host: string; port: number; path: stri
 
 export function composeProblems(compose: Data, dockerfile: Dockerfile, packageJson: Data): string[] {
   const problems: string[] = [];
-  const services: Record<string, Data> = compose?.services ?? {};
+  // Services of an optional profile (`tracing`) are checked by tracingProfileProblems.
+  const services: Record<string, Data> = Object.fromEntries(Object.entries<Data>(compose?.services ?? {}).filter(([, service]) => !service?.profiles));
   const expected = [...SERVICES, ...INFRASTRUCTURE].sort();
   const actual = Object.keys(services).sort();
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
