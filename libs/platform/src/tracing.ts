@@ -29,7 +29,8 @@ const TRACER = 'teamchat';
 let shutdown: (() => Promise<void>) | undefined;
 
 /** Starts the SDK when an endpoint is configured; call before anything else in the process. */
-export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function startTracing(service: string): boolean {
+  const env = process.env; // the SDK reads its settings (OTEL_*) from there too
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT || tracing.enabled) return tracing.enabled;
   // Only traces: no OTLP logs or metrics (metrics are Prometheus, on /metrics).
   env.OTEL_LOGS_EXPORTER ??= 'none';
