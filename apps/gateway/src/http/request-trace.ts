@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SpanKind, SpanStatusCode, extractHttp, otelContext, otelTrace, tracer, tracing, type TraceContext } from '@teamchat/platform';
 
 const TRACE = Symbol('trace context');
+const POLL_PATH = '/api/v1/events';
 type Traced = IncomingMessage & { [TRACE]?: TraceContext };
 
 /**
@@ -15,7 +16,11 @@ export function traceRequest(req: IncomingMessage, res: ServerResponse & { local
   const span = tracer().startSpan(`${req.method} request`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } }, parent);
   (req as Traced)[TRACE] = otelTrace.setSpan(parent, span);
   res.once('close', () => {
-    const route = (res.locals?.route as string | undefined) ?? ((req as { route?: { path?: string } }).route?.path || undefined);
+    const route =
+      (res.locals?.route as string | undefined) ??
+      ((req as { route?: { path?: string } }).route?.path || undefined) ??
+      // GET /events is served ahead of Express (PollEventsRoute), with no route object.
+      (req.url?.split('?')[0] === POLL_PATH ? POLL_PATH : undefined);
     if (route) {
       span.updateName(`${req.method} ${route}`);
       span.setAttribute('http.route', route);
