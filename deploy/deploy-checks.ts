@@ -701,7 +701,6 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
 
   // Autoscaling
   const hpas = ofKind('HorizontalPodAutoscaler');
-  const targets = new Set<string>();
   for (const { file, obj } of hpas) {
     const where = `k8s/${file} HorizontalPodAutoscaler ${obj.metadata?.name}`;
     if (obj.apiVersion !== 'autoscaling/v2') problems.push(`${where}: apiVersion ${obj.apiVersion}, want autoscaling/v2`);
@@ -711,7 +710,6 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
       problems.push(`${where}: scaleTargetRef ${ref.apiVersion}/${ref.kind}/${ref.name} is not a Deployment in k8s/`);
       continue;
     }
-    targets.add(ref.name);
     if (deployment.spec?.replicas !== undefined) problems.push(`${where}: Deployment ${ref.name} sets spec.replicas, which fights the autoscaler on every apply`);
     const scalesOnCpu = (obj.spec?.metrics ?? []).some((m: Data) => m.resource?.name === 'cpu');
     const cpuRequest = deployment.spec?.template?.spec?.containers?.[0]?.resources?.requests?.cpu;
