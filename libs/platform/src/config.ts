@@ -102,6 +102,13 @@ export const configSchema = z.object({
   EMAIL_GATEWAY_DOMAIN: z.string().default(''),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
+
+  /**
+   * Tracing (OpenTelemetry): spans go over OTLP/HTTP to this collector URL (e.g.
+   * http://otel-collector:4318); empty means tracing is off and costs nothing. The SDK's other
+   * standard OTEL_* variables (OTEL_TRACES_SAMPLER, OTEL_BSP_SCHEDULE_DELAY, …) apply as well.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(''), z.string().url()]).default(''),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

@@ -14,3 +14,4 @@ export * from './commands/command-handler.decorator';
 export * from './commands/command-server';
 export * from './events/event-bus';
 export * from './bullmq';
+export * from './tracing';

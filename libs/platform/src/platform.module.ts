@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { ServiceName } from '@teamchat/contracts';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from './config';
@@ -12,6 +12,15 @@ import { RateLimiter } from './rate-limiter';
 import { EventBus } from './events/event-bus';
 import { Shutdown } from './shutdown';
 import type { Redis } from 'ioredis';
+import { stopTracing } from './tracing';
+
+/** Flushes the spans still buffered, last thing at shutdown (a no-op with tracing off). */
+@Injectable()
+class TracingShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
+  }
+}
 
 /** Optional: a service that owns tables provides this to put its database in readiness. */
 export const DATABASE_PING = Symbol('DATABASE_PING');
@@ -37,6 +46,7 @@ export class PlatformModule {
         RateLimiter,
         EventBus,
         Shutdown,
+        TracingShutdown,
         {
           provide: READINESS_CHECKS,
           inject: [REDIS, CommandClient, Shutdown, { token: DATABASE_PING, optional: true }],
