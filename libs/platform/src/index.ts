@@ -7,6 +7,7 @@ export * from './mailer';
 export * from './service-name';
 export * from './platform.module';
 export * from './shutdown';
+export * from './dependency-errors';
 export * from './bootstrap';
 export * from './health/readiness';
 export * from './commands/command-client';

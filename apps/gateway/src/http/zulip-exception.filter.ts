@@ -1,5 +1,5 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { LOGGER } from '@teamchat/platform';
+import { LOGGER, isDependencyUnavailable } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -43,6 +43,8 @@ function toZulipError(exception: unknown, req: IncomingMessage & Partial<Pick<Ap
     }
     const bodyError = bodyParserError(exception);
     if (bodyError) return bodyError;
+    // Redis or NATS unreachable from the gateway itself (a restart): retryable, not our fault.
+    if (isDependencyUnavailable(exception)) return new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
 
     logger.error({ err: exception, requestId: req.ctx?.requestId, path: req.url }, 'unexpected fault');
     return new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', {

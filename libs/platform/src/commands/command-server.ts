@@ -9,6 +9,7 @@ import { LOGGER } from '../logger';
 import { MetricsService } from '../metrics';
 import { SERVICE_NAME } from '../service-name';
 import { SpanKind, extractNats, failSpan, inSpan, tracing } from '../tracing';
+import { isDependencyUnavailable } from '../dependency-errors';
 import { COMMAND_DEF } from './command-handler.decorator';
 
 /** What a caller sends (Nest's NATS packet shape, which CommandClient and Nest's client both write). */
@@ -143,6 +144,10 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
       return { ok: true, data: data ?? {} };
     } catch (error) {
       if (error instanceof ZulipError) return this.fail(def, error, stopTimer);
+      if (isDependencyUnavailable(error)) {
+        this.logger.warn({ err: error, subject: def.subject, requestId }, 'command failed: a dependency is unavailable');
+        return this.fail(def, new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'), stopTimer);
+      }
       this.logger.error({ err: error, subject: def.subject, requestId }, 'command failed unexpectedly');
       return this.fail(def, new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error'), stopTimer);
     }
