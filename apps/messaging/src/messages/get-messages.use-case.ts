@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
-import { MAX_STORED_ID, PgService, Prisma, isStoredId, type MessageModel } from '@teamchat/db';
+import { MAX_STORED_ID, PgService, Prisma, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
-import { channelNames, directMessageGroupByKey, directMessageGroups } from '../core/messaging.sql';
+import { channelNames, directMessageGroupByKey, directMessageGroups, reactionsOfMessages } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 import { Flag, flagNames } from './message-flags';
-import { toMessageRecord } from './message-record';
+import { toMessageRecord, type StoredMessage } from './message-record';
 import { dmOperand, normalizeNarrow, type Term } from './narrow';
 
 type Params = DecodedParams<typeof Messaging.getMessagesParams>;
@@ -17,7 +17,7 @@ type Command = ApiCommand<Params>;
 const NEWEST_ANCHOR = 10000000000000000;
 const MAX_MESSAGES_PER_REQUEST = 5000;
 
-type Row = MessageModel & { flags: number | null };
+type Row = StoredMessage & { flags: number | null };
 
 /**
  * GET /messages (zerver/views/message_fetch.py): a window of messages around an anchor in a
@@ -156,7 +156,8 @@ export class GetMessages {
     const orderBy = order === 'ASC' ? Prisma.sql`ORDER BY m.id ASC` : Prisma.sql`ORDER BY m.id DESC`;
     const columns = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId",
       m.dm_group_id AS "dmGroupId", m.topic, m.content, m.rendered_content AS "renderedContent",
-      m.sending_client AS "sendingClient", m.date_sent AS "dateSent", um.flags`;
+      m.sending_client AS "sendingClient", m.date_sent AS "dateSent", m.last_edit_time AS "lastEditTime",
+      m.last_move_time AS "lastMoveTime", um.flags`;
     // Composed with Prisma.sql (text and values only) and run through pg: a narrow's shape varies.
     if (scope.channelWide) {
       return this.pg.query<Row>(Prisma.sql`
@@ -172,10 +173,16 @@ export class GetMessages {
   private async records({ realm, params }: Command, rows: Row[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
-    const [channels, groups] = await Promise.all([
+    const [channels, groups, reactionRows] = await Promise.all([
       channelIds.length ? this.pg.run(channelNames, channelIds) : [],
       groupIds.length ? this.pg.run(directMessageGroups, groupIds) : [],
+      rows.length ? this.pg.run(reactionsOfMessages, rows.map((row) => row.id)) : [],
     ]);
+    const reactions = new Map<number, Messaging.MessageRecord['reactions']>();
+    for (const r of reactionRows) {
+      const reaction = { emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType as 'unicode_emoji', user_id: r.userId };
+      reactions.set(r.messageId, [...(reactions.get(r.messageId) ?? []), reaction]);
+    }
     const people = [...rows.map((row) => row.senderId), ...groups.flatMap((g) => g.memberIds)];
     const profiles = await this.profiles.of(realm.host, people);
     const context = {
@@ -186,6 +193,7 @@ export class GetMessages {
       applyMarkdown: params.apply_markdown,
       clientGravatar: params.client_gravatar,
       allowEmptyTopic: params.allow_empty_topic_name,
+      reactions,
     };
     return rows.map((row) => ({
       ...toMessageRecord(row, context),

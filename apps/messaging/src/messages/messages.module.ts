@@ -15,5 +15,6 @@ import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
   providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages, UpdateMessageFlags, MarkAllAsRead, MarkChannelAsRead],
+  exports: [SendScheduledMessage],
 })
 export class MessagesModule {}
