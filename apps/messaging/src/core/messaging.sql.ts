@@ -654,8 +654,8 @@ export const setMentionFlags = statement<
   [messageId: number, mentionedIds: number[], topicWildcardIds: number[], everyoneBits: number, mentionBits: number]
 >(
   'messaging.set_mention_flags',
-  `UPDATE user_messages SET flags = (flags & ~$5) | (CASE WHEN user_id = ANY($2::int[]) THEN 8 ELSE 0 END)
-     | (CASE WHEN user_id = ANY($3::int[]) THEN 32 ELSE 0 END) | $4
+  `UPDATE user_messages SET flags = (flags & ~($5::int)) | (CASE WHEN user_id = ANY($2::int[]) THEN 8 ELSE 0 END)
+     | (CASE WHEN user_id = ANY($3::int[]) THEN 32 ELSE 0 END) | $4::int
    WHERE message_id = $1`,
 );
 

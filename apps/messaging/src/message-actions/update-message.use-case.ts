@@ -88,10 +88,11 @@ export class UpdateMessage {
     const ids = movesTopic ? await this.movedIds(command, caller, message) : [message.id];
     const now = new Date();
     const timestamp = Math.floor(now.getTime() / 1000);
-    const before = await this.messages.audience(ids, message);
-
+    // A channel move changes who has the messages: those who had them are read first. Otherwise
+    // the audience is read after the edit, so each recipient's flags show their new mentions.
+    const before = plan.stream ? await this.messages.audience(ids, message) : [];
     const written = await this.pg.transaction(async (db) => this.write(db, message, ids, plan, caller, now));
-    const after = plan.stream ? await this.messages.audience(ids, { id: message.id, streamId: plan.stream.id }) : [];
+    const after = await this.messages.audience(ids, { id: message.id, streamId: plan.stream?.id ?? message.streamId });
     await this.announce(command, caller.id, message, ids, plan, timestamp, before, after, written);
     if (message.streamId !== null && movesTopic) {
       await this.notices.afterMove(command, caller, {
