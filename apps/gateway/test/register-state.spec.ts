@@ -27,7 +27,7 @@ interface Member {
 const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_feature_level', 'zulip_version', 'zulip_merge_base'];
 /** `realm` keys the gateway serves itself (tested with the event queues). */
 const GATEWAY_REALM =
-  /^(realm_name|realm_url|realm_uri|realm_empty_topic_display_name|realm_allow_message_editing|realm_message_content_edit_limit_seconds|realm_message_retention_days|max_(?!message_id$)\w+|server_(?!timestamp$)\w+|event_queue_longpoll_timeout_seconds)$/;
+  /^(realm_name|realm_url|realm_uri|realm_empty_topic_display_name|realm_message_retention_days|max_(?!message_id$)\w+|server_(?!timestamp$)\w+|event_queue_longpoll_timeout_seconds)$/;
 
 /** Every fetch key Zulip lists (zerver/lib/events.py fetch_initial_state_data). */
 const ZULIP_FETCH_KEYS = [
@@ -42,10 +42,16 @@ const ZULIP_FETCH_KEYS = [
 /** What the services (and the gateway's defaults until a feature exists) serve for each fetch key. */
 const KEYS_OF: Record<string, string[]> = {
   realm: [
+    'realm_allow_message_editing',
     'realm_authentication_methods',
     'realm_can_create_groups',
+    'realm_can_delete_any_message_group',
+    'realm_can_delete_own_message_group',
     'realm_can_manage_all_groups',
     'realm_can_mention_many_users_group',
+    'realm_can_move_messages_between_channels_group',
+    'realm_can_move_messages_between_topics_group',
+    'realm_can_resolve_topics_group',
     'realm_date_created',
     'realm_default_language',
     'realm_description',
@@ -55,6 +61,10 @@ const KEYS_OF: Record<string, string[]> = {
     'realm_icon_source',
     'realm_icon_url',
     'realm_is_zephyr_mirror_realm',
+    'realm_message_content_delete_limit_seconds',
+    'realm_message_content_edit_limit_seconds',
+    'realm_move_messages_between_streams_limit_seconds',
+    'realm_move_messages_within_stream_limit_seconds',
     'realm_password_auth_enabled',
     'realm_presence_disabled',
     'realm_waiting_period_threshold',

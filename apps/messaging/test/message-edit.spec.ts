@@ -45,6 +45,30 @@ describe('PATCH /messages/{message_id}', () => {
   });
   afterAll(() => system.stop());
 
+  it('POST /register shows the organization’s editing, moving and deletion settings as stored', async () => {
+    const fetchRealm = async () => expectSuccess(await system.api.post<Record<string, any>>('/register', { fetch_event_types: ['realm'] }, as(member)));
+    const everyone = await factory.systemGroupId(realm, 'role:everyone');
+    const members = await factory.systemGroupId(realm, 'role:members');
+    const admins = await factory.systemGroupId(realm, 'role:administrators');
+    expect(await fetchRealm()).toMatchObject({
+      realm_allow_message_editing: true,
+      realm_message_content_edit_limit_seconds: 600,
+      realm_message_content_delete_limit_seconds: null,
+      realm_move_messages_within_stream_limit_seconds: 604800,
+      realm_move_messages_between_streams_limit_seconds: 604800,
+      realm_can_move_messages_between_topics_group: everyone,
+      realm_can_move_messages_between_channels_group: members,
+      realm_can_delete_own_message_group: everyone,
+      realm_can_delete_any_message_group: admins,
+      realm_can_resolve_topics_group: everyone,
+    });
+    await system.db.realm.update({ where: { id: realm.id }, data: { allowMessageEditing: false, messageContentEditLimitSeconds: null, canDeleteAnyMessageGroupId: members } });
+    const changed = await fetchRealm();
+    expectMatchesOpenApi('post', '/register', changed);
+    expect(changed).toMatchObject({ realm_allow_message_editing: false, realm_message_content_edit_limit_seconds: null, realm_can_delete_any_message_group: members });
+    await system.db.realm.update({ where: { id: realm.id }, data: { allowMessageEditing: true, messageContentEditLimitSeconds: 600, canDeleteAnyMessageGroupId: null } });
+  });
+
   describe('content', () => {
     it('edits the sender’s message, keeps its history, and tells its readers with their own flags', async () => {
       const id = await say(member, 'first draft');

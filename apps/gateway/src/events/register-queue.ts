@@ -104,8 +104,6 @@ function realmConstants(realm: RealmRef): Record<string, unknown> {
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 140,
     // Organization settings of features to come, at Zulip's defaults for a new organization.
-    realm_allow_message_editing: true,
-    realm_message_content_edit_limit_seconds: 600,
     /** -1: messages are kept forever (Zulip's RETAIN_MESSAGE_FOREVER). */
     realm_message_retention_days: -1,
   };

@@ -167,7 +167,25 @@ export class RegisterStateReader {
   private async realmGroupSettings(realmId: number): Promise<State> {
     const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
     const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
+    // The message-action settings: unset means Zulip's default system group (messaging reads them the same way).
+    const systemGroups = await this.prisma.userGroup.findMany({
+      where: { realmId, isSystemGroup: true, name: { in: Object.values(MESSAGE_ACTION_SETTINGS).map((config) => config.default) } },
+      select: { id: true, name: true },
+    });
+    const systemId = new Map(systemGroups.map((group) => [group.name, group.id]));
+    settings.push(
+      ...Object.entries(MESSAGE_ACTION_SETTINGS).map(([name, config]) => [name, realm[config.column] ?? systemId.get(config.default) ?? null] as never),
+    );
     const values = await this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id])));
     return Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)]));
   }
 }
+
+/** The organization's message-action permissions (messaging applies them): their column and Zulip's default group. */
+const MESSAGE_ACTION_SETTINGS = {
+  can_move_messages_between_topics_group: { column: 'canMoveMessagesBetweenTopicsGroupId', default: 'role:everyone' },
+  can_move_messages_between_channels_group: { column: 'canMoveMessagesBetweenChannelsGroupId', default: 'role:members' },
+  can_delete_own_message_group: { column: 'canDeleteOwnMessageGroupId', default: 'role:everyone' },
+  can_delete_any_message_group: { column: 'canDeleteAnyMessageGroupId', default: 'role:administrators' },
+  can_resolve_topics_group: { column: 'canResolveTopicsGroupId', default: 'role:everyone' },
+} as const;

@@ -286,10 +286,21 @@ export const registerResponseSchema = apiSchema(
     server_presence_ping_interval_seconds: int().optional(),
     /** How old a presence report may be before its user shows as offline. */
     server_presence_offline_threshold_seconds: int().optional(),
-    /** Whether messages may be edited at all (always, until message editing is configurable). */
+    /** Whether senders may edit their messages' content. */
     realm_allow_message_editing: z.boolean().optional(),
     /** How long after sending a message may be edited; null for no limit. */
     realm_message_content_edit_limit_seconds: int().nullable().optional(),
+    /** How long after sending a message its sender may delete it; null for no limit. */
+    realm_message_content_delete_limit_seconds: int().nullable().optional(),
+    /** How long after sending a message may be moved to another topic (moderators are not limited); null for no limit. */
+    realm_move_messages_within_stream_limit_seconds: int().nullable().optional(),
+    /** How long after sending a message may be moved to another channel (moderators are not limited); null for no limit. */
+    realm_move_messages_between_streams_limit_seconds: int().nullable().optional(),
+    realm_can_move_messages_between_topics_group: groupSettingValueSchema.optional(),
+    realm_can_move_messages_between_channels_group: groupSettingValueSchema.optional(),
+    realm_can_delete_own_message_group: groupSettingValueSchema.optional(),
+    realm_can_delete_any_message_group: groupSettingValueSchema.optional(),
+    realm_can_resolve_topics_group: groupSettingValueSchema.optional(),
     /** Days messages are kept; -1 for forever. */
     realm_message_retention_days: int().optional(),
 
