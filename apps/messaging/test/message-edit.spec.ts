@@ -142,6 +142,23 @@ describe('PATCH /messages/{message_id}', () => {
       await expectCallersRefused((options) => system.api.patch(`/messages/${id}`, { content: 'x' }, options), { subdomain, member, outsider, deactivated });
     });
 
+    it('refuses a channel wildcard added in a large channel without can_mention_many_users_group', async () => {
+      const crowd = [member, admin];
+      for (let i = 0; i < 15; i++) crowd.push(await factory.user(realm, { fullName: `Crowd ${i}` }));
+      const big = await factory.channel(realm, { name: `big ${Date.now()}`, subscribers: crowd });
+      const id = await say(member, 'quiet', 't', big.name);
+      expectError(
+        await edit(member, id, { content: 'hey @**all**' }),
+        400,
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+        'You do not have permission to use channel wildcard mentions in this channel.',
+      );
+      expect((await stored(id)).content).toBe('quiet');
+      const loud = await say(admin, 'quiet too', 't', big.name);
+      expectSuccess(await edit(admin, loud, { content: 'hey @**all**' }));
+      expect((await flagsOf(member, loud))! & 16).toBe(16);
+    });
+
     it('stores blank content as "(deleted)"', async () => {
       const id = await say(member, 'regret');
       expectSuccess(await edit(member, id, { content: '   ' }));

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type AuthUser, type Messaging, type PayloadOf, type ResultOf } from '@teamchat/contracts';
 import { PgService, type Queryable } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
-import { badRequest, isModeratorOrAbove, Role } from '@teamchat/zulip';
+import { ZulipError, badRequest, isModeratorOrAbove, Role } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
+import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import {
+  activeSubscriberIds,
   editMessages,
   lowerFirstMessageId,
   moveRecipients,
@@ -16,6 +18,8 @@ import {
 } from '../core/messaging.sql';
 import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
+import { WILDCARD_MENTION_THRESHOLD } from '../messages/send-message.use-case';
+import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent } from '../topics/topic-events';
 import { ActedMessages, messagesDeletedEvent, outgoing, type OutgoingEvent } from './acted-message';
 import { ActionPermissions, pastLimit } from './action-permissions';
@@ -65,6 +69,7 @@ export class UpdateMessage {
     private readonly permissions: ActionPermissions,
     private readonly channels: ChannelAccess,
     private readonly renderer: ContentRenderer,
+    private readonly profiles: MemberProfilesReadonly,
     private readonly notices: MoveNotices,
     private readonly events: EventBus,
   ) {}
@@ -153,6 +158,7 @@ export class UpdateMessage {
     if (params.content !== undefined) {
       const raw = params.content.trimEnd() === '' ? '(deleted)' : normalizeContent(params.content);
       const { rendered, mentions } = await this.renderer.render(realm.id, raw, message.senderId);
+      if (message.streamId !== null) await this.checkWildcards(realm.id, caller, message, mentions);
       plan.content = {
         raw,
         rendered,
@@ -163,6 +169,21 @@ export class UpdateMessage {
     }
     // Nothing may change (the same topic or channel): then the request succeeds and does nothing.
     return plan;
+  }
+
+  /** Wildcard mentions in large channels and topics take can_mention_many_users_group, as when sending. */
+  private async checkWildcards(realmId: number, caller: AuthUser, message: ActionableMessageRow, mentions: MentionEnv): Promise<void> {
+    if (!mentions.channelWildcard && !mentions.topicWildcard) return;
+    if (await this.profiles.mayMentionManyUsers(realmId, caller.id)) return;
+    if (mentions.channelWildcard && (await this.pg.run(activeSubscriberIds, message.streamId!)).length > WILDCARD_MENTION_THRESHOLD) {
+      throw new ZulipError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
+    }
+    if (mentions.topicWildcard) {
+      const participants = new Set([...(await this.pg.run(topicSenderIds, message.streamId!, message.topic)).map((row) => row.senderId), caller.id]);
+      if (participants.size > WILDCARD_MENTION_THRESHOLD) {
+        throw new ZulipError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
+      }
+    }
   }
 
   /** The messages a move takes: the one, it and the topic's later ones, or the whole topic. */
