@@ -159,6 +159,21 @@ describe('PATCH /messages/{message_id}', () => {
       expect((await flagsOf(member, loud))! & 16).toBe(16);
     });
 
+    it('records the files an edit links, as sending does', async () => {
+      const pathId = `${realm.id}/ab/${'c'.repeat(24)}/notes.txt`;
+      const file = await system.db.attachment.create({
+        data: { realmId: realm.id, ownerId: member.id, pathId, fileName: 'notes.txt', size: 5, contentType: 'text/plain' },
+      });
+      const id = await say(member, 'file coming');
+      expectSuccess(await edit(member, id, { content: `[notes.txt](/user_uploads/${pathId})` }));
+      let links: unknown[] = [];
+      for (let i = 0; i < 100 && links.length === 0; i++) {
+        links = await system.db.attachmentMessage.findMany({ where: { attachmentId: file.id, messageId: id } });
+        if (links.length === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(links).toHaveLength(1);
+    });
+
     it('stores blank content as "(deleted)"', async () => {
       const id = await say(member, 'regret');
       expectSuccess(await edit(member, id, { content: '   ' }));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, type AuthUser, type Messaging, type PayloadOf, type ResultOf } from '@teamchat/contracts';
+import { MessagingEvents, linkedPathIds, type AuthUser, type Messaging, type PayloadOf, type ResultOf } from '@teamchat/contracts';
 import { PgService, type Queryable } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, Role } from '@teamchat/zulip';
@@ -299,7 +299,13 @@ export class UpdateMessage {
       events.push(firstMessageChangedEvent(realm.id, everyone, { id: message.streamId!, name: message.channelName ?? '' }, written.oldFirst.firstMessageId));
     }
     if (written.newFirst && plan.stream) events.push(firstMessageChangedEvent(realm.id, everyone, plan.stream, written.newFirst.firstMessageId));
-    await this.events.publishAll(events, requestId);
+    // Files the new content links (the uploads service records links once; old links stay, as detaching is not built).
+    const pathIds = plan.content && plan.content.raw.includes('/user_uploads/') ? linkedPathIds(plan.content.raw) : [];
+    const links =
+      pathIds.length > 0
+        ? [{ def: MessagingEvents.attachmentsLinked, payload: { realmId: realm.id, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds } }]
+        : [];
+    await this.events.publishAll([...events, ...links], requestId);
   }
 
 }
