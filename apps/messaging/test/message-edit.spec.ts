@@ -237,8 +237,18 @@ describe('PATCH /messages/{message_id}', () => {
 
     it('resolves and unresolves a topic, with a notice', async () => {
       const id = await say(member, 'bug', 'crash');
+      await system.db.userTopic.create({ data: { userId: friend.id, streamId: channel.id, topicName: 'crash', visibilityPolicy: 3 } });
+      const queue = await EventQueueClient.register(system.api, as(friend), { event_types: ['user_topic'] });
       expectSuccess(await edit(friend, id, { topic: '✔ crash', propagate_mode: 'change_all' }));
       expect((await stored(id)).topic).toBe('✔ crash');
+      // The whole topic moved: the follow moved with it.
+      const policies = await system.db.userTopic.findMany({ where: { userId: friend.id, streamId: channel.id, topicName: { in: ['crash', '✔ crash'] } } });
+      expect(policies.map((p) => [p.topicName, p.visibilityPolicy])).toEqual([['✔ crash', 3]]);
+      const events = await queue.waitFor('user_topic', 2);
+      expect(events.map((e) => [e.topic_name, e.visibility_policy])).toEqual([
+        ['crash', 0],
+        ['✔ crash', 3],
+      ]);
       for (let i = 0; i < 50 && (await system.db.message.count({ where: { topic: '✔ crash' } })) < 2; i++) await new Promise((r) => setTimeout(r, 100));
       const notice = await system.db.message.findFirstOrThrow({ where: { topic: '✔ crash', NOT: { id } } });
       expect(notice.content).toBe(`@_**${friend.fullName}|${friend.id}** has marked this topic as resolved.`);

@@ -709,3 +709,21 @@ export const recomputeFirstMessageId = statement<{ firstMessageId: number | null
   `UPDATE streams s SET first_message_id = (SELECT min(m.id) FROM messages m WHERE m.stream_id = s.id)
    WHERE s.id = $1 AND s.first_message_id = ANY($2::int[]) RETURNING s.first_message_id AS "firstMessageId"`,
 );
+
+/**
+ * A whole topic moved: its visibility policies move with it (replacing any the users had in the
+ * new topic); answers each user's policy, now in the new topic.
+ */
+export const moveTopicPolicies = statement<
+  { userId: number; policy: number },
+  [oldStreamId: number, oldTopic: string, newStreamId: number, newTopic: string]
+>(
+  'messaging.move_topic_policies',
+  `WITH moved AS (
+     DELETE FROM user_topics WHERE stream_id = $1 AND lower(topic_name) = lower($2) RETURNING user_id, visibility_policy
+   )
+   INSERT INTO user_topics (user_id, stream_id, topic_name, visibility_policy, last_updated)
+   SELECT user_id, $3, $4, visibility_policy, now() FROM moved
+   ON CONFLICT (user_id, stream_id, topic_name) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = now()
+   RETURNING user_id AS "userId", visibility_policy AS policy`,
+);

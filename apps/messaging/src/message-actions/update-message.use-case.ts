@@ -10,6 +10,7 @@ import {
   editMessages,
   lowerFirstMessageId,
   moveRecipients,
+  moveTopicPolicies,
   recomputeFirstMessageId,
   setMentionFlags,
   topicMessageIdsFrom,
@@ -20,7 +21,7 @@ import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
 import { WILDCARD_MENTION_THRESHOLD } from '../messages/send-message.use-case';
 import type { MentionEnv } from '../rendering/mentions';
-import { firstMessageChangedEvent } from '../topics/topic-events';
+import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
 import { ActedMessages, messagesDeletedEvent, outgoing, type OutgoingEvent } from './acted-message';
 import { ActionPermissions, pastLimit } from './action-permissions';
 import { ContentRenderer } from './content-renderer';
@@ -41,6 +42,8 @@ export function resolution(oldTopic: string, newTopic: string): 'resolved' | 'un
 
 interface Written {
   lostAccess: number[];
+  /** A whole topic moved: the visibility policies that moved with it. */
+  policies: { userId: number; policy: number }[];
   /** The old channel's first message, when it moved with the messages. */
   oldFirst?: { firstMessageId: number | null };
   /** The new channel's first message, when a moved one became it. */
@@ -96,7 +99,7 @@ export class UpdateMessage {
     // A channel move changes who has the messages: those who had them are read first. Otherwise
     // the audience is read after the edit, so each recipient's flags show their new mentions.
     const before = plan.stream ? await this.messages.audience(ids, message) : [];
-    const written = await this.pg.transaction(async (db) => this.write(db, message, ids, plan, caller, now));
+    const written = await this.pg.transaction(async (db) => this.write(db, message, ids, plan, caller, now, command.params.propagate_mode === 'change_all'));
     const after = await this.messages.audience(ids, { id: message.id, streamId: plan.stream?.id ?? message.streamId });
     await this.announce(command, caller.id, message, ids, plan, timestamp, before, after, written);
     if (message.streamId !== null && movesTopic) {
@@ -203,8 +206,16 @@ export class UpdateMessage {
   }
 
   /** The edit, in one transaction; answers who lost access to the messages and how first messages moved (a channel move). */
-  private async write(db: Queryable, message: ActionableMessageRow, ids: number[], plan: Plan, caller: AuthUser, now: Date): Promise<Written> {
-    if (!plan.content && plan.topic === undefined && !plan.stream) return { lostAccess: [] };
+  private async write(
+    db: Queryable,
+    message: ActionableMessageRow,
+    ids: number[],
+    plan: Plan,
+    caller: AuthUser,
+    now: Date,
+    wholeTopic: boolean,
+  ): Promise<Written> {
+    if (!plan.content && plan.topic === undefined && !plan.stream) return { lostAccess: [], policies: [] };
     const timestamp = Math.floor(now.getTime() / 1000);
     const moveEntry: EditHistoryEntry = {
       user_id: caller.id,
@@ -234,11 +245,15 @@ export class UpdateMessage {
         Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned,
       );
     }
-    if (!plan.stream) return { lostAccess: [] };
+    const policies =
+      wholeTopic && (plan.topic !== undefined || plan.stream)
+        ? await db.run(moveTopicPolicies, message.streamId!, message.topic, plan.stream?.id ?? message.streamId!, plan.topic ?? message.topic)
+        : [];
+    if (!plan.stream) return { lostAccess: [], policies };
     const lostAccess = (await db.run(moveRecipients, ids, plan.stream.id, Role.GUEST)).map((row) => row.userId);
     const [oldFirst] = await db.run(recomputeFirstMessageId, message.streamId!, ids);
     const [newFirst] = await db.run(lowerFirstMessageId, plan.stream.id, Math.min(...ids));
-    return { lostAccess, oldFirst, newFirst };
+    return { lostAccess, oldFirst, newFirst, policies };
   }
 
   private async announce(
@@ -299,6 +314,17 @@ export class UpdateMessage {
       events.push(firstMessageChangedEvent(realm.id, everyone, { id: message.streamId!, name: message.channelName ?? '' }, written.oldFirst.firstMessageId));
     }
     if (written.newFirst && plan.stream) events.push(firstMessageChangedEvent(realm.id, everyone, plan.stream, written.newFirst.firstMessageId));
+    for (const { userId, policy } of written.policies) {
+      const newStream = plan.stream?.id ?? message.streamId!;
+      events.push(visibilityResetEvent(realm.id, userId, message.streamId!, message.topic, new Date(timestamp * 1000)));
+      events.push(
+        outgoing(MessagingEvents.userTopicChanged, {
+          realmId: realm.id,
+          users: [userId],
+          event: { type: 'user_topic', stream_id: newStream, topic_name: plan.topic ?? message.topic, last_updated: timestamp, visibility_policy: policy },
+        }),
+      );
+    }
     // Files the new content links (the uploads service records links once; old links stay, as detaching is not built).
     const pathIds = plan.content && plan.content.raw.includes('/user_uploads/') ? linkedPathIds(plan.content.raw) : [];
     const links =
