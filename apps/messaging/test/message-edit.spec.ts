@@ -174,6 +174,17 @@ describe('PATCH /messages/{message_id}', () => {
       expect(links).toHaveLength(1);
     });
 
+    it('keeps a consistent history under concurrent edits', async () => {
+      const id = await say(member, 'v0');
+      const results = await Promise.all([1, 2, 3, 4].map((n) => edit(member, id, { content: `v${n}` })));
+      for (const res of results) expectSuccess(res);
+      const history = expectSuccess(await system.api.get<Record<string, any>>(`/messages/${id}/history`, {}, as(member)));
+      const snapshots = history.message_history as { content: string; prev_content?: string }[];
+      expect(snapshots).toHaveLength(5);
+      for (let i = 1; i < snapshots.length; i++) expect(snapshots[i].prev_content).toBe(snapshots[i - 1].content);
+      expect(snapshots[4].content).toBe((await stored(id)).content);
+    });
+
     it('stores blank content as "(deleted)"', async () => {
       const id = await say(member, 'regret');
       expectSuccess(await edit(member, id, { content: '   ' }));

@@ -727,3 +727,9 @@ export const moveTopicPolicies = statement<
    ON CONFLICT (user_id, stream_id, topic_name) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = now()
    RETURNING user_id AS "userId", visibility_policy AS policy`,
 );
+
+/** Locks a message for an edit (until the transaction ends) and answers what the edit read it as. */
+export const lockMessageForEdit = statement<{ content: string; topic: string; streamId: number | null }, [messageId: number]>(
+  'messaging.lock_message_for_edit',
+  `SELECT content, topic, stream_id AS "streamId" FROM messages WHERE id = $1 FOR UPDATE`,
+);

@@ -8,6 +8,7 @@ import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import {
   activeSubscriberIds,
   editMessages,
+  lockMessageForEdit,
   lowerFirstMessageId,
   moveRecipients,
   moveTopicPolicies,
@@ -39,6 +40,9 @@ export function resolution(oldTopic: string, newTopic: string): 'resolved' | 'un
   if (oldTopic === RESOLVED_TOPIC_PREFIX + newTopic) return 'unresolved';
   return null;
 }
+
+/** Another edit changed the message between this request's read and its write. */
+class EditRaced extends Error {}
 
 interface Written {
   lostAccess: number[];
@@ -78,6 +82,17 @@ export class UpdateMessage {
   ) {}
 
   async execute(command: Command): Promise<ResultOf<typeof Messaging.updateMessage>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(command);
+      } catch (error) {
+        if (!(error instanceof EditRaced)) throw error;
+        if (attempt >= 5) throw badRequest('The message was being edited by another request; try again.');
+      }
+    }
+  }
+
+  private async attempt(command: Command): Promise<ResultOf<typeof Messaging.updateMessage>> {
     const { realm, params } = command;
     const caller = command.user!;
     if (params.topic === undefined && params.content === undefined && params.stream_id === undefined) throw badRequest('Nothing to change');
@@ -216,6 +231,10 @@ export class UpdateMessage {
     wholeTopic: boolean,
   ): Promise<Written> {
     if (!plan.content && plan.topic === undefined && !plan.stream) return { lostAccess: [], policies: [] };
+    // The message as read must still be the message: a concurrent edit or deletion wins, and this request is checked again.
+    const [locked] = await db.run(lockMessageForEdit, message.id);
+    if (!locked) throw badRequest('Invalid message(s)');
+    if (locked.content !== message.content || locked.topic !== message.topic || locked.streamId !== message.streamId) throw new EditRaced();
     const timestamp = Math.floor(now.getTime() / 1000);
     const moveEntry: EditHistoryEntry = {
       user_id: caller.id,
