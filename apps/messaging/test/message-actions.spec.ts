@@ -120,6 +120,15 @@ describe('message actions: reading one message, history, rendering, reactions, d
       expect(page.messages[0].reactions).toEqual([{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: member.id }]);
       const one = expectSuccess(await system.api.get<Record<string, any>>(`/messages/${id}`, {}, as(friend)));
       expect(one.message.reactions).toHaveLength(1);
+      const reacted = expectSuccess(
+        await system.api.get<Record<string, any>>(
+          '/messages',
+          { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'channel', operand: channel.id }, { operator: 'has', operand: 'reaction' }] },
+          as(friend),
+        ),
+      );
+      expect(reacted.messages.map((m: { id: number }) => m.id)).toContain(id);
+      expect(reacted.messages.every((m: { reactions: unknown[] }) => m.reactions.length > 0)).toBe(true);
     });
 
     it('takes a full name/code/type triple, the zulip emoji and custom emoji', async () => {

@@ -172,6 +172,7 @@ describe('PATCH /messages/{message_id}', () => {
         if (links.length === 0) await new Promise((r) => setTimeout(r, 50));
       }
       expect(links).toHaveLength(1);
+      expect((await stored(id)).hasAttachment).toBe(true); // what has:attachment searches, kept by the edit
     });
 
     it('keeps a consistent history under concurrent edits', async () => {

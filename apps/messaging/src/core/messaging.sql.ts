@@ -155,12 +155,16 @@ type MessageValues = [
   sendingClient: string,
   recipientIds: number[],
   recipientFlags: number[],
+  hasLink: boolean,
+  hasImage: boolean,
+  hasAttachment: boolean,
 ];
 
-/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $11. */
+/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $14. */
 const insertMessageText = (keyed: boolean) => `WITH message AS (
-     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client${keyed ? ', scheduled_message_id' : ''})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8${keyed ? ', $11' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
+     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client,
+       has_link, has_image, has_attachment${keyed ? ', scheduled_message_id' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13${keyed ? ', $14' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
      RETURNING id, date_sent
    ), recipients AS (
      INSERT INTO user_messages (user_id, message_id, flags)
@@ -489,6 +493,9 @@ export interface ActionableMessageRow {
   editHistory: unknown;
   lastEditTime: Date | null;
   lastMoveTime: Date | null;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
   /** The caller's flags; null when they have no row (a channel message read through its history). */
   flags: number | null;
   /** Zulip's has_message_access for the caller. */
@@ -513,7 +520,7 @@ export const messageForUser = statement<ActionableMessageRow, [realmId: number, 
   `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", m.dm_group_id AS "dmGroupId",
      m.topic, m.content, m.rendered_content AS "renderedContent", m.sending_client AS "sendingClient", m.date_sent AS "dateSent",
      m.scheduled_message_id AS "scheduledMessageId", m.edit_history AS "editHistory", m.last_edit_time AS "lastEditTime",
-     m.last_move_time AS "lastMoveTime", um.flags,
+     m.last_move_time AS "lastMoveTime", m.has_link AS "hasLink", m.has_image AS "hasImage", m.has_attachment AS "hasAttachment", um.flags,
      (um.user_id IS NOT NULL
       OR (sub.id IS NOT NULL AND (s.history_public_to_subscribers OR m.id > sub.subscribed_after_message_id))
       OR (s.id IS NOT NULL AND NOT s.invite_only AND u.role <> $4)) AS readable,
@@ -634,10 +641,22 @@ export const topicMessageIdsFrom = statement<{ id: number }, [streamId: number, 
  */
 export const editMessages = statement<
   { id: number },
-  [messageIds: number[], content: string | null, renderedContent: string | null, topic: string | null, streamId: number | null, at: Date, entry: string]
+  [
+    messageIds: number[],
+    content: string | null,
+    renderedContent: string | null,
+    topic: string | null,
+    streamId: number | null,
+    at: Date,
+    entry: string,
+    hasLink: boolean | null,
+    hasImage: boolean | null,
+    hasAttachment: boolean | null,
+  ]
 >(
   'messaging.edit_messages',
   `UPDATE messages SET content = coalesce($2, content), rendered_content = coalesce($3, rendered_content),
+     has_link = coalesce($8, has_link), has_image = coalesce($9, has_image), has_attachment = coalesce($10, has_attachment),
      topic = coalesce($4, topic), stream_id = coalesce($5, stream_id),
      last_edit_time = CASE WHEN $2::text IS NULL THEN last_edit_time ELSE $6 END,
      last_move_time = CASE WHEN $4::text IS NULL AND $5::int IS NULL THEN last_move_time ELSE $6 END,
@@ -732,4 +751,28 @@ export const moveTopicPolicies = statement<
 export const lockMessageForEdit = statement<{ content: string; topic: string; streamId: number | null }, [messageId: number]>(
   'messaging.lock_message_for_edit',
   `SELECT content, topic, stream_id AS "streamId" FROM messages WHERE id = $1 FOR UPDATE`,
+);
+
+// ---- search and narrows ----
+
+/** Where a message was sent: what the `with` operator turns into a conversation. */
+export const messageConversation = statement<{ streamId: number | null; topic: string; dmGroupId: number | null }, [realmId: number, messageId: number]>(
+  'messaging.message_conversation',
+  `SELECT stream_id AS "streamId", topic, dm_group_id AS "dmGroupId" FROM messages WHERE realm_id = $1 AND id = $2`,
+);
+
+/**
+ * A search's highlighting (Zulip's match_content and match_subject): the rendered HTML and the
+ * HTML-escaped topic with each word the search matched between <ts-match> marks (which neither
+ * can contain), which the caller turns into Zulip's highlight spans. ts_headline's parser
+ * leaves tags alone, so only text is marked.
+ */
+export const searchHighlights = statement<{ id: number; matchContent: string; matchSubject: string }, [messageIds: number[], search: string]>(
+  'messaging.search_highlights',
+  `SELECT m.id,
+     ts_headline('english', m.rendered_content, q, 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>') AS "matchContent",
+     ts_headline('english', replace(replace(replace(replace(replace(m.topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'),
+       q, 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>') AS "matchSubject"
+   FROM messages m, plainto_tsquery('english', $2) q
+   WHERE m.id = ANY($1::int[])`,
 );

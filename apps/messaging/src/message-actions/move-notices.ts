@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroups, type AuthUser, type Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { Logger } from 'pino';
+import { RESOLVED_TOPIC_PREFIX } from '../messages/narrow';
 import { SendScheduledMessage } from '../messages/send-scheduled-message.use-case';
 
 type Command = PayloadOf<typeof Messaging.updateMessage>;
@@ -15,7 +16,6 @@ export interface Move {
   wholeTopic: boolean;
 }
 
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /**
  * The notices the organization's notification bot posts after a move (Zulip's

@@ -20,7 +20,9 @@ import {
 } from '../core/messaging.sql';
 import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
+import { RESOLVED_TOPIC_PREFIX } from '../messages/narrow';
 import { WILDCARD_MENTION_THRESHOLD } from '../messages/send-message.use-case';
+import { contentFlags } from '../rendering/content-flags';
 import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
 import { ActedMessages, messagesDeletedEvent, outgoing, type OutgoingEvent } from './acted-message';
@@ -31,8 +33,6 @@ import { MoveNotices } from './move-notices';
 
 type Command = PayloadOf<typeof Messaging.updateMessage>;
 
-/** Zulip's RESOLVED_TOPIC_PREFIX. */
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** Whether a topic change only resolves or unresolves the topic. */
 export function resolution(oldTopic: string, newTopic: string): 'resolved' | 'unresolved' | null {
@@ -246,9 +246,24 @@ export class UpdateMessage {
       ...moveEntry,
       ...(plan.content ? { prev_content: message.content, prev_rendered_content: message.renderedContent } : {}),
     };
-    await db.run(editMessages, [message.id], plan.content?.raw ?? null, plan.content?.rendered ?? null, plan.topic ?? null, plan.stream?.id ?? null, now, JSON.stringify(ownEntry));
+    const found = plan.content ? contentFlags(plan.content.raw, plan.content.rendered) : null;
+    await db.run(
+      editMessages,
+      [message.id],
+      plan.content?.raw ?? null,
+      plan.content?.rendered ?? null,
+      plan.topic ?? null,
+      plan.stream?.id ?? null,
+      now,
+      JSON.stringify(ownEntry),
+      found?.hasLink ?? null,
+      found?.hasImage ?? null,
+      found?.hasAttachment ?? null,
+    );
     const others = ids.filter((id) => id !== message.id);
-    if (others.length > 0) await db.run(editMessages, others, null, null, plan.topic ?? null, plan.stream?.id ?? null, now, JSON.stringify(moveEntry));
+    if (others.length > 0) {
+      await db.run(editMessages, others, null, null, plan.topic ?? null, plan.stream?.id ?? null, now, JSON.stringify(moveEntry), null, null, null);
+    }
 
     if (plan.content) {
       const participants =
