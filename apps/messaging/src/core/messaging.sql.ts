@@ -776,3 +776,22 @@ export const searchHighlights = statement<{ id: number; matchContent: string; ma
    FROM messages m, plainto_tsquery('english', $2) q
    WHERE m.id = ANY($1::int[])`,
 );
+
+/** A user's visibility policy of a topic (matched whatever its case), if any. */
+export const topicVisibilityOf = statement<{ policy: number; topicName: string }, [userId: number, streamId: number, topic: string]>(
+  'messaging.topic_visibility_of',
+  `SELECT visibility_policy AS policy, topic_name AS "topicName" FROM user_topics
+   WHERE user_id = $1 AND stream_id = $2 AND lower(topic_name) = lower($3)`,
+);
+
+/** Removes a user's visibility policy of a topic (back to inherit); the rows removed. */
+export const clearTopicVisibility = statement<{ id: number }, [userId: number, streamId: number, topic: string]>(
+  'messaging.clear_topic_visibility',
+  `DELETE FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND lower(topic_name) = lower($3) RETURNING id`,
+);
+
+/** A channel of the organization, archived or not, whatever the caller's access. */
+export const channelIdInRealm = statement<{ id: number }, [streamId: number, realmId: number]>(
+  'messaging.channel_id_in_realm',
+  `SELECT id FROM streams WHERE id = $1 AND realm_id = $2`,
+);

@@ -7,3 +7,4 @@ export * from './typing';
 export * from './channel-folders';
 export * from './message-access';
 export * from './message-actions';
+export * from './default-channels';
