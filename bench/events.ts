@@ -8,11 +8,10 @@
  * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5),
  * BENCH_SUSTAINED_P99_MS (5000); EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { Factory, type TestSystem } from '@teamchat/testing';
+import { Factory } from '@teamchat/testing';
 import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
-import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
+import { createUsers, percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 interface Client {
   authorization: string;
@@ -33,19 +32,6 @@ function getJson(agent: http.Agent, url: URL, host: string, authorization: strin
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Users, API keys and subscriptions in bulk (the factory's per-user password hashing would take minutes). */
-async function createUsers(system: TestSystem, realmId: number, channelId: number, count: number) {
-  const tag = randomBytes(3).toString('hex');
-  await system.db.user.createMany({
-    data: Array.from({ length: count }, (_, i) => ({ realmId, deliveryEmail: `bench-${tag}-${i}@example.test`, fullName: `Bench ${i}` })),
-  });
-  const users = await system.db.user.findMany({ where: { realmId, deliveryEmail: { startsWith: `bench-${tag}-` } }, orderBy: { id: 'asc' } });
-  const keys = users.map((user) => ({ userId: user.id, key: randomBytes(16).toString('hex') }));
-  await system.db.apiKey.createMany({ data: keys });
-  await system.db.subscription.createMany({ data: users.map((user) => ({ userId: user.id, streamId: channelId, subscribedAfterMessageId: 0 })) });
-  return users.map((user, i) => ({ email: user.deliveryEmail, apiKey: keys[i].key }));
 }
 
 async function main() {

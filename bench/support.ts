@@ -8,8 +8,10 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   await createTemplateDatabase();
   // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // OTEL_* reach them too: OTEL_EXPORTER_OTLP_ENDPOINT=http://… measures the cost of tracing.
+  const otel = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('OTEL_') && e[1] !== undefined));
   // The credential cache keeps its deployment default (the tests shorten it to see revocations sooner).
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', ...env }, gateways, nodeArgs });
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', ...otel, ...env }, gateways, nodeArgs });
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -59,4 +61,17 @@ export function runBenchmark(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/** Users, API keys and subscriptions in bulk (the factory's per-user password hashing would take minutes). */
+export async function createUsers(system: TestSystem, realmId: number, channelId: number, count: number) {
+  const tag = randomBytes(3).toString('hex');
+  await system.db.user.createMany({
+    data: Array.from({ length: count }, (_, i) => ({ realmId, deliveryEmail: `bench-${tag}-${i}@example.test`, fullName: `Bench ${i}` })),
+  });
+  const users = await system.db.user.findMany({ where: { realmId, deliveryEmail: { startsWith: `bench-${tag}-` } }, orderBy: { id: 'asc' } });
+  const keys = users.map((user) => ({ userId: user.id, key: randomBytes(16).toString('hex') }));
+  await system.db.apiKey.createMany({ data: keys });
+  await system.db.subscription.createMany({ data: users.map((user) => ({ userId: user.id, streamId: channelId, subscribedAfterMessageId: 0 })) });
+  return users.map((user, i) => ({ email: user.deliveryEmail, apiKey: keys[i].key }));
 }

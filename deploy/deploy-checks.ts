@@ -13,7 +13,9 @@ import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { configSchema } from '../libs/platform/src/config';
+import { kedaSchemaProblems, scalingProblems } from './scaling-checks';
 
 // Parsed YAML is untyped data; the checks look at it field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -303,9 +305,26 @@ export function migrateStageProblems(file: Dockerfile, stageName: string | undef
 // ---------------------------------------------------------------------------------------------
 // docker-compose.yml
 
-export function parseCompose(text: string): Data {
-  // Compose resolves YAML merge keys (`<<: *anchor`); so must we.
-  return parse(text, { merge: true });
+export function parseCompose(text: string, env: Record<string, string> = {}): Data {
+  // Compose resolves YAML merge keys (`<<: *anchor`) and `${VAR:-default}`; so must we (with
+  // `env` as the shell's environment: none by default).
+  return interpolate(parse(text, { merge: true }), env);
+}
+
+/** Compose's variable substitution: `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `$$`. */
+export function interpolate(value: Data, env: Record<string, string>): Data {
+  if (typeof value === 'string') {
+    return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}/g, (whole, name: string | undefined, colon: string, fallback: string | undefined) => {
+      if (whole === '$$') return '$';
+      const set = env[name!];
+      if (fallback === undefined) return set ?? '';
+      if (colon) return set ? set : fallback; // ${VAR:-default}: unset or empty
+      return set ?? fallback; // ${VAR-default}: unset only
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  return value;
 }
 
 function healthcheckText(test: unknown): string {
@@ -323,7 +342,8 @@ function healthcheckUrls(text: string): { host: string; port: number; path: stri
 
 export function composeProblems(compose: Data, dockerfile: Dockerfile, packageJson: Data): string[] {
   const problems: string[] = [];
-  const services: Record<string, Data> = compose?.services ?? {};
+  // Services of an optional profile (`tracing`) are checked by tracingProfileProblems.
+  const services: Record<string, Data> = Object.fromEntries(Object.entries<Data>(compose?.services ?? {}).filter(([, service]) => !service?.profiles));
   const expected = [...SERVICES, ...INFRASTRUCTURE].sort();
   const actual = Object.keys(services).sort();
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
@@ -481,7 +501,11 @@ const MODELS: Record<string, { new (data: Data): { validate(): void } }> = {
   'v1/Secret': Secret,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/Job': Job,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
+
+/** Kinds validated elsewhere (KEDA's models are ES modules: see kedaSchemaProblems). */
+const KEDA_KEY = 'keda.sh/v1alpha1/ScaledObject';
 
 export function parseK8s(files: K8sFiles): { objects: K8sObject[]; problems: string[] } {
   const objects: K8sObject[] = [];
@@ -506,8 +530,14 @@ export function parseK8s(files: K8sFiles): { objects: K8sObject[]; problems: str
 /** Every object against the Kubernetes OpenAPI schema of its kind. */
 export function schemaProblems(objects: K8sObject[]): string[] {
   const problems: string[] = [];
+  const scaledObjects = objects.filter(({ obj }) => `${obj?.apiVersion}/${obj?.kind}` === KEDA_KEY);
+  problems.push(...kedaSchemaProblems(scaledObjects));
   for (const { file, obj } of objects) {
     const key = `${obj?.apiVersion}/${obj?.kind}`;
+    if (key === KEDA_KEY) {
+      if (!obj.metadata?.name) problems.push(`k8s/${file}: ${obj.kind} has no metadata.name`);
+      continue;
+    }
     const Model = MODELS[key];
     if (!Model) {
       problems.push(`k8s/${file}: ${key} is not a kind these checks know`);
@@ -671,7 +701,6 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
 
   // Autoscaling
   const hpas = ofKind('HorizontalPodAutoscaler');
-  const targets = new Set<string>();
   for (const { file, obj } of hpas) {
     const where = `k8s/${file} HorizontalPodAutoscaler ${obj.metadata?.name}`;
     if (obj.apiVersion !== 'autoscaling/v2') problems.push(`${where}: apiVersion ${obj.apiVersion}, want autoscaling/v2`);
@@ -681,16 +710,14 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
       problems.push(`${where}: scaleTargetRef ${ref.apiVersion}/${ref.kind}/${ref.name} is not a Deployment in k8s/`);
       continue;
     }
-    targets.add(ref.name);
     if (deployment.spec?.replicas !== undefined) problems.push(`${where}: Deployment ${ref.name} sets spec.replicas, which fights the autoscaler on every apply`);
     const scalesOnCpu = (obj.spec?.metrics ?? []).some((m: Data) => m.resource?.name === 'cpu');
     const cpuRequest = deployment.spec?.template?.spec?.containers?.[0]?.resources?.requests?.cpu;
     if (scalesOnCpu && !(cpuMillis(cpuRequest) > 0)) problems.push(`${where}: scales on CPU, but Deployment ${ref.name} requests no CPU`);
     if (!(obj.spec?.minReplicas >= 1 && obj.spec?.maxReplicas >= obj.spec?.minReplicas)) problems.push(`${where}: bad min/max replicas`);
   }
-  for (const needed of ['gateway', 'messaging']) {
-    if (!targets.has(needed)) problems.push(`k8s: no HorizontalPodAutoscaler for ${needed}`);
-  }
+  // One autoscaler per Deployment (HPA or KEDA), PDBs, topology spread, the gateway's drain.
+  problems.push(...scalingProblems(objects, configData));
 
   // The migration Job
   const jobs = ofKind('Job');

@@ -28,6 +28,7 @@ import {
   type Dockerfile,
   type K8sObject,
 } from './deploy-checks';
+import { BULLMQ_WORKERS, kedaSchemaProblems, longestHeartbeatSeconds, scalingProblems, workerSourceProblems } from './scaling-checks';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -101,8 +102,8 @@ describe('docker-compose.yml', () => {
     expect(typeof compose.services).toBe('object');
   });
 
-  it('has exactly the seven services plus postgres, redis, nats and migrate', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(
+  it('has exactly the seven services plus postgres, redis, nats and migrate (besides the optional profiles)', () => {
+    expect(Object.keys(compose.services).filter((name) => !compose.services[name].profiles).sort()).toEqual(
       [...SERVICES, 'postgres', 'redis', 'nats', 'migrate'].sort(),
     );
   });
@@ -135,6 +136,49 @@ describe('k8s/', () => {
 
   it('uses the same images as docker-compose.yml', () => {
     expect(imageConsistencyProblems(compose, objects)).toEqual([]);
+  });
+});
+
+describe('k8s/ scaling and disruption', () => {
+  const configData = () => objects.find((o) => o.obj.kind === 'ConfigMap')!.obj.data;
+  const scalers = (name: string) =>
+    objects.filter((o) => ['HorizontalPodAutoscaler', 'ScaledObject'].includes(o.obj.kind) && o.obj.spec.scaleTargetRef.name === name).map((o) => o.obj.kind);
+
+  it('has no problems (one autoscaler each, worker queues, PDBs, topology spread, gateway drain)', () => {
+    expect(scalingProblems(objects, configData())).toEqual([]);
+  });
+
+  it('lists every BullMQ worker of the code, with the constants it runs with', () => {
+    expect(workerSourceProblems()).toEqual([]);
+    expect(BULLMQ_WORKERS.map((w) => [w.deployment, w.queue])).toEqual([
+      ['scheduler', 'scheduled-delivery'],
+      ['messaging', 'topic-deletion'],
+    ]);
+  });
+
+  it('validates the ScaledObjects with @kubernetes-models/keda', () => {
+    const scaled = objects.filter((o) => o.obj.kind === 'ScaledObject');
+    expect(scaled.map((o) => o.obj.metadata.name).sort()).toEqual(['messaging', 'scheduler']);
+    expect(kedaSchemaProblems(scaled)).toEqual([]);
+  });
+
+  it('scales the workers on their queues and every other service on CPU', () => {
+    for (const service of SERVICES) {
+      expect(scalers(service)).toEqual([BULLMQ_WORKERS.some((w) => w.deployment === service) ? 'ScaledObject' : 'HorizontalPodAutoscaler']);
+    }
+    const scheduler = objects.find((o) => o.obj.kind === 'ScaledObject' && o.obj.metadata.name === 'scheduler')!.obj;
+    expect(scheduler.spec.triggers.map((t: Data) => [t.type, t.metadata.listName ?? '', t.metadata.listLength ?? ''])).toEqual([
+      ['cpu', '', ''],
+      ['redis', 'teamchat:bull:scheduled-delivery:wait', '64'],
+      ['redis', 'teamchat:bull:scheduled-delivery:active', '64'],
+    ]);
+  });
+
+  it('gives the gateway a grace period longer than preStop plus the longest heartbeat wait', () => {
+    const pod = objects.find((o) => o.obj.kind === 'Deployment' && o.obj.metadata.name === 'gateway')!.obj.spec.template.spec;
+    const sleep = Number(pod.containers[0].lifecycle.preStop.exec.command[1]);
+    expect(sleep).toBeGreaterThan(0);
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(sleep + longestHeartbeatSeconds(45));
   });
 });
 
@@ -217,8 +261,8 @@ describe('the checks catch broken files', () => {
   });
 
   it('k8s: an HPA whose target is not a Deployment, and a kustomization that misses a file', () => {
-    const broken = mutateObject('HorizontalPodAutoscaler', 'messaging', (h) => (h.spec.scaleTargetRef.name = 'message'));
-    expectProblem(allK8sProblems(broken), /scaleTargetRef apps\/v1\/Deployment\/message is not a Deployment/);
+    const broken = mutateObject('HorizontalPodAutoscaler', 'presence', (h) => (h.spec.scaleTargetRef.name = 'presense'));
+    expectProblem(allK8sProblems(broken), /scaleTargetRef apps\/v1\/Deployment\/presense is not a Deployment/);
     const kust = clone(kustomization);
     kust.resources = kust.resources.filter((r: string) => r !== 'hpa.yaml');
     expectProblem(allK8sProblems(objects, kust), /kustomization\.yaml: resources .* differ/);
@@ -229,6 +273,50 @@ describe('the checks catch broken files', () => {
     expectProblem(allK8sProblems(broken), /Service gateway: targetPort 8080 is not GATEWAY_PORT 9991/);
     const linked = mutateObject('Deployment', 'scheduler', (d) => delete d.spec.template.spec.enableServiceLinks);
     expectProblem(allK8sProblems(linked), /Deployment scheduler: enableServiceLinks must be false/);
+  });
+
+  it('k8s: a ScaledObject target that is not the worker\'s concurrency, or a queue name the code does not use', () => {
+    const broken = mutateObject('ScaledObject', 'scheduler', (o) => (o.spec.triggers[1].metadata.listLength = '10'));
+    expectProblem(allK8sProblems(broken), /scheduled-delivery:wait listLength 10, but the worker's concurrency is 64/);
+    const misnamed = mutateObject('ScaledObject', 'messaging', (o) => (o.spec.triggers[2].metadata.listName = 'teamchat:bull:topic-deletions:active'));
+    const problems = allK8sProblems(misnamed);
+    expectProblem(problems, /redis trigger on teamchat:bull:topic-deletions:active, which is no list of a queue/);
+    expectProblem(problems, /no redis trigger on teamchat:bull:topic-deletion:active/);
+  });
+
+  it('k8s: queue keys under another REDIS_KEY_PREFIX, or another Redis', () => {
+    const broken = mutateObject('ConfigMap', 'teamchat-config', (c) => {
+      c.data.REDIS_KEY_PREFIX = 'chat:';
+      c.data.REDIS_URL = 'redis://redis-0:6380/2';
+    });
+    const problems = allK8sProblems(broken);
+    expectProblem(problems, /no redis trigger on chat:bull:scheduled-delivery:wait/);
+    expectProblem(problems, /redis trigger address redis:6379, but REDIS_URL is redis-0:6380/);
+    expectProblem(problems, /databaseIndex 0, but REDIS_URL's database is 2/);
+  });
+
+  it('k8s: two autoscalers on one Deployment, and a ScaledObject KEDA rejects', () => {
+    const doubled = mutateObject('HorizontalPodAutoscaler', 'presence', (h) => (h.spec.scaleTargetRef.name = 'messaging'));
+    expectProblem(allK8sProblems(doubled), /Deployment messaging has 2 autoscalers/);
+    expectProblem(allK8sProblems(doubled), /Deployment presence has 0 autoscalers/);
+    const invalid = mutateObject('ScaledObject', 'scheduler', (o) => (o.spec.minReplicaCount = '2'));
+    expectProblem(allK8sProblems(invalid), /ScaledObject scheduler: .*minReplicaCount must be integer/);
+  });
+
+  it('k8s: a Deployment without its disruption budget or zone spread', () => {
+    const noBudget = clone(objects).filter((o) => !(o.obj.kind === 'PodDisruptionBudget' && o.obj.metadata.name === 'uploads'));
+    expectProblem(allK8sProblems(noBudget), /Deployment uploads has 0 PodDisruptionBudgets/);
+    const unspread = mutateObject('Deployment', 'push', (d) => (d.spec.template.spec.topologySpreadConstraints = d.spec.template.spec.topologySpreadConstraints.slice(1)));
+    expectProblem(allK8sProblems(unspread), /Deployment push: no topologySpreadConstraint on topology.kubernetes.io\/zone/);
+  });
+
+  it('k8s: a gateway killed before its long-polls can end', () => {
+    const broken = mutateObject('Deployment', 'gateway', (d) => (d.spec.template.spec.terminationGracePeriodSeconds = 60));
+    expectProblem(allK8sProblems(broken), /gateway: terminationGracePeriodSeconds 60 is not longer than preStop \(10 s\) plus the longest heartbeat wait \(55 s\)/);
+  });
+
+  it('k8s: a BullMQ worker in the code that nothing scales', () => {
+    expectProblem(workerSourceProblems(BULLMQ_WORKERS.slice(1)), /apps\/scheduler\/src\/delivery\/delivery\.worker\.ts: a BullMQ worker that BULLMQ_WORKERS/);
   });
 
   it('Dockerfile: running as root, and a build stage without tools/build.js', () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
+import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger, startTracing, tracing } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { CommandRoutes } from './http/command-routes';
@@ -10,10 +10,12 @@ import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
+import { restoreRequestTrace } from './http/request-trace';
 import { unmountedEndpoints } from './http/route.decorator';
 
 async function bootstrap() {
   const config = configOrExit();
+  startTracing('gateway');
   const logger = createLogger('gateway', config.LOG_LEVEL);
 
   @Module({ imports: [PlatformModule.forRoot('gateway', config, logger), GatewayModule] })
@@ -33,6 +35,11 @@ async function bootstrap() {
   // File bodies stream to the uploads service untouched, so this goes before body parsing.
   app.use(app.get(UploadsProxy).router);
   const bodyParsers = configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
+  // With tracing on, what follows body parsing runs in the request's trace context again.
+  if (tracing.enabled) {
+    app.use(restoreRequestTrace);
+    bodyParsers.push(restoreRequestTrace);
+  }
   app.use(app.get(CommandRoutes).router);
   app.use(app.get(AccountPages).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { COMMAND_SERVICES } from '@teamchat/contracts';
 import { Factory, TestSystem, expectMatchesOpenApi, expectSuccess } from '@teamchat/testing';
 import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '@teamchat/zulip';
@@ -82,7 +83,7 @@ describe('GET /server_settings, health and metrics', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         ready: true,
-        checks: { redis: true, nats: true, ...Object.fromEntries(COMMAND_SERVICES.map((s) => [s, true])) },
+        checks: { serving: true, redis: true, nats: true, ...Object.fromEntries(COMMAND_SERVICES.map((s) => [s, true])) },
       });
       expect(COMMAND_SERVICES).toEqual(['messaging', 'scheduler', 'presence', 'users-groups', 'uploads', 'push']);
     });
@@ -101,7 +102,7 @@ describe('GET /server_settings, health and metrics', () => {
       expect(down.status).toBe(503);
       expect(down.body).toEqual({
         ready: false,
-        checks: { redis: true, nats: true, ...Object.fromEntries(COMMAND_SERVICES.map((s) => [s, s !== 'presence'])) },
+        checks: { serving: true, redis: true, nats: true, ...Object.fromEntries(COMMAND_SERVICES.map((s) => [s, s !== 'presence'])) },
       });
 
       await system.startService('presence');
@@ -129,6 +130,34 @@ describe('GET /server_settings, health and metrics', () => {
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('command_duration_seconds');
     });
+  });
+
+  it('on SIGTERM answers not-ready at once while it keeps serving for its grace period, closing each connection, then exits 0', async () => {
+    const factory = new Factory(system.db);
+    const org = await factory.organization({ subdomain: 'draining' });
+    const user = await factory.user(org, {});
+    await system.stopService('gateway');
+    await system.startService('gateway', true, { SHUTDOWN_GRACE_SECONDS: '3' });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port: system.ports.gateway, path, headers: { Host: system.api.hostFor('draining'), ...headers } }, (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+          })
+          .on('error', reject);
+      });
+    expect((await get('/health/ready')).status).toBe(200);
+
+    const exited = system.stopService('gateway');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ready = await get('/health/ready');
+    expect({ status: ready.status, serving: (JSON.parse(ready.body) as { checks: { serving: boolean } }).checks.serving }).toEqual({ status: 503, serving: false });
+    const served = await get('/api/v1/users/me', { Authorization: `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}` });
+    expect({ status: served.status, connection: served.connection }).toEqual({ status: 200, connection: 'close' });
+    expect(await exited).toBe(0);
+    await system.startService('gateway', true, { SHUTDOWN_GRACE_SECONDS: '0' });
   });
 
   it('stops the gateway with exit code 0 on SIGTERM', async () => {

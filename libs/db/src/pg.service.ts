@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { SpanKind, inSpan, tracing } from '@teamchat/platform';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
 /**
@@ -34,7 +35,12 @@ export const queryableOf = (tx: { $queryRawUnsafe<T = unknown>(query: string, ..
 const runOn =
   (target: Pool | PoolClient) =>
   async <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> =>
-    (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows;
+    tracing.enabled
+      ? inSpan(`pg ${s.name}`, { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES(s.name) }, async () => (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows)
+      : (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows;
+
+/** A statement's span attributes (the name, never the values). */
+const DB_ATTRIBUTES = (name: string) => ({ 'db.system.name': 'postgresql', 'db.operation.name': name });
 
 /**
  * The database through the `pg` driver, for hot paths: every statement prepared and named,
@@ -60,11 +66,17 @@ export class PgService implements Queryable, OnModuleDestroy {
    * `Prisma.sql` (which only builds text and values; no ORM runs) and sent unnamed.
    */
   async query<Row extends QueryResultRow>(sql: { text: string; values: unknown[] }): Promise<Row[]> {
+    if (tracing.enabled) return inSpan('pg query', { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES('query') }, async () => (await this.pool.query<Row>(sql.text, sql.values)).rows);
     return (await this.pool.query<Row>(sql.text, sql.values)).rows;
   }
 
   /** `work` inside one BEGIN … COMMIT on one pooled connection (ROLLBACK if it throws). */
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (tracing.enabled) return inSpan('pg transaction', { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES('transaction') }, () => this.inTransaction(work));
+    return this.inTransaction(work);
+  }
+
+  private async inTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

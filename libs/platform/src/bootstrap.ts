@@ -9,6 +9,7 @@ import { CommandServer } from './commands/command-server';
 import { serviceHealthController } from './health/service-health.controller';
 import { PinoNestLogger, createLogger } from './logger';
 import { PlatformModule } from './platform.module';
+import { startTracing } from './tracing';
 
 /** Reads the config or exits with the list of what is wrong, before anything else starts. */
 export function configOrExit(): AppConfig {
@@ -30,6 +31,7 @@ export function configOrExit(): AppConfig {
  */
 export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>, featureModule: Type<unknown>) {
   const config = configOrExit();
+  startTracing(service);
   const logger = createLogger(service, config.LOG_LEVEL);
 
   @Module({

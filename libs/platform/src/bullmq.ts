@@ -1,5 +1,6 @@
-import type { ConnectionOptions } from 'bullmq';
+import { Queue, type ConnectionOptions, type Job, type Worker } from 'bullmq';
 import type { AppConfig } from './config';
+import type { MetricsService } from './metrics';
 
 /**
  * BullMQ wants connections of its own (blocking reads, `maxRetriesPerRequest: null`, no ioredis
@@ -23,4 +24,33 @@ export function bullmqConnection(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KE
     },
     prefix: `${config.REDIS_KEY_PREFIX}bull`,
   };
+}
+
+/** The job states bullmq_queue_jobs reports; `wait` and `prioritized` are what workers have yet to take. */
+export const QUEUE_DEPTH_STATES = ['wait', 'prioritized', 'delayed', 'active', 'failed'] as const;
+
+/**
+ * Metrics of a BullMQ worker: how long each job waited once due and how long it ran (observed
+ * from the worker's own events), and the queue's depth by state (read only when /metrics is
+ * scraped). Returns what to call on shutdown, after the worker has closed.
+ */
+export function instrumentWorker(
+  worker: Worker,
+  metrics: MetricsService,
+  config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KEY_PREFIX'>,
+): () => Promise<void> {
+  const queue = worker.name;
+  worker.on('active', (job) => {
+    if (job.processedOn) metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+  });
+  const ran = (outcome: string) => (job: Job | undefined) => {
+    if (job?.processedOn && job.finishedOn) metrics.jobDuration.observe({ queue, outcome }, Math.max(0, job.finishedOn - job.processedOn) / 1000);
+  };
+  worker.on('completed', ran('completed'));
+  worker.on('failed', ran('failed'));
+  const { connection, prefix } = bullmqConnection(config);
+  const counter = new Queue(queue, { connection, prefix });
+  counter.on('error', () => undefined); // the worker logs Redis trouble already
+  metrics.watchQueue(queue, () => counter.getJobCounts(...QUEUE_DEPTH_STATES));
+  return () => counter.close().catch(() => undefined);
 }

@@ -43,6 +43,8 @@ export const configSchema = z.object({
   EVENT_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
   /** A long-poll with nothing to deliver gets a heartbeat after this, plus up to 10 s of jitter (Zulip: 45 s). */
   EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
+  /** After SIGTERM: how long a process answers not-ready while still serving, before it closes. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /** How long the fan-out may hold an event before JetStream hands it to another gateway replica. */
   EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
   /**
@@ -100,6 +102,13 @@ export const configSchema = z.object({
   EMAIL_GATEWAY_DOMAIN: z.string().default(''),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
+
+  /**
+   * Tracing (OpenTelemetry): spans go over OTLP/HTTP to this collector URL (e.g.
+   * http://otel-collector:4318); empty means tracing is off and costs nothing. The SDK's other
+   * standard OTEL_* variables (OTEL_TRACES_SAMPLER, OTEL_BSP_SCHEDULE_DELAY, …) apply as well.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(''), z.string().url()]).default(''),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

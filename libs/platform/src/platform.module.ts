@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { ServiceName } from '@teamchat/contracts';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from './config';
@@ -10,7 +10,17 @@ import { SERVICE_NAME } from './service-name';
 import { READINESS_CHECKS, type ReadinessCheck } from './health/readiness';
 import { RateLimiter } from './rate-limiter';
 import { EventBus } from './events/event-bus';
+import { Shutdown } from './shutdown';
 import type { Redis } from 'ioredis';
+import { stopTracing } from './tracing';
+
+/** Flushes the spans still buffered, last thing at shutdown (a no-op with tracing off). */
+@Injectable()
+class TracingShutdown implements OnApplicationShutdown {
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
+  }
+}
 
 /** Optional: a service that owns tables provides this to put its database in readiness. */
 export const DATABASE_PING = Symbol('DATABASE_PING');
@@ -35,17 +45,21 @@ export class PlatformModule {
         CommandClient,
         RateLimiter,
         EventBus,
+        Shutdown,
+        TracingShutdown,
         {
           provide: READINESS_CHECKS,
-          inject: [REDIS, CommandClient, { token: DATABASE_PING, optional: true }],
-          useFactory: (redis: Redis, commands: CommandClient, database?: { ping(): Promise<boolean> }): ReadinessCheck[] => [
+          inject: [REDIS, CommandClient, Shutdown, { token: DATABASE_PING, optional: true }],
+          useFactory: (redis: Redis, commands: CommandClient, shutdown: Shutdown, database?: { ping(): Promise<boolean> }): ReadinessCheck[] => [
+            // False from SIGTERM on: no new work while the process drains.
+            { name: 'serving', check: async () => !shutdown.isDraining() },
             ...(database ? [{ name: 'postgres', check: () => database.ping() }] : []),
             { name: 'redis', check: () => pingRedis(redis) },
             { name: 'nats', check: async () => commands.isConnected() },
           ],
         },
       ],
-      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, EventBus, READINESS_CHECKS],
+      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, EventBus, Shutdown, READINESS_CHECKS],
     };
   }
 }

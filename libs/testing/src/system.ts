@@ -65,6 +65,8 @@ export class TestSystem {
   private readonly processes = new Map<ProcessName, ChildProcess>();
   private readonly logs = new Map<ProcessName, string[]>();
   private readonly recorders: EventRecorder[] = [];
+  /** Settings of one process only (an extra uploads replica's own file listener port). */
+  private readonly processEnv = new Map<ProcessName, Record<string, string>>();
 
   private constructor(
     private readonly database: { name: string; url: string },
@@ -98,6 +100,7 @@ export class TestSystem {
       EXTERNAL_URL: `http://${TEST_ROOT_HOST}`,
       RATE_LIMIT_ENABLED: 'false',
       AUTH_CACHE_TTL_SECONDS: '1',
+      SHUTDOWN_GRACE_SECONDS: '0',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       ...options.env,
@@ -126,13 +129,14 @@ export class TestSystem {
     return pids;
   }
 
-  /** Starts one process (again), and by default waits until the gateways are ready. */
-  async startService(name: ProcessName, waitForReady = true): Promise<void> {
+  /** Starts one process (again), and by default waits until the gateways are ready; `env` adds settings for this process only. */
+  async startService(name: ProcessName, waitForReady = true, env?: Record<string, string>): Promise<void> {
+    if (env) this.processEnv.set(name, { ...this.processEnv.get(name), ...env });
     const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
     const child = spawn(process.execPath, [...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', ...this.env, [portVariable]: String(this.ports[name]) },
+      env: { PATH: process.env.PATH ?? '', ...this.env, ...this.processEnv.get(name), [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const log: string[] = [];
@@ -153,6 +157,9 @@ export class TestSystem {
     while (this.processes.has(`${service}#${replica}`)) replica++;
     const name: ProcessName = `${service}#${replica}`;
     this.ports[name] = await freePort();
+    // Replicas share a host here, not an address: each uploads replica listens on a port of its
+    // own (the gateways keep sending file requests to UPLOADS_URL, the first replica).
+    if (service === 'uploads') this.processEnv.set(name, { UPLOADS_HTTP_PORT: String(await freePort()) });
     await this.startService(name);
     return name;
   }

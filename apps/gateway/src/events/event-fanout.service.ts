@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, UsersGroups, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, MetricsService, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, MetricsService, SpanKind, extractNats, inSpan, traceparentOf, tracing, type AppConfig } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -9,6 +9,9 @@ import { EventQueueStore, type Delivery } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
 
 const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJECT_PREFIX.length);
+
+/** The key of a stored client event that carries the fan-out's trace context (tracing on only). */
+export const TRACE_KEY = '_tp';
 
 /** The durable JetStream consumer all gateway replicas share: each domain event goes to one of them. */
 export const FANOUT_CONSUMER = 'gateway-fanout';
@@ -82,8 +85,10 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async process(message: JsMsg): Promise<void> {
     const timer = this.metrics.fanoutDuration.startTimer();
+    // How long the event waited in JetStream (publication to now), redeliveries included.
+    this.metrics.fanoutLag.observe(Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000);
     try {
-      await this.handle(message);
+      await (tracing.enabled ? this.tracedHandle(message) : this.handle(message));
       message.ack();
       timer({ outcome: 'ok' });
     } catch (error) {
@@ -100,13 +105,32 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private async handle(message: JsMsg): Promise<void> {
+  /**
+   * With tracing on: the fan-out as a CONSUMER span continuing the publisher's trace, and each
+   * client event stored with that span's context (`_tp`), which the long-poll that hands it over
+   * takes off again to trace the delivery (see LongPoll).
+   */
+  private tracedHandle(message: JsMsg): Promise<void> {
+    return inSpan(
+      `fanout ${message.subject}`,
+      { kind: SpanKind.CONSUMER, parent: extractNats(message.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject } },
+      async (span) => {
+        const traceparent = traceparentOf();
+        const deliveries = await this.handle(message, traceparent);
+        span.setAttribute('teamchat.deliveries', deliveries);
+      },
+    );
+  }
+
+  private async handle(message: JsMsg, traceparent?: string): Promise<number> {
     const subject = message.subject.slice(SUBJECT_PREFIX.length);
     const onceKey = message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
     const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
-    const deliveries = await this.deliveriesFor(subject, payload);
+    let deliveries = await this.deliveriesFor(subject, payload);
+    if (traceparent) deliveries = deliveries.map((d) => ({ queueId: d.queueId, event: `{"${TRACE_KEY}":"${traceparent}",${d.event.slice(1)}` }));
     // Nothing to append (no recipient has a queue): no script, no once-key to remember.
     if (deliveries.length > 0) await this.store.append(deliveries, onceKey);
+    return deliveries.length;
   }
 
   private async deliveriesFor(subject: string, payload: unknown): Promise<Delivery[]> {

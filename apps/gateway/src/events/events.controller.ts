@@ -1,5 +1,6 @@
 import { Controller, Req } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
+import { MetricsService } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/endpoint-request';
 import type { ApiRequest } from '../http/request-context';
@@ -13,11 +14,14 @@ export class EventsController {
   constructor(
     private readonly registration: RegisterQueue,
     private readonly store: EventQueueStore,
+    private readonly metrics: MetricsService,
   ) {}
 
   @Route(Realtime.register)
-  register(@Req() req: ApiRequest, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>) {
-    return this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
+  async register(@Req() req: ApiRequest, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>) {
+    const registered = await this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
+    this.metrics.eventQueuesRegistered.inc();
+    return registered;
   }
 
   // GET /events is served by PollEventsRoute, ahead of Express and this pipeline.
@@ -26,6 +30,7 @@ export class EventsController {
   async deleteQueue(@Req() req: ApiRequest, @ParamsOf(Realtime.deleteQueue) params: DecodedParams<typeof Realtime.deleteQueueParams>) {
     const queue = await this.store.ownQueue(params.queue_id, req.ctx.realm!.id, req.ctx.user!.id);
     await this.store.delete(queue);
+    this.metrics.eventQueuesDeleted.inc();
     return {};
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import { Inject, Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
-import { LOGGER, MetricsService } from '@teamchat/platform';
+import { LOGGER, MetricsService, tracing } from '@teamchat/platform';
 import { decodeParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { identifyCaller } from '../auth/admit-caller';
@@ -13,6 +13,7 @@ import { mountedElsewhere } from '../http/route.decorator';
 import { sendSuccess } from '../http/success-envelope.interceptor';
 import { sendError } from '../http/zulip-exception.filter';
 import { LongPoll } from './long-poll';
+import { traceDeliveries } from './delivery-trace';
 
 /** The path GET /events is served at, and the route label it is measured under (see httpMetrics). */
 export const EVENTS_ROUTE = '/api/v1/events';
@@ -56,15 +57,23 @@ export class PollEventsRoute {
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-      const events = await this.longPoll.poll({
-        queueId: params.queue_id,
-        realmId: request.ctx.realm!.id,
-        userId: request.ctx.user!.id,
-        lastEventId: params.last_event_id,
-        dontBlock: params.dont_block,
-        closed,
-      });
-      if (!res.writableEnded) sendSuccess(res, { events, queue_id: params.queue_id }, ignored);
+      this.metrics.longPollsWaiting.inc();
+      const events = await this.longPoll
+        .poll({
+          queueId: params.queue_id,
+          realmId: request.ctx.realm!.id,
+          userId: request.ctx.user!.id,
+          lastEventId: params.last_event_id,
+          dontBlock: params.dont_block,
+          closed,
+        })
+        .finally(() => this.metrics.longPollsWaiting.dec());
+      const spans = tracing.enabled ? traceDeliveries(events, params.queue_id, request.ctx.requestId) : undefined;
+      if (!res.writableEnded) {
+        sendSuccess(res, { events, queue_id: params.queue_id }, ignored);
+        this.metrics.eventsDelivered.inc(events.length);
+      }
+      if (spans) for (const span of spans) span.end();
     } catch (error) {
       if (!res.writableEnded) sendError(request, res, error, this.logger);
     }

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { COMMAND_SERVICES, HealthCommands } from '@teamchat/contracts';
-import { CommandClient, REDIS, pingRedis } from '@teamchat/platform';
+import { CommandClient, REDIS, Shutdown, pingRedis } from '@teamchat/platform';
 import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { Auth } from '../http/auth-mode.decorator';
@@ -16,6 +16,7 @@ const HEALTH_TIMEOUT_MS = 1500;
 export class GatewayHealthController {
   constructor(
     private readonly commands: CommandClient,
+    private readonly shutdown: Shutdown,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -35,7 +36,8 @@ export class GatewayHealthController {
           .catch(() => false),
       ),
     ]);
-    const checks: Record<string, boolean> = { redis, nats: this.commands.isConnected() };
+    // `serving` is false from SIGTERM on, so a load balancer stops sending before the server closes.
+    const checks: Record<string, boolean> = { serving: !this.shutdown.isDraining(), redis, nats: this.commands.isConnected() };
     COMMAND_SERVICES.forEach((service, i) => (checks[service] = services[i]));
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503);

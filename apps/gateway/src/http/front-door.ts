@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, MetricsService } from '@teamchat/platform';
+import { LOGGER, MetricsService, Shutdown } from '@teamchat/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { PollEventsRoute } from '../events/poll-events.route';
@@ -29,6 +29,7 @@ export class FrontDoor {
     private readonly polls: PollEventsRoute,
     private readonly commands: CommandRoutes,
     private readonly uploads: UploadsProxy,
+    private readonly shutdown: Shutdown,
     metrics: MetricsService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -42,6 +43,8 @@ export class FrontDoor {
       for (const listener of others) listener(req, res);
     };
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // Draining: every answer closes its connection, so keep-alive clients reconnect elsewhere.
+      if (this.shutdown.isDraining()) res.shouldKeepAlive = false;
       if (this.polls.handles(req)) return void this.polls.serve(req, res);
       if (this.uploads.claims(req.url ?? '')) return toExpress(req, res);
       const matched = this.commands.match(req as ApiRequest);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiRequest } from './request-context';
+import { traceRequest } from './request-trace';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -14,10 +15,13 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   next();
 }
 
-/** Gives a request its context and id (echoed as `X-Request-Id`). */
+/**
+ * Gives a request its context and id (echoed as `X-Request-Id`). With tracing on, the id is the
+ * request's trace id (a caller's `X-Request-Id` is then ignored: the trace id is what finds it).
+ */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+  const id = traceRequest(req, res) ?? (typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID());
   (req as IncomingMessage & Pick<ApiRequest, 'ctx'>).ctx = { requestId: id, user: null, ignored: [] };
   res.setHeader('X-Request-Id', id);
 }

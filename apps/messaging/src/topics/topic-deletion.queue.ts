@@ -7,7 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { Messaging } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, withTraceData, type AppConfig } from '@teamchat/platform';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Logger } from 'pino';
 import { TOPIC_DELETION, bullmqConnection } from './topic-deletion.settings';
@@ -79,7 +79,7 @@ export class TopicDeletionQueue implements OnModuleInit, BeforeApplicationShutdo
     this.releases.add(release);
     try {
       await this.events.waitUntilReady(); // listening before the job can finish
-      await this.queue.add(Messaging.TOPIC_DELETION_JOB, job, {
+      await this.queue.add(Messaging.TOPIC_DELETION_JOB, withTraceData(job), {
         jobId,
         removeOnComplete: true,
         removeOnFail: true,

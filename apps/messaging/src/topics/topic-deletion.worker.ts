@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Messaging } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, MetricsService, instrumentWorker, traceJob, type AppConfig } from '@teamchat/platform';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { RunTopicDeletion } from './run-topic-deletion.use-case';
@@ -15,17 +15,19 @@ import { TOPIC_DELETION, bullmqConnection } from './topic-deletion.settings';
 @Injectable()
 export class TopicDeletionWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private worker?: Worker<Messaging.TopicDeletionJob, Messaging.TopicDeletionResult>;
+  private closeMetrics?: () => Promise<void>;
   private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: MetricsService,
     private readonly run: RunTopicDeletion,
   ) {}
 
   onApplicationBootstrap(): void {
     const { connection, prefix } = bullmqConnection(this.config);
-    this.worker = new Worker(Messaging.TOPIC_DELETION_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker(Messaging.TOPIC_DELETION_QUEUE, (job, token) => traceJob(Messaging.TOPIC_DELETION_QUEUE, job, () => this.process(job, token)), {
       connection,
       prefix,
       concurrency: TOPIC_DELETION.concurrency,
@@ -34,6 +36,7 @@ export class TopicDeletionWorker implements OnApplicationBootstrap, OnModuleDest
       maxStalledCount: TOPIC_DELETION.maxStalledCount,
     });
     this.worker.on('error', (err) => this.logger.error({ err }, 'topic deletion worker'));
+    this.closeMetrics = instrumentWorker(this.worker, this.metrics, this.config);
     this.worker.on('failed', (job, err) => this.logger.error({ err, jobId: job?.id }, 'topic deletion attempt failed'));
     this.worker.on('stalled', (jobId) => this.logger.warn({ jobId }, 'topic deletion resumed after its worker was lost'));
   }
@@ -42,6 +45,7 @@ export class TopicDeletionWorker implements OnApplicationBootstrap, OnModuleDest
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     await this.worker?.close();
+    await this.closeMetrics?.();
   }
 
   private async process(

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Scheduler } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, bullmqConnection, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, bullmqConnection, withTraceData, type AppConfig } from '@teamchat/platform';
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { DELIVERY, deliveryJobId } from './delivery.settings';
@@ -33,7 +33,7 @@ export class DeliveryQueue implements OnModuleInit, OnApplicationShutdown {
       await this.queue.addBulk(
         pending.slice(start, start + 500).map(({ id, version, scheduledAt }) => ({
           name: Scheduler.DELIVERY_JOB,
-          data: { id, version },
+          data: withTraceData({ id, version }),
           opts: {
             jobId: deliveryJobId(id, version),
             delay: Math.max(0, scheduledAt.getTime() - now),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Scheduler } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, bullmqConnection, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, MetricsService, bullmqConnection, instrumentWorker, traceJob, type AppConfig } from '@teamchat/platform';
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { DeliverScheduledMessage } from './deliver-scheduled-message.use-case';
@@ -16,18 +16,20 @@ import { DELIVERY } from './delivery.settings';
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private worker?: Worker<Scheduler.DeliveryJob>;
+  private closeMetrics?: () => Promise<void>;
   private sweep?: NodeJS.Timeout;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: MetricsService,
     private readonly deliver: DeliverScheduledMessage,
     private readonly recover: RecoverDeliveries,
   ) {}
 
   onApplicationBootstrap(): void {
     const { connection, prefix } = bullmqConnection(this.config);
-    this.worker = new Worker(Scheduler.DELIVERY_QUEUE, (job) => this.process(job), {
+    this.worker = new Worker(Scheduler.DELIVERY_QUEUE, (job) => traceJob(Scheduler.DELIVERY_QUEUE, job, () => this.process(job)), {
       connection,
       prefix,
       concurrency: DELIVERY.concurrency,
@@ -36,6 +38,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       maxStalledCount: DELIVERY.maxStalledCount,
     });
     this.worker.on('error', (err) => this.logger.error({ err }, 'delivery worker'));
+    this.closeMetrics = instrumentWorker(this.worker, this.metrics, this.config);
     this.worker.on('failed', (job, err) => this.logger.warn({ err, jobId: job?.id }, 'delivery attempt failed'));
     this.worker.on('stalled', (jobId) => this.logger.warn({ jobId }, 'delivery resumed after its worker was lost'));
     const sweep = () => this.recover.execute().catch((err: unknown) => this.logger.error({ err }, 'delivery recovery sweep failed'));
@@ -48,6 +51,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweep);
     await this.worker?.close();
+    await this.closeMetrics?.();
   }
 
   private async process(job: Job<Scheduler.DeliveryJob>): Promise<string> {

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import type { CommandDef, CommandReply } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
-import { ErrorCode, JSONCodec, connect, type NatsConnection, type NatsError } from 'nats';
+import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
 import { APP_CONFIG, type AppConfig } from '../config';
+import { MetricsService } from '../metrics';
+import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
 
 /** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
 interface RequestPacket {
@@ -30,14 +32,36 @@ export class CommandClient implements OnApplicationShutdown {
   private connection?: Promise<NatsConnection>;
   private current?: NatsConnection;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly metrics?: MetricsService,
+  ) {}
 
+  /** Times the call (command_call_duration_seconds) and, with tracing on, makes it a CLIENT span. */
   async call<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS): Promise<R> {
+    const stop = this.metrics?.commandCallDuration.startTimer({ subject: def.subject });
+    try {
+      const result = tracing.enabled
+        ? await inSpan(`command ${def.subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': def.subject } }, () => {
+            const carrier = headers();
+            injectNats(carrier);
+            return this.request(def, payload, timeoutMs, carrier);
+          })
+        : await this.request(def, payload, timeoutMs);
+      stop?.({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      stop?.({ outcome: error instanceof ZulipError ? error.code : 'error' });
+      throw error;
+    }
+  }
+
+  private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, carrier?: MsgHdrs): Promise<R> {
     const nats = await this.connect();
     const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID() };
     let answer: ReplyPacket<R>;
     try {
-      const message = await nats.request(def.subject, codec.encode(packet), { timeout: timeoutMs });
+      const message = await nats.request(def.subject, codec.encode(packet), carrier ? { timeout: timeoutMs, headers: carrier } : { timeout: timeoutMs });
       answer = codec.decode(message.data) as ReplyPacket<R>;
     } catch (error) {
       const code = (error as NatsError).code;

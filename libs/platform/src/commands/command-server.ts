@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { LOGGER } from '../logger';
 import { MetricsService } from '../metrics';
 import { SERVICE_NAME } from '../service-name';
+import { SpanKind, extractNats, failSpan, inSpan, tracing } from '../tracing';
 import { COMMAND_DEF } from './command-handler.decorator';
 
 /** What a caller sends (Nest's NATS packet shape, which CommandClient and Nest's client both write). */
@@ -106,13 +107,26 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
     } catch {
       packet = {};
     }
-    const response = await this.run(def, handler, packet.data);
+    const response = tracing.enabled ? await this.traced(def, handler, packet.data, message) : await this.run(def, handler, packet.data);
     if (!message.reply) return;
     try {
       message.respond(codec.encode({ id: packet.id, response, isDisposed: true }));
     } catch (error) {
       this.logger.warn({ err: error, subject: def.subject }, 'command reply not sent');
     }
+  }
+
+  /** With tracing on: the command as a SERVER span continuing the caller's trace (NATS headers). */
+  private traced(def: CommandDef<unknown, unknown>, handler: Handler, payload: unknown, message: Msg): Promise<CommandReply<unknown>> {
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': def.subject };
+    return inSpan(`command ${def.subject}`, { kind: SpanKind.SERVER, parent: extractNats(message.headers), attributes }, async (span) => {
+      const reply = await this.run(def, handler, payload);
+      if (!reply.ok) {
+        span.setAttribute('zulip.error.code', reply.error.code);
+        if (reply.error.code === 'INTERNAL_SERVER_ERROR') failSpan(span, new Error(reply.error.msg));
+      }
+      return reply;
+    });
   }
 
   private async run(def: CommandDef<unknown, unknown>, handler: Handler, payload: unknown): Promise<CommandReply<unknown>> {
@@ -122,20 +136,21 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
       const checked = def.payload.safeParse(payload);
       if (!checked.success) {
         this.logger.warn({ subject: def.subject, requestId, issues: checked.error.issues }, 'malformed command payload');
-        return this.fail(new ZulipError('BAD_REQUEST', 'Malformed request'), stopTimer);
+        return this.fail(def, new ZulipError('BAD_REQUEST', 'Malformed request'), stopTimer);
       }
       const data = await handler(payload);
       stopTimer({ outcome: 'ok' });
       return { ok: true, data: data ?? {} };
     } catch (error) {
-      if (error instanceof ZulipError) return this.fail(error, stopTimer);
+      if (error instanceof ZulipError) return this.fail(def, error, stopTimer);
       this.logger.error({ err: error, subject: def.subject, requestId }, 'command failed unexpectedly');
-      return this.fail(new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error'), stopTimer);
+      return this.fail(def, new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error'), stopTimer);
     }
   }
 
-  private fail(error: ZulipError, stopTimer: (labels: { outcome: string }) => void): CommandReply<never> {
+  private fail(def: CommandDef<unknown, unknown>, error: ZulipError, stopTimer: (labels: { outcome: string }) => void): CommandReply<never> {
     stopTimer({ outcome: error.code });
+    this.metrics.commandErrors.inc({ subject: def.subject, code: error.code });
     return { ok: false, error: error.toBody() };
   }
 }

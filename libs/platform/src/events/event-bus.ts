@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EVENT_STREAM, EVENT_SUBJECTS, type EventDef } from '@teamchat/contracts';
-import { JSONCodec, RetentionPolicy, StorageType, connect, type JetStreamClient, type NatsConnection } from 'nats';
+import { JSONCodec, RetentionPolicy, StorageType, connect, headers, type JetStreamClient, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { LOGGER } from '../logger';
+import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
 
 const codec = JSONCodec();
 /** Events are kept a day: long enough for any consumer that was down to catch up. */
@@ -47,7 +48,17 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
   async publish<P>(def: EventDef<P>, payload: P): Promise<void> {
     if (!this.jetstream) throw new Error('EventBus used before it connected');
     // The message id names this event for consumers that must act on it once (the fan-out).
+    if (tracing.enabled) return this.tracedPublish(this.jetstream, def, payload);
     await this.jetstream.publish(def.subject, codec.encode(payload), { msgID: randomUUID() });
+  }
+
+  /** With tracing on: a PRODUCER span, its context in the message's headers for the consumers. */
+  private tracedPublish<P>(jetstream: JetStreamClient, def: EventDef<P>, payload: P): Promise<void> {
+    return inSpan(`publish ${def.subject}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': def.subject } }, async () => {
+      const carrier = headers();
+      injectNats(carrier);
+      await jetstream.publish(def.subject, codec.encode(payload), { msgID: randomUUID(), headers: carrier });
+    });
   }
 
   /** Publishes in order; a failure is logged, never thrown, since the change has committed. */
