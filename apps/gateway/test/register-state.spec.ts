@@ -48,6 +48,7 @@ const ZULIP_FETCH_KEYS = [
 /** What the services (and the gateway's defaults until a feature exists) serve for each fetch key. */
 const KEYS_OF: Record<string, string[]> = {
   realm: [
+    'realm_allow_message_editing',
     'realm_authentication_methods',
     'realm_can_create_groups',
     'realm_can_manage_all_groups',
@@ -61,6 +62,10 @@ const KEYS_OF: Record<string, string[]> = {
     'realm_icon_source',
     'realm_icon_url',
     'realm_is_zephyr_mirror_realm',
+    'realm_message_content_delete_limit_seconds',
+    'realm_message_content_edit_limit_seconds',
+    'realm_move_messages_between_streams_limit_seconds',
+    'realm_move_messages_within_stream_limit_seconds',
     'realm_password_auth_enabled',
     'realm_presence_disabled',
     'realm_waiting_period_threshold',

@@ -25,6 +25,7 @@ import { UpdateSubscriptionProperties } from './channels/update-subscription-pro
 import { ChannelFoldersModule } from './channel-folders/channel-folders.module';
 import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
+import { MessageActionsModule } from './message-actions/message-actions.module';
 import { MessagesModule } from './messages/messages.module';
 import { TopicsModule } from './topics/topics.module';
 import { TypingModule } from './typing/typing.module';
@@ -34,7 +35,7 @@ import { TypingModule } from './typing/typing.module';
  * topic deletion, drafts, channel folders (in their feature modules).
  */
 @Module({
-  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule, ChannelFoldersModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, TypingModule, ChannelFoldersModule],
   controllers: [ChannelsHandler, ChannelAdministrationHandler, DefaultChannelsHandler],
   providers: [
     ChannelStatsReader,

@@ -236,7 +236,6 @@ describe('search and narrow operators', () => {
     [[{ operator: 'search', operand: 12 }], 'Invalid narrow operand: search must be a string'],
     [[{ operator: 'search', operand: ['a'] }], 'Invalid narrow operand: search must be a string'],
     [[{ operator: 'has', operand: 'color' }], "Invalid narrow operator: unknown 'has' operand color"],
-    [[{ operator: 'has', operand: 'reaction' }], "Invalid narrow operator: unknown 'has' operand reaction"],
     [[{ operator: 'is', operand: 'shiny' }], "Invalid narrow operator: unknown 'is' operand shiny"],
     [[{ operator: 'near', operand: 'soon' }], 'Invalid narrow operator: Invalid message ID'],
     [[{ operator: 'id', operand: -3 }], 'Invalid narrow operator: Invalid message ID'],

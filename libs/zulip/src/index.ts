@@ -5,3 +5,5 @@ export * from './roles';
 export * from './params/param-spec';
 export * from './params/decode-params';
 export * from './avatars';
+export * from './emoji/emoji-catalogue';
+export * from './emoji/emoji-check';

@@ -475,6 +475,284 @@ export const markChannelRead = statement<{ messageId: number }, [userId: number,
    RETURNING um.message_id AS "messageId"`,
 );
 
+// ---- message actions: reading one message, editing, moving, deleting, reactions ----
+
+/** A stored message with what acting on it needs: the caller's row, access, the channel's settings. */
+export interface ActionableMessageRow {
+  id: number;
+  realmId: number;
+  senderId: number;
+  streamId: number | null;
+  dmGroupId: number | null;
+  topic: string;
+  content: string;
+  renderedContent: string;
+  sendingClient: string;
+  dateSent: Date;
+  scheduledMessageId: number | null;
+  editHistory: unknown;
+  lastEditTime: Date | null;
+  lastMoveTime: Date | null;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  /** The caller's flags; null when they have no row (a channel message read through its history). */
+  flags: number | null;
+  /** Zulip's has_message_access for the caller. */
+  readable: boolean;
+  channelName: string | null;
+  historyPublicToSubscribers: boolean | null;
+  inviteOnly: boolean | null;
+  canAdministerChannelGroupId: number | null;
+  canDeleteAnyMessageGroupId: number | null;
+  canDeleteOwnMessageGroupId: number | null;
+  canMoveMessagesWithinChannelGroupId: number | null;
+  canResolveTopicsGroupId: number | null;
+}
+
+/**
+ * One message of the organization with the caller's row and whether they may read it (Zulip's
+ * has_message_access, as `readable_message_ids`): a recipient; an active subscriber, from the
+ * moment they subscribed when history is protected; any non-guest for a public channel.
+ */
+export const messageForUser = statement<ActionableMessageRow, [realmId: number, messageId: number, userId: number, guestRole: number]>(
+  'messaging.message_for_user',
+  `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", m.dm_group_id AS "dmGroupId",
+     m.topic, m.content, m.rendered_content AS "renderedContent", m.sending_client AS "sendingClient", m.date_sent AS "dateSent",
+     m.scheduled_message_id AS "scheduledMessageId", m.edit_history AS "editHistory", m.last_edit_time AS "lastEditTime",
+     m.last_move_time AS "lastMoveTime", m.has_link AS "hasLink", m.has_image AS "hasImage", m.has_attachment AS "hasAttachment", um.flags,
+     (um.user_id IS NOT NULL
+      OR (sub.id IS NOT NULL AND (s.history_public_to_subscribers OR m.id > sub.subscribed_after_message_id))
+      OR (s.id IS NOT NULL AND NOT s.invite_only AND u.role <> $4)) AS readable,
+     s.name AS "channelName", s.history_public_to_subscribers AS "historyPublicToSubscribers", s.invite_only AS "inviteOnly",
+     s.can_administer_channel_group_id AS "canAdministerChannelGroupId", s.can_delete_any_message_group_id AS "canDeleteAnyMessageGroupId",
+     s.can_delete_own_message_group_id AS "canDeleteOwnMessageGroupId",
+     s.can_move_messages_within_channel_group_id AS "canMoveMessagesWithinChannelGroupId", s.can_resolve_topics_group_id AS "canResolveTopicsGroupId"
+   FROM messages m
+   JOIN users u ON u.id = $3 AND u.realm_id = $1
+   LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = $3
+   LEFT JOIN streams s ON s.id = m.stream_id
+   LEFT JOIN subscriptions sub ON sub.stream_id = m.stream_id AND sub.user_id = $3 AND sub.active
+   WHERE m.id = $2 AND m.realm_id = $1`,
+);
+
+/** The organization's editing and deletion settings; a group left unset is Zulip's default system group. */
+export interface RealmEditSettingsRow {
+  allowMessageEditing: boolean;
+  editLimitSeconds: number | null;
+  deleteLimitSeconds: number | null;
+  moveWithinLimitSeconds: number | null;
+  moveBetweenLimitSeconds: number | null;
+  canMoveBetweenTopicsGroupId: number;
+  canMoveBetweenChannelsGroupId: number;
+  canDeleteOwnGroupId: number;
+  canDeleteAnyGroupId: number;
+  canResolveTopicsGroupId: number;
+}
+const systemGroup = (name: string) =>
+  `(SELECT g.id FROM user_groups g WHERE g.realm_id = r.id AND g.is_system_group AND g.name = '${name}')`;
+export const realmEditSettings = statement<RealmEditSettingsRow, [realmId: number]>(
+  'messaging.realm_edit_settings',
+  `SELECT r.allow_message_editing AS "allowMessageEditing", r.message_content_edit_limit_seconds AS "editLimitSeconds",
+     r.message_content_delete_limit_seconds AS "deleteLimitSeconds",
+     r.move_messages_within_stream_limit_seconds AS "moveWithinLimitSeconds",
+     r.move_messages_between_streams_limit_seconds AS "moveBetweenLimitSeconds",
+     coalesce(r.can_move_messages_between_topics_group_id, ${systemGroup('role:everyone')}) AS "canMoveBetweenTopicsGroupId",
+     coalesce(r.can_move_messages_between_channels_group_id, ${systemGroup('role:members')}) AS "canMoveBetweenChannelsGroupId",
+     coalesce(r.can_delete_own_message_group_id, ${systemGroup('role:everyone')}) AS "canDeleteOwnGroupId",
+     coalesce(r.can_delete_any_message_group_id, ${systemGroup('role:administrators')}) AS "canDeleteAnyGroupId",
+     coalesce(r.can_resolve_topics_group_id, ${systemGroup('role:everyone')}) AS "canResolveTopicsGroupId"
+   FROM realms r WHERE r.id = $1`,
+);
+
+/** The reactions of these messages, oldest first. */
+export const reactionsOfMessages = statement<
+  { messageId: number; userId: number; emojiName: string; emojiCode: string; reactionType: string },
+  [messageIds: number[]]
+>(
+  'messaging.reactions_of_messages',
+  `SELECT message_id AS "messageId", user_id AS "userId", emoji_name AS "emojiName", emoji_code AS "emojiCode",
+     reaction_type AS "reactionType"
+   FROM reactions WHERE message_id = ANY($1::int[]) ORDER BY id`,
+);
+
+/** Adds a reaction; no row when the user already reacted with that emoji. */
+export const insertReaction = statement<{ id: number }, [messageId: number, userId: number, name: string, code: string, type: string]>(
+  'messaging.insert_reaction',
+  `INSERT INTO reactions (message_id, user_id, emoji_name, emoji_code, reaction_type) VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT (user_id, message_id, emoji_code, reaction_type) DO NOTHING RETURNING id`,
+);
+
+/** Removes a user's reaction; answers its name, no row when there was none. */
+export const deleteReaction = statement<{ emojiName: string }, [messageId: number, userId: number, code: string, type: string]>(
+  'messaging.delete_reaction',
+  `DELETE FROM reactions WHERE message_id = $1 AND user_id = $2 AND emoji_code = $3 AND reaction_type = $4 RETURNING emoji_name AS "emojiName"`,
+);
+
+/** An organization's custom emoji by name (active ones) or by id (any), for checking a reaction's emoji. */
+export const customEmojiByName = statement<{ id: number }, [realmId: number, name: string]>(
+  'messaging.custom_emoji_by_name',
+  `SELECT id FROM realm_emoji WHERE realm_id = $1 AND name = $2 AND NOT deactivated ORDER BY id LIMIT 1`,
+);
+export const customEmojiById = statement<{ id: number; name: string; deactivated: boolean }, [realmId: number, id: number]>(
+  'messaging.custom_emoji_by_id',
+  `SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = $1 AND id = $2`,
+);
+
+/** A row for a message the user reads through its channel's history (Zulip's historical UserMessage), read. */
+export const insertHistoricalRow = statement<Record<string, never>, [userId: number, messageId: number, flags: number]>(
+  'messaging.insert_historical_row',
+  `INSERT INTO user_messages (user_id, message_id, flags) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+);
+
+/**
+ * Who is told of an action on these messages (Zulip's event_recipient_ids_for_action_on_messages):
+ * active users with a row of any of them, with their flags on `messageId` (null without one),
+ * and, for a channel whose history is public to subscribers, its other active subscribers.
+ */
+export const messagesAudience = statement<{ userId: number; flags: number | null }, [messageIds: number[], messageId: number, streamId: number | null]>(
+  'messaging.messages_audience',
+  `WITH holders AS (SELECT DISTINCT um.user_id FROM user_messages um WHERE um.message_id = ANY($1::int[]))
+   SELECT h.user_id AS "userId", t.flags FROM holders h
+     JOIN users u ON u.id = h.user_id AND u.is_active
+     LEFT JOIN user_messages t ON t.user_id = h.user_id AND t.message_id = $2
+   UNION ALL
+   SELECT s.user_id AS "userId", NULL AS flags FROM subscriptions s
+     JOIN streams st ON st.id = s.stream_id AND st.history_public_to_subscribers
+     JOIN users u ON u.id = s.user_id AND u.is_active
+   WHERE s.stream_id = $3 AND s.active AND s.user_id NOT IN (SELECT user_id FROM holders)`,
+);
+
+/**
+ * The ids of a topic's messages (whatever the topic's case) from `fromId` on, ascending; with
+ * protected history only those the user received.
+ */
+export const topicMessageIdsFrom = statement<{ id: number }, [streamId: number, topic: string, fromId: number, historyPublic: boolean, userId: number]>(
+  'messaging.topic_message_ids_from',
+  `SELECT m.id FROM messages m WHERE m.stream_id = $1 AND lower(m.topic) = lower($2) AND m.id >= $3
+     AND ($4 OR EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = $5 AND um.message_id = m.id))
+   ORDER BY m.id`,
+);
+
+/**
+ * An edit: content (null keeps it), topic and channel (null keeps them) of these messages, with
+ * one edit-history entry prepended to each (Zulip keeps newest first). `edited` and `moved`
+ * set last_edit_time and last_move_time.
+ */
+export const editMessages = statement<
+  { id: number },
+  [
+    messageIds: number[],
+    content: string | null,
+    renderedContent: string | null,
+    topic: string | null,
+    streamId: number | null,
+    at: Date,
+    entry: string,
+    hasLink: boolean | null,
+    hasImage: boolean | null,
+    hasAttachment: boolean | null,
+  ]
+>(
+  'messaging.edit_messages',
+  `UPDATE messages SET content = coalesce($2, content), rendered_content = coalesce($3, rendered_content),
+     has_link = coalesce($8, has_link), has_image = coalesce($9, has_image), has_attachment = coalesce($10, has_attachment),
+     topic = coalesce($4, topic), stream_id = coalesce($5, stream_id),
+     last_edit_time = CASE WHEN $2::text IS NULL THEN last_edit_time ELSE $6 END,
+     last_move_time = CASE WHEN $4::text IS NULL AND $5::int IS NULL THEN last_move_time ELSE $6 END,
+     edit_history = jsonb_build_array($7::jsonb) || coalesce(edit_history, '[]'::jsonb)
+   WHERE id = ANY($1::int[]) RETURNING id`,
+);
+
+/**
+ * After a content edit: each recipient's mention bits as the new content says: `mentioned` for
+ * $2, the topic wildcard's bit for $3 (the topic's participants), $4 for everyone (the channel wildcard).
+ */
+export const setMentionFlags = statement<
+  Record<string, never>,
+  [messageId: number, mentionedIds: number[], topicWildcardIds: number[], everyoneBits: number, mentionBits: number]
+>(
+  'messaging.set_mention_flags',
+  `UPDATE user_messages SET flags = (flags & ~($5::int)) | (CASE WHEN user_id = ANY($2::int[]) THEN 8 ELSE 0 END)
+     | (CASE WHEN user_id = ANY($3::int[]) THEN 32 ELSE 0 END) | $4::int
+   WHERE message_id = $1`,
+);
+
+/**
+ * A move to another channel: the rows of users who may not read the new channel go (answered,
+ * to tell them the messages are gone), and its active subscribers without rows get them, read.
+ */
+export const moveRecipients = statement<{ userId: number }, [messageIds: number[], newStreamId: number, guestRole: number]>(
+  'messaging.move_recipients',
+  `WITH target AS (SELECT id, invite_only FROM streams WHERE id = $2),
+   gone AS (
+     DELETE FROM user_messages um USING users u, target t
+     WHERE um.message_id = ANY($1::int[]) AND u.id = um.user_id
+       AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.stream_id = t.id AND s.user_id = um.user_id AND s.active)
+       AND (t.invite_only OR u.role = $3)
+     RETURNING um.user_id
+   ), added AS (
+     INSERT INTO user_messages (user_id, message_id, flags)
+     SELECT s.user_id, m.id, 1 FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active, unnest($1::int[]) AS m(id)
+     WHERE s.stream_id = $2 AND s.active
+     ON CONFLICT DO NOTHING
+   )
+   SELECT DISTINCT user_id AS "userId" FROM gone`,
+);
+
+/**
+ * Deletes one message (its recipients' rows and reactions go with it) and moves the channel's
+ * first_message_id on when it was that one; answers the channel's new first message when it moved.
+ */
+export const deleteOneMessage = statement<{ firstMessageId: number | null; moved: boolean }, [messageId: number]>(
+  'messaging.delete_one_message',
+  `WITH gone AS (DELETE FROM messages WHERE id = $1 RETURNING id, stream_id),
+   moved AS (
+     UPDATE streams s SET first_message_id = (SELECT min(m.id) FROM messages m WHERE m.stream_id = s.id AND m.id <> $1)
+     FROM gone WHERE s.id = gone.stream_id AND s.first_message_id = gone.id
+     RETURNING s.first_message_id
+   )
+   SELECT (SELECT first_message_id FROM moved) AS "firstMessageId", EXISTS (SELECT 1 FROM moved) AS moved FROM gone`,
+);
+
+/** Moving into a channel whose first message is later than the moved ones: it becomes the first. */
+export const lowerFirstMessageId = statement<{ firstMessageId: number }, [streamId: number, candidate: number]>(
+  'messaging.lower_first_message_id',
+  `UPDATE streams SET first_message_id = $2 WHERE id = $1 AND (first_message_id IS NULL OR first_message_id > $2)
+   RETURNING first_message_id AS "firstMessageId"`,
+);
+
+/** After messages left a channel: its first_message_id, if it was one of them, becomes its oldest remaining message. */
+export const recomputeFirstMessageId = statement<{ firstMessageId: number | null }, [streamId: number, movedIds: number[]]>(
+  'messaging.recompute_first_message_id',
+  `UPDATE streams s SET first_message_id = (SELECT min(m.id) FROM messages m WHERE m.stream_id = s.id)
+   WHERE s.id = $1 AND s.first_message_id = ANY($2::int[]) RETURNING s.first_message_id AS "firstMessageId"`,
+);
+
+/**
+ * A whole topic moved: its visibility policies move with it (replacing any the users had in the
+ * new topic); answers each user's policy, now in the new topic.
+ */
+export const moveTopicPolicies = statement<
+  { userId: number; policy: number },
+  [oldStreamId: number, oldTopic: string, newStreamId: number, newTopic: string]
+>(
+  'messaging.move_topic_policies',
+  `WITH moved AS (
+     DELETE FROM user_topics WHERE stream_id = $1 AND lower(topic_name) = lower($2) RETURNING user_id, visibility_policy
+   )
+   INSERT INTO user_topics (user_id, stream_id, topic_name, visibility_policy, last_updated)
+   SELECT user_id, $3, $4, visibility_policy, now() FROM moved
+   ON CONFLICT (user_id, stream_id, topic_name) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = now()
+   RETURNING user_id AS "userId", visibility_policy AS policy`,
+);
+
+/** Locks a message for an edit (until the transaction ends) and answers what the edit read it as. */
+export const lockMessageForEdit = statement<{ content: string; topic: string; streamId: number | null }, [messageId: number]>(
+  'messaging.lock_message_for_edit',
+  `SELECT content, topic, stream_id AS "streamId" FROM messages WHERE id = $1 FOR UPDATE`,
+);
+
 // ---- search and narrows ----
 
 /** Where a message was sent: what the `with` operator turns into a conversation. */

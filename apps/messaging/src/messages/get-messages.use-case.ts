@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
 import { PgService, Prisma, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { channelNames, directMessageGroups } from '../core/messaging.sql';
+import { channelNames, directMessageGroups, reactionsOfMessages } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { flagNames } from './message-flags';
 import { toMessageRecord } from './message-record';
@@ -76,11 +76,17 @@ export class GetMessages {
   private async records({ realm, params }: Command, scope: Scope, rows: NarrowRow[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
-    const [channels, groups, matches] = await Promise.all([
+    const [channels, groups, matches, reactionRows] = await Promise.all([
       channelIds.length ? this.pg.run(channelNames, channelIds) : [],
       groupIds.length ? this.pg.run(directMessageGroups, groupIds) : [],
       scope.search !== undefined ? this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined,
+      rows.length ? this.pg.run(reactionsOfMessages, rows.map((row) => row.id)) : [],
     ]);
+    const reactions = new Map<number, Messaging.MessageRecord['reactions']>();
+    for (const r of reactionRows) {
+      const reaction = { emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType as 'unicode_emoji', user_id: r.userId };
+      reactions.set(r.messageId, [...(reactions.get(r.messageId) ?? []), reaction]);
+    }
     const people = [...rows.map((row) => row.senderId), ...groups.flatMap((g) => g.memberIds)];
     const profiles = await this.profiles.of(realm.host, people);
     const context = {
@@ -91,6 +97,7 @@ export class GetMessages {
       applyMarkdown: params.apply_markdown,
       clientGravatar: params.client_gravatar,
       allowEmptyTopic: params.allow_empty_topic_name,
+      reactions,
     };
     return rows.map((row) => ({
       ...toMessageRecord(row, context),

@@ -12,7 +12,17 @@ export interface RecordContext {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allowEmptyTopic: boolean;
+  /** The messages' reactions, by message id (none when absent). */
+  reactions?: Map<number, Messaging.MessageRecord['reactions']>;
 }
+
+/** The stored columns a message record shows (edit and move times when read). */
+export type StoredMessage = Omit<MessageModel, 'editHistory' | 'lastEditTime' | 'lastMoveTime'> & {
+  lastEditTime?: Date | null;
+  lastMoveTime?: Date | null;
+};
+
+const seconds = (at: Date): number => Math.floor(at.getTime() / 1000);
 
 /**
  * Zulip's `recipient_id` names a conversation. We derive it: 2·channel id for a channel,
@@ -22,7 +32,7 @@ export const recipientId = (message: Pick<MessageModel, 'streamId' | 'dmGroupId'
   message.streamId !== null ? message.streamId * 2 : message.dmGroupId! * 2 + 1;
 
 /** A message as GET /messages and the message event show it (zerver/lib/message.py). */
-export function toMessageRecord(message: MessageModel, ctx: RecordContext): Messaging.MessageRecord {
+export function toMessageRecord(message: StoredMessage, ctx: RecordContext): Messaging.MessageRecord {
   const sender = ctx.profiles.get(message.senderId);
   const isChannel = message.streamId !== null;
   const displayRecipient = isChannel
@@ -42,7 +52,7 @@ export function toMessageRecord(message: MessageModel, ctx: RecordContext): Mess
     subject: isChannel ? displayTopic(message.topic, ctx.allowEmptyTopic) : '',
     topic_links: [],
     is_me_message: message.content.startsWith('/me '),
-    reactions: [],
+    reactions: ctx.reactions?.get(message.id) ?? [],
     submessages: [],
     sender_full_name: sender?.fullName ?? '',
     sender_email: sender?.email ?? '',
@@ -51,5 +61,7 @@ export function toMessageRecord(message: MessageModel, ctx: RecordContext): Mess
     display_recipient: displayRecipient,
     type: isChannel ? ('stream' as const) : ('private' as const),
     ...(isChannel ? { stream_id: message.streamId! } : {}),
+    ...(message.lastEditTime ? { last_edit_timestamp: seconds(message.lastEditTime) } : {}),
+    ...(message.lastMoveTime ? { last_moved_timestamp: seconds(message.lastMoveTime) } : {}),
   };
 }

@@ -30,5 +30,6 @@ import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.u
     UpdateMessageFlagsForNarrow,
     MessagesMatchNarrow,
   ],
+  exports: [SendScheduledMessage],
 })
 export class MessagesModule {}

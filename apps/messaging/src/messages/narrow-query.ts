@@ -62,7 +62,7 @@ export interface SearchMatch {
 const MESSAGE_COLUMNS = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId",
   m.dm_group_id AS "dmGroupId", m.topic, m.content, m.rendered_content AS "renderedContent",
   m.sending_client AS "sendingClient", m.date_sent AS "dateSent", m.has_link AS "hasLink", m.has_image AS "hasImage",
-  m.has_attachment AS "hasAttachment", um.flags`;
+  m.has_attachment AS "hasAttachment", m.last_edit_time AS "lastEditTime", m.last_move_time AS "lastMoveTime", um.flags`;
 
 /**
  * Narrows (zerver/lib/narrow.py NarrowBuilder): turns a narrow's terms into where the messages
@@ -135,7 +135,12 @@ export class NarrowQuery {
           conditions.push(not(this.isCondition(String(term.operand), viewer.id)));
           break;
         case 'has': {
-          const column = { link: Prisma.sql`m.has_link`, image: Prisma.sql`m.has_image`, attachment: Prisma.sql`m.has_attachment` }[String(term.operand)]!;
+          const column = {
+            link: Prisma.sql`m.has_link`,
+            image: Prisma.sql`m.has_image`,
+            attachment: Prisma.sql`m.has_attachment`,
+            reaction: Prisma.sql`EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)`,
+          }[String(term.operand)]!;
           conditions.push(not(column));
           break;
         }

@@ -20,8 +20,7 @@ const SUPPORTED = new Set(['channel', 'topic', 'dm', 'dm-including', 'is', 'send
 const IS_OPERANDS = new Set(['unread', 'dm', 'private', 'mentioned', 'starred', 'alerted', 'resolved', 'followed', 'muted']);
 /** Zulip's mark of a resolved topic (zerver/lib/topic.py RESOLVED_TOPIC_PREFIX). */
 export const RESOLVED_TOPIC_PREFIX = '\u2714 ';
-/** `has:reaction` waits for the reactions table. */
-export const HAS_OPERANDS = new Set(['link', 'image', 'attachment']);
+export const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
 
 export function normalizeNarrow(narrow: NarrowTerm[]): Term[] {
   const terms = narrow.map((raw) => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PgService, PrismaService, isStoredId, type MessageModel, type Queryable, type StreamModel } from '@teamchat/db';
+import { PgService, PrismaService, isStoredId, type Queryable, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
@@ -24,7 +24,7 @@ import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionE
 
 type MentionedGroup = { id: number; name: string; deactivated: boolean; canMentionGroupId: number | null };
 import { Flag, flagNames } from './message-flags';
-import { toMessageRecord } from './message-record';
+import { toMessageRecord, type StoredMessage } from './message-record';
 import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
@@ -161,7 +161,7 @@ export class SendMessage {
 
     // One statement writes the message, its recipients' rows and the channel's first message;
     // only topic visibility changes (a topic's first messages, mentions) need a transaction around it.
-    const unsaved: Omit<MessageModel, 'id' | 'dateSent' | 'scheduledMessageId'> = {
+    const unsaved: Omit<StoredMessage, 'id' | 'dateSent' | 'scheduledMessageId'> = {
       realmId: realm.id,
       senderId: sender.id,
       streamId: delivery.streamId,
@@ -172,7 +172,7 @@ export class SendMessage {
       sendingClient: command.client ?? 'API',
       ...contentFlags(content, renderedContent),
     };
-    const write = async (db: Queryable): Promise<MessageModel | null> => {
+    const write = async (db: Queryable): Promise<StoredMessage | null> => {
       const values = [
         unsaved.realmId,
         unsaved.senderId,

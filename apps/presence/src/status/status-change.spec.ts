@@ -1,5 +1,5 @@
 import { ZulipError } from '@teamchat/zulip';
-import { emojiCatalogue } from './emoji-catalogue';
+import { emojiCatalogue } from '@teamchat/zulip';
 import { checkStatusChange, isBlankStatus, statusEvent, toStatusRecord, type CustomEmojiLookup, type StatusParams } from './status-change';
 
 /** An organization's custom emoji held in memory: `party` (7) active, `old` (8) deactivated. */

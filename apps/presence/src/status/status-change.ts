@@ -1,6 +1,7 @@
-import { badRequest } from '@teamchat/zulip';
+import { badRequest, checkEmoji, emojiTypeOf, lookUpEmoji, type CustomEmojiLookup, type EmojiCatalogue } from '@teamchat/zulip';
 import type { Presence } from '@teamchat/contracts';
-import type { EmojiCatalogue } from './emoji-catalogue';
+
+export type { CustomEmojiLookup };
 
 type ReactionType = Presence.ReactionType;
 
@@ -26,14 +27,6 @@ export interface StatusChange {
   emoji?: StatusEmoji;
 }
 
-/** The organization's custom emoji, as the checks need them. */
-export interface CustomEmojiLookup {
-  /** The active custom emoji called `name`. */
-  activeByName(name: string): Promise<{ id: number } | null>;
-  /** The custom emoji with this id, deactivated or not. */
-  byId(id: number): Promise<{ id: number; name: string; deactivated: boolean } | null>;
-}
-
 /** A stored status, as far as what clients are shown goes. */
 export interface StoredStatus {
   statusText: string;
@@ -42,12 +35,6 @@ export interface StoredStatus {
   /** One of REACTION_TYPES: only validated types are stored. */
   reactionType: string;
 }
-
-/** The interface's name for the bundled emoji type; Zulip's is `zulip_extra_emoji`. */
-const reactionTypeOf = (type: string | undefined): string | undefined => (type === 'server_extra_emoji' ? 'zulip_extra_emoji' : type);
-
-/** A custom emoji's code is its id written plainly (`07` names none, as in Zulip's lookup by str(id)). */
-const customEmojiId = (code: string): number | null => (/^[1-9][0-9]{0,9}$/.test(code) ? Number(code) : null);
 
 /**
  * Zulip's check_update_user_status: what a status request changes, every check made before
@@ -60,7 +47,7 @@ export async function checkStatusChange(params: StatusParams, catalogue: EmojiCa
     throw badRequest('Client did not pass any new values.');
   }
   let code = params.emoji_code;
-  let type = reactionTypeOf(params.reaction_type);
+  let type = emojiTypeOf(params.reaction_type);
 
   if (name === '') {
     code = '';
@@ -81,40 +68,6 @@ export async function checkStatusChange(params: StatusParams, catalogue: EmojiCa
     ...(statusText !== undefined ? { statusText } : {}),
     ...(name !== undefined ? { emoji: { name, code: code!, type: type as ReactionType } } : {}),
   };
-}
-
-/** Zulip's get_emoji_data: a custom emoji of that name, else the `zulip` emoji, else Unicode. */
-async function lookUpEmoji(name: string, catalogue: EmojiCatalogue, custom: CustomEmojiLookup): Promise<{ code: string; type: ReactionType }> {
-  const customEmoji = await custom.activeByName(name);
-  if (customEmoji) return { code: String(customEmoji.id), type: 'realm_emoji' };
-  if (name === 'zulip') return { code: 'zulip', type: 'zulip_extra_emoji' };
-  const code = catalogue.codeOf(name);
-  if (code !== undefined) return { code, type: 'unicode_emoji' };
-  throw badRequest(`Emoji '${name}' does not exist`);
-}
-
-/** Zulip's check_emoji_request: is this code valid in its type's namespace, under this name? */
-async function checkEmoji(name: string, code: string, type: string, catalogue: EmojiCatalogue, custom: CustomEmojiLookup): Promise<void> {
-  switch (type) {
-    case 'realm_emoji': {
-      const id = customEmojiId(code);
-      const emoji = id === null ? null : await custom.byId(id);
-      if (!emoji) throw badRequest('Invalid custom emoji.');
-      if (emoji.name !== name) throw badRequest('Invalid custom emoji name.');
-      if (emoji.deactivated) throw badRequest('This custom emoji has been deactivated.');
-      return;
-    }
-    case 'zulip_extra_emoji':
-      if (code !== 'zulip') throw badRequest('Invalid emoji code.');
-      if (name !== code) throw badRequest('Invalid emoji name.');
-      return;
-    case 'unicode_emoji':
-      if (!catalogue.isCode(code)) throw badRequest('Invalid emoji code.');
-      if (catalogue.codeOf(name) !== code) throw badRequest('Invalid emoji name.');
-      return;
-    default:
-      throw badRequest('Invalid emoji type.');
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { PresenceEvents, type AuthUser, type ClientEvent, type EventDef, type Re
 import { badRequest, isAdminRole } from '@teamchat/zulip';
 import { PeopleReadonly, type Person } from '../core/people.readonly';
 import { CustomEmojiReadonly } from './custom-emoji.readonly';
-import { emojiCatalogue, type EmojiCatalogue } from './emoji-catalogue';
+import { emojiCatalogue, type EmojiCatalogue } from '@teamchat/zulip';
 import { checkStatusChange, statusEvent, type StatusChange, type StatusParams } from './status-change';
 
 /**

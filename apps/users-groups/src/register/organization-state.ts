@@ -30,6 +30,12 @@ export function organizationState(realm: RealmModel, iconUrl: string): Record<st
     realm_email_auth_enabled: realm.passwordAuthEnabled,
     realm_authentication_methods: { Email: { enabled: realm.passwordAuthEnabled, available: true } },
     realm_waiting_period_threshold: realm.waitingPeriodThreshold,
+    // Message editing, moving and deletion (messaging applies them; users-groups owns the row).
+    realm_allow_message_editing: realm.allowMessageEditing,
+    realm_message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
+    realm_message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
+    realm_move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
+    realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
     realm_default_language: DEFAULT_LANGUAGE,
     realm_icon_url: iconUrl,
     realm_icon_source: 'G',

@@ -170,8 +170,13 @@ export class RegisterStateReader {
   private async realmGroupSettings(realmId: number): Promise<State> {
     const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
     const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
+    // The message-action settings (messaging applies them): stored per organization; unset is the default below.
+    const actionSettings = Object.entries(MESSAGE_ACTION_SETTING_COLUMNS).flatMap(([name, column]) => {
+      const id = realm[column];
+      return id === null ? [] : [[name, id] as const];
+    });
     const [values, systemGroups] = await Promise.all([
-      this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id]))),
+      this.groups.settingValues([...settings.flatMap(([, id]) => (id === null ? [] : [id])), ...actionSettings.map(([, id]) => id)]),
       this.groups.systemGroupIds(realmId),
     ]);
     return {
@@ -180,6 +185,7 @@ export class RegisterStateReader {
       ...Object.fromEntries(
         Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [`realm_${name}`, systemGroups.get(group)!]),
       ),
+      ...Object.fromEntries(actionSettings.map(([name, id]) => [`realm_${name}`, values.get(id)])),
     };
   }
 }
@@ -224,3 +230,15 @@ function supportedPermissionSettings(): { realm: State; group: State } {
   );
   return { realm, group };
 }
+
+/**
+ * The organization's message-action permissions, which messaging applies: their `realms` column.
+ * Unset, each is its default in Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE (Zulip's).
+ */
+const MESSAGE_ACTION_SETTING_COLUMNS = {
+  can_move_messages_between_topics_group: 'canMoveMessagesBetweenTopicsGroupId',
+  can_move_messages_between_channels_group: 'canMoveMessagesBetweenChannelsGroupId',
+  can_delete_own_message_group: 'canDeleteOwnMessageGroupId',
+  can_delete_any_message_group: 'canDeleteAnyMessageGroupId',
+  can_resolve_topics_group: 'canResolveTopicsGroupId',
+} as const;

@@ -47,6 +47,10 @@ export const MessagingEvents = {
   userTopicChanged: defineEvent('messaging', 'user_topic_changed', clientEventSchema),
   /** `drafts` events: add, update, remove. */
   draftsChanged: defineEvent('messaging', 'drafts_changed', clientEventSchema),
+  /** `update_message` events (edits and moves), one per set of recipients sharing the same flags. */
+  messageUpdated: defineEvent('messaging', 'message_updated', clientEventSchema),
+  /** `reaction` add/remove events. */
+  reactionChanged: defineEvent('messaging', 'reaction_changed', clientEventSchema),
   /** `update_message_flags` events (read state). */
   messageFlagsChanged: defineEvent('messaging', 'message_flags_changed', clientEventSchema),
 };

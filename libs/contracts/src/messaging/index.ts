@@ -6,4 +6,5 @@ export * from './messages';
 export * from './typing';
 export * from './channel-folders';
 export * from './message-access';
+export * from './message-actions';
 export * from './default-channels';

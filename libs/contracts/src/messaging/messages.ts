@@ -87,6 +87,10 @@ export const messageSchema = apiSchema(
     display_recipient: z.union([z.string(), z.array(displayRecipientUser)]),
     type: z.enum(['stream', 'private']),
     stream_id: int().optional(),
+    /** When the content was last edited, if ever. */
+    last_edit_timestamp: int().optional(),
+    /** When the message was last moved to another topic or channel, if ever. */
+    last_moved_timestamp: int().optional(),
   }),
 );
 export type MessageRecord = z.output<typeof messageSchema>;

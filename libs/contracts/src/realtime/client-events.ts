@@ -196,8 +196,55 @@ export const deleteMessageEvent = apiSchema(
       stream_id: int(),
       topic: z.string(),
     }),
+    z.object({ ...base('delete_message'), message_ids: z.array(int()), message_type: z.literal('private') }),
+    z.object({ ...base('delete_message'), message_id: int(), message_type: z.literal('private') }),
   ]),
 );
+
+/**
+ * `update_message`: a message edited (content keys) or messages moved (topic and channel keys),
+ * with the recipient's flags on the edited message.
+ */
+export const updateMessageEvent = apiSchema(
+  'UpdateMessageEvent',
+  z.object({
+    ...base('update_message'),
+    /** Who edited; null for a rendering-only update. */
+    user_id: int().nullable(),
+    rendering_only: z.boolean(),
+    message_id: int(),
+    message_ids: z.array(int()),
+    flags: z.array(z.string()),
+    edit_timestamp: int(),
+    stream_name: z.string().optional(),
+    stream_id: int().optional(),
+    new_stream_id: int().optional(),
+    propagate_mode: z.enum(['change_one', 'change_later', 'change_all']).optional(),
+    orig_subject: z.string().optional(),
+    subject: z.string().optional(),
+    topic_links: z.array(z.object({ text: z.string(), url: z.string() })).optional(),
+    orig_content: z.string().optional(),
+    orig_rendered_content: z.string().optional(),
+    content: z.string().optional(),
+    rendered_content: z.string().optional(),
+    is_me_message: z.boolean().optional(),
+  }),
+);
+
+/** `reaction` add/remove: a user's emoji reaction to a message. */
+const reactionEvent = <O extends 'add' | 'remove'>(op: O) =>
+  z.object({
+    ...withOp('reaction', op),
+    message_id: int(),
+    emoji_name: z.string(),
+    emoji_code: z.string(),
+    reaction_type: z.enum(REACTION_TYPES),
+    user_id: int(),
+    /** Deprecated: the reacting user. */
+    user: z.object({ user_id: int(), email: z.string(), full_name: z.string() }),
+  });
+export const reactionAddEvent = apiSchema('ReactionAddEvent', reactionEvent('add'));
+export const reactionRemoveEvent = apiSchema('ReactionRemoveEvent', reactionEvent('remove'));
 
 /** `update_message_flags` remove: a flag cleared on the recipient's messages; a `read` removal details each message. */
 export const updateMessageFlagsRemoveEvent = apiSchema(
@@ -406,6 +453,9 @@ export const clientEventSchema = apiSchema(
     streamDeleteEvent,
     streamUpdateEvent,
     deleteMessageEvent,
+    updateMessageEvent,
+    reactionAddEvent,
+    reactionRemoveEvent,
     updateMessageFlagsAddEvent,
     updateMessageFlagsRemoveEvent,
     userSettingsUpdateEvent,

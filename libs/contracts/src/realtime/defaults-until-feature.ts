@@ -9,12 +9,8 @@
  * (zerver/models/realms.py) or at the value that says the feature is off. The gateway serves them.
  */
 export const REALM_DEFAULTS_UNTIL_FEATURE = {
-  // Message editing and deletion (issue 14, Messages): Zulip's defaults.
-  realm_allow_message_editing: true,
-  realm_message_content_edit_limit_seconds: 600,
-  realm_message_content_delete_limit_seconds: null,
-  realm_move_messages_within_stream_limit_seconds: 604800,
-  realm_move_messages_between_streams_limit_seconds: 604800,
+  // Message edit history (editing, moving and deletion themselves are the organization's
+  // settings, served by users-groups).
   realm_message_edit_history_visibility_policy: 'all',
   realm_allow_edit_history: true,
   /** -1: messages are kept forever (Zulip's RETAIN_MESSAGE_FOREVER). */
@@ -118,6 +114,8 @@ export const REALM_GROUP_SETTINGS_UNTIL_FEATURE = {
   can_create_private_channel_group: 'role:members',
   can_create_public_channel_group: 'role:members',
   can_create_web_public_channel_group: 'role:administrators',
+  // The message-action settings are stored (realms columns, served by users-groups); these are
+  // their defaults, which an unset column means.
   can_delete_any_message_group: 'role:administrators',
   can_delete_own_message_group: 'role:everyone',
   can_invite_users_group: 'role:nobody',

@@ -315,6 +315,9 @@ export const registerResponseSchema = apiSchema(
     server_presence_offline_threshold_seconds: int().optional(),
     // Organization settings of features to come, at Zulip's defaults (REALM_DEFAULTS_UNTIL_FEATURE).
     ...realmDefaultsShape,
+    // Message editing, moving and deletion: the organization's settings (users-groups serves them).
+    /** Whether senders may edit their messages' content. */
+    realm_allow_message_editing: z.boolean().optional(),
     /** How long after sending a message may be edited; null for no limit. */
     realm_message_content_edit_limit_seconds: int().nullable().optional(),
     realm_message_content_delete_limit_seconds: int().nullable().optional(),

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { Messaging, PayloadOf } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, isGuestRole } from '@teamchat/zulip';
+import { insertHistoricalRow, insertReaction, reactionsOfMessages } from '../core/messaging.sql';
+import { Flag } from '../messages/message-flags';
+import { ActedMessages } from './acted-message';
+import { ReactionEmoji } from './reaction-emoji';
+import { reactionEvent } from './reaction-events';
+
+type Command = PayloadOf<typeof Messaging.addReaction>;
+
+/**
+ * POST /messages/{message_id}/reactions (zerver/views/reactions.py, check_add_reaction): a name
+ * alone is looked up; an emoji someone already reacted with to the message needs no further
+ * check (a since deactivated custom emoji stays usable there). A message read through its
+ * channel's history gets the caller a historical row, as in Zulip.
+ */
+@Injectable()
+export class AddReaction {
+  constructor(
+    private readonly pg: PgService,
+    private readonly messages: ActedMessages,
+    private readonly emoji: ReactionEmoji,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
+    const caller = user!;
+    const message = await this.messages.readable(realm, caller, params.message_id);
+    let code = params.emoji_code;
+    let type = this.emoji.typeOf(params.reaction_type);
+    if (code === undefined || type === undefined) {
+      const found = await this.emoji.lookUp(realm.id, params.emoji_name);
+      code = found.code;
+      type = found.type;
+    }
+    const existing = await this.pg.run(reactionsOfMessages, [message.id]);
+    if (existing.some((r) => r.userId === caller.id && r.emojiCode === code && r.reactionType === type)) {
+      throw badRequest('Reaction already exists.');
+    }
+    if (!existing.some((r) => r.emojiCode === code && r.reactionType === type)) await this.emoji.check(realm.id, params.emoji_name, code, type);
+
+    if (message.flags === null && !isGuestRole(caller.role)) {
+      await this.pg.run(insertHistoricalRow, caller.id, message.id, Flag.read | Flag.historical);
+    }
+    const [added] = await this.pg.run(insertReaction, message.id, caller.id, params.emoji_name, code, type);
+    if (!added) throw badRequest('Reaction already exists.'); // a concurrent request added it first
+    const audience = await this.messages.audience([message.id], message);
+    await this.events.publishAll(
+      [reactionEvent(realm.id, audience.map((u) => u.id), 'add', caller, message.id, { name: params.emoji_name, code, type })],
+      requestId,
+    );
+    return {};
+  }
+}
