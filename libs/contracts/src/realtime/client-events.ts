@@ -5,6 +5,7 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
+import { legacyPresenceEntrySchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
@@ -62,6 +63,23 @@ const typingEvent = <O extends 'start' | 'stop'>(op: O) =>
   ]);
 export const typingStartEvent = apiSchema('TypingStartEvent', typingEvent('start'));
 export const typingStopEvent = apiSchema('TypingStopEvent', typingEvent('stop'));
+
+/**
+ * `presence`: a user is new to presence or came back online. Queues with the
+ * `simplified_presence_events` capability get `presences` (modern format, by user id); others
+ * the legacy `user_id`, `email`, `server_timestamp` and `presence`.
+ */
+export const presenceEvent = apiSchema(
+  'PresenceEvent',
+  z.object({
+    ...base('presence'),
+    presences: z.record(z.string().regex(/^[0-9]+$/), modernPresenceSchema).optional(),
+    user_id: int().optional(),
+    email: z.string().optional(),
+    server_timestamp: z.number().optional(),
+    presence: z.record(z.string(), legacyPresenceEntrySchema).optional(),
+  }),
+);
 
 /** `user_status`: a user's status changed; only the keys that were passed are present. */
 export const userStatusEvent = apiSchema(
@@ -389,6 +407,7 @@ export const clientEventSchema = apiSchema(
     messageEvent,
     typingStartEvent,
     typingStopEvent,
+    presenceEvent,
     userStatusEvent,
     pushDeviceEvent,
     draftsAddEvent,
