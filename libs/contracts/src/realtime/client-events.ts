@@ -10,6 +10,7 @@ import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
+import { userSchema } from '../users-groups/users';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
@@ -273,6 +274,9 @@ export const userSettingsUpdateEvent = apiSchema(
   ]),
 );
 
+/** `realm_user` add: a new account, as GET /users shows it to the recipient. */
+export const realmUserAddEvent = apiSchema('RealmUserAddEvent', z.object({ ...withOp('realm_user', 'add'), person: userSchema }));
+
 /**
  * `realm_user` update: one thing about a user changed, named by the one key beside `user_id`
  * (Zulip's person shapes): the full name, the role, being active, a custom profile field's
@@ -409,6 +413,7 @@ export const clientEventSchema = apiSchema(
     typingStopEvent,
     presenceEvent,
     userStatusEvent,
+    realmUserAddEvent,
     pushDeviceEvent,
     draftsAddEvent,
     draftsUpdateEvent,
