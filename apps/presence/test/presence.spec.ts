@@ -258,6 +258,18 @@ describe('presence', () => {
       });
     });
 
+    it('announces nothing in an organization of more than 100 active users, and still records', async () => {
+      const large = await factory.organization({ subdomain: 'presence-large' });
+      await system.db.user.createMany({
+        data: Array.from({ length: 100 }, (_, i) => ({ realmId: large.id, deliveryEmail: `crowd-${i}@large.test`, fullName: `Crowd ${i}`, role: Role.MEMBER })),
+      });
+      const reporter = await factory.user(large);
+      expectSuccess(await report(reporter, {}, 'presence-large'));
+      await expectNoPresenceEvent();
+      const seen = expectSuccess(await report(reporter, { last_update_id: -1 }, 'presence-large'));
+      expect(Object.keys(seen.presences!)).toEqual([String(reporter.id)]);
+    });
+
     it('never shows one organization the presence of another', async () => {
       await report(member);
       const body = expectSuccess(await report(outsider, { last_update_id: -1 }, outsiderSubdomain));
