@@ -342,6 +342,9 @@ describe('presence', () => {
       ['a user of another organization', () => outsider.id, () => 'No such user'],
       ['an address hidden from the caller', () => other.email, () => 'No such user'],
       ['an unknown address', () => 'nobody@nowhere.test', () => 'No such user'],
+      ['a negative id', () => -5, () => 'No such user'],
+      ['an oversized address', () => `${'a'.repeat(5000)}@example.test`, () => 'No such user'],
+      ['a dummy address of another host', () => `user${admin.id}@elsewhere.test`, () => 'No such user'],
     ])('refuses %s', async (_name, who, msg) => {
       const res = await userPresence(member, who());
       expectError(res, 400, 'BAD_REQUEST', msg());
