@@ -270,6 +270,29 @@ describe('presence', () => {
       expect(Object.keys(seen.presences!)).toEqual([String(reporter.id)]);
     });
 
+    it('answers thousands of changed users in one incremental read (more than a Lua unpack takes)', async () => {
+      const huge = await factory.organization({ subdomain: 'presence-huge' });
+      for (const batch of [0, 1]) {
+        await system.db.user.createMany({
+          data: Array.from({ length: 4500 }, (_, i) => ({ realmId: huge.id, deliveryEmail: `many-${batch}-${i}@huge.test`, fullName: `Many ${i}`, role: Role.MEMBER })),
+        });
+      }
+      const reporter = await factory.user(huge);
+      const { presence_last_update_id: start } = expectSuccess(await report(reporter, { last_update_id: -1 }, 'presence-huge'));
+      const many = await system.db.user.findMany({ where: { realmId: huge.id, id: { not: reporter.id } }, select: { id: true } });
+      const now = nowSeconds();
+      const pipeline = redis.pipeline();
+      many.forEach(({ id }, i) => {
+        pipeline.hset(`presence:${huge.id}`, String(id), `${now},${now},${start! + 1 + i}`);
+        pipeline.zadd(`presence:${huge.id}:ids`, start! + 1 + i, String(id));
+      });
+      pipeline.set(`presence:${huge.id}:seq`, start! + many.length);
+      await pipeline.exec();
+      const body = expectSuccess(await report(reporter, { last_update_id: start! }, 'presence-huge'));
+      expect(Object.keys(body.presences!)).toHaveLength(9000);
+      expect(body.presence_last_update_id).toBe(start! + 9000);
+    });
+
     it('never shows one organization the presence of another', async () => {
       await report(member);
       const body = expectSuccess(await report(outsider, { last_update_id: -1 }, outsiderSubdomain));

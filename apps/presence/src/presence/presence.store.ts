@@ -82,23 +82,25 @@ local after = tonumber(ARGV[1])
 if after <= 0 then return {0, redis.call('HGETALL', KEYS[1])} end
 local users = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. after, '+inf')
 local out = {}
-if #users > 0 then
-  local values = redis.call('HMGET', KEYS[1], unpack(users))
-  for i, user in ipairs(users) do
-    if values[i] then out[#out + 1] = user out[#out + 1] = values[i] end
+-- HMGET in slices: unpack() of a very long list would overflow Lua's stack.
+for first = 1, #users, 1000 do
+  local last = math.min(first + 999, #users)
+  local values = redis.call('HMGET', KEYS[1], unpack(users, first, last))
+  for i = first, last do
+    local value = values[i - first + 1]
+    if value then out[#out + 1] = users[i] out[#out + 1] = value end
   end
 end
 return {0, out}
 `;
 
-/** Loads an organization from Postgres, unless another replica did meanwhile. ARGV: seq, user, value, … */
+/** Loads an organization from Postgres, unless another replica did meanwhile. ARGV: seq, JSON [[user, value, updateId], …]. */
 const LOAD = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
-for i = 2, #ARGV, 2 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-  local s = string.find(ARGV[i + 1], ',[^,]*$')
-  redis.call('ZADD', KEYS[3], tonumber(string.sub(ARGV[i + 1], s + 1)), ARGV[i])
+for _, row in ipairs(cjson.decode(ARGV[2])) do
+  redis.call('HSET', KEYS[1], row[1], row[2])
+  redis.call('ZADD', KEYS[3], row[3], row[1])
 end
 return 1
 `;
@@ -120,7 +122,7 @@ return out
 type PresenceRedis = Redis & {
   presenceUpdate(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
   presenceRead(k1: string, k2: string, k3: string, after: number): Promise<[number, string[]?]>;
-  presenceLoad(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
+  presenceLoad(k1: string, k2: string, k3: string, seq: number, entries: string): Promise<number>;
   presenceTakeDirty(k1: string, count: number, prefix: string): Promise<string[]>;
 };
 
@@ -208,8 +210,8 @@ export class PresenceStore {
     const rows = await this.pg.run(storedPresenceOfRealm, realmId);
     const highest = rows.reduce((max, row) => Math.max(max, Number(row.lastUpdateId)), 0);
     const seq = highest + PRESENCE.restoreSequenceGap;
-    const args = rows.flatMap((row) => [row.userId, `${row.lastActive},${row.lastConnected},${row.lastUpdateId}`]);
-    await this.redis.presenceLoad(...this.keys(realmId), seq, ...args);
+    const entries = rows.map((row) => [String(row.userId), `${row.lastActive},${row.lastConnected},${row.lastUpdateId}`, row.lastUpdateId]);
+    await this.redis.presenceLoad(...this.keys(realmId), seq, JSON.stringify(entries));
   }
 
   /**
