@@ -205,6 +205,32 @@ describe('presence', () => {
       expect(expectSuccess(await report(member, { last_update_id: -1 })).presences![String(guest.id)]).toBeDefined();
     });
 
+    it('tells the organization at once when a user turns presence off (an old idle entry) and on (active now)', async () => {
+      await report(guest);
+      events.clear();
+      expectSuccess(await system.api.post('/users/me/status', { away: 'true' }, as(guest)));
+      try {
+        const off = await thePresenceEvent();
+        expect([...off.users].sort((a, b) => a - b)).toEqual(everyone);
+        const offline = (off.event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>)[String(guest.id)];
+        expect(nowSeconds() - offline.idle_timestamp).toBeGreaterThanOrEqual(260);
+        expect(nowSeconds() - offline.idle_timestamp).toBeLessThan(275);
+        // Never active since: the joining time stands for it, as in Zulip.
+        const joined = (await system.db.user.findUniqueOrThrow({ where: { id: guest.id } })).dateJoined;
+        expect(offline.active_timestamp).toBe(Math.floor(joined.getTime() / 1000));
+        expectEventMatchesOpenApi(off.event);
+        expect(expectSuccess(await report(member, { last_update_id: -1 })).presences![String(guest.id)]).toBeUndefined();
+        events.clear();
+      } finally {
+        expectSuccess(await system.api.post('/users/me/status', { away: 'false' }, as(guest)));
+      }
+      const on = await thePresenceEvent();
+      const back = (on.event.presences as Record<string, { active_timestamp: number; idle_timestamp: number }>)[String(guest.id)];
+      expect(nowSeconds() - back.active_timestamp).toBeLessThan(5);
+      expect(back.idle_timestamp).toBe(back.active_timestamp);
+      expect(expectSuccess(await report(member, { last_update_id: -1 })).presences![String(guest.id)]).toEqual(back);
+    });
+
     it('limits a first fetch by history_limit_days, and returns nothing for 0', async () => {
       const now = nowSeconds();
       await storeAt(quiet, now - 3 * 86400, now - 3 * 86400);

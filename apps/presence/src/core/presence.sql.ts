@@ -44,7 +44,7 @@ export interface PresencePersonRow extends PersonRow {
 export const presencePeople = statement<PresencePersonRow, [realmId: number, userIds: number[]]>(
   'presence.presence_people',
   `SELECT u.id, u.delivery_email AS "deliveryEmail", u.role, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
-     r.user_settings_defaults AS "realmDefaults", extract(epoch FROM u.date_joined)::int AS "dateJoined"
+     r.user_settings_defaults AS "realmDefaults", floor(extract(epoch FROM u.date_joined))::int AS "dateJoined"
    FROM users u JOIN realms r ON r.id = u.realm_id
    WHERE u.realm_id = $1 AND u.id = ANY($2::int[]) AND u.is_active AND NOT u.is_bot`,
 );
@@ -90,4 +90,10 @@ export const flushPresence = statement<
    ON CONFLICT (user_id) DO UPDATE SET realm_id = EXCLUDED.realm_id, last_active_time = EXCLUDED.last_active_time,
      last_connected_time = EXCLUDED.last_connected_time, last_update_id = EXCLUDED.last_update_id
    WHERE user_presence.last_update_id < EXCLUDED.last_update_id`,
+);
+
+/** An organization's subdomain (its host for the addresses presence events show). */
+export const realmSubdomain = statement<{ subdomain: string }, [realmId: number]>(
+  'presence.realm_subdomain',
+  `SELECT subdomain FROM realms WHERE id = $1`,
 );

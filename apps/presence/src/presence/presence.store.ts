@@ -75,6 +75,16 @@ local announce = (not cur) or (active and sinceActive > tonumber(ARGV[5]))
 return {announce and 1 or 0, a, c, id, changed and 1 or 0}
 `;
 
+/** Sets a user's times outright (ARGV: user, active, connected, realm), as a new change. */
+const SET = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
+local id = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ',' .. ARGV[3] .. ',' .. id)
+redis.call('ZADD', KEYS[3], id, ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[4] .. ':' .. ARGV[1])
+return {id}
+`;
+
 /** Every entry (after 0 or less) or those changed after a sequence number, flattened user, value, … */
 const READ = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
@@ -122,6 +132,7 @@ return out
 type PresenceRedis = Redis & {
   presenceUpdate(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
   presenceRead(k1: string, k2: string, k3: string, after: number): Promise<[number, string[]?]>;
+  presenceSet(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
   presenceLoad(k1: string, k2: string, k3: string, seq: number, entries: string): Promise<number>;
   presenceTakeDirty(k1: string, count: number, prefix: string): Promise<string[]>;
 };
@@ -149,6 +160,7 @@ export class PresenceStore {
     if (!('presenceUpdate' in redis)) {
       redis.defineCommand('presenceUpdate', { numberOfKeys: 4, lua: UPDATE });
       redis.defineCommand('presenceRead', { numberOfKeys: 3, lua: READ });
+      redis.defineCommand('presenceSet', { numberOfKeys: 4, lua: SET });
       redis.defineCommand('presenceLoad', { numberOfKeys: 3, lua: LOAD });
       redis.defineCommand('presenceTakeDirty', { numberOfKeys: 1, lua: TAKE_DIRTY });
     }
@@ -177,6 +189,15 @@ export class PresenceStore {
       }
       const [announce, lastActive, lastConnected, updateId, changed] = reply;
       return { announce: announce === 1, changed: changed === 1, entry: { userId, lastActive, lastConnected, updateId } };
+    }
+  }
+
+  /** Sets a user's times outright (lastActive 0: never active), as a new change. */
+  async setAt(realmId: number, userId: number, lastActive: number, lastConnected: number): Promise<PresenceEntry> {
+    for (;;) {
+      const [id] = await this.redis.presenceSet(...this.keys(realmId), 'presence:dirty', userId, lastActive, lastConnected, realmId);
+      if (id !== NOT_LOADED) return { userId, lastActive, lastConnected, updateId: id };
+      await this.load(realmId);
     }
   }
 

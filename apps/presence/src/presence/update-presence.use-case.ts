@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { PresenceEvents, type ApiCommand, type Presence } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import type { ApiCommand, Presence } from '@teamchat/contracts';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { legacyEventPresence, modernPresence } from './presence-format';
-import { PresencePeople, type PresencePerson } from './presence-people';
+import { PresenceAnnouncer } from './presence-announcer';
+import { PresencePeople } from './presence-people';
 import { PresenceReader } from './presence-reader';
-import { PRESENCE } from './presence.settings';
-import { PresenceStore, type PresenceUpdate } from './presence.store';
+import { PresenceStore } from './presence.store';
 
 type Params = DecodedParams<typeof Presence.updatePresenceParams>;
 type Result = Record<string, unknown>;
@@ -23,7 +21,7 @@ export class UpdatePresence {
     private readonly store: PresenceStore,
     private readonly people: PresencePeople,
     private readonly reader: PresenceReader,
-    private readonly events: EventBus,
+    private readonly announcer: PresenceAnnouncer,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Result> {
@@ -35,7 +33,7 @@ export class UpdatePresence {
     if (me?.presenceEnabled) {
       const now = Math.floor(Date.now() / 1000);
       const update = await this.store.update(realm.id, caller.id, now, params.status === 'active');
-      if (update.announce) await this.announce(realm.id, me, update, requestId);
+      if (update.announce) await this.announcer.announce(realm.id, me, update.entry, requestId);
     }
     if (params.ping_only) return {};
     const lastUpdateId = params.last_update_id ?? null;
@@ -46,19 +44,5 @@ export class UpdatePresence {
         historyLimitDays: params.history_limit_days ?? null,
       })),
     };
-  }
-
-  private async announce(realmId: number, me: PresencePerson, update: PresenceUpdate, requestId: string): Promise<void> {
-    const users = await this.people.audience(realmId);
-    if (users.length > PRESENCE.userLimitForEvents) return;
-    const event = {
-      type: 'presence',
-      user_id: me.id,
-      email: me.email,
-      server_timestamp: Date.now() / 1000,
-      presence: legacyEventPresence(update.entry, me.dateJoined),
-      presences: { [String(me.id)]: modernPresence(update.entry, me.dateJoined) },
-    };
-    await this.events.publishAll([{ def: PresenceEvents.presenceChanged, payload: { realmId, users, event } }], requestId);
   }
 }
