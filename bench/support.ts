@@ -8,7 +8,8 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   await createTemplateDatabase();
   // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', ...env }, gateways, nodeArgs });
+  // The credential cache keeps its deployment default (the tests shorten it to see revocations sooner).
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', ...env }, gateways, nodeArgs });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -138,6 +138,25 @@ describe('admin command line', () => {
       expect({ isBot: row.isBot, botType: row.botType }).toEqual({ isBot: true, botType: 1 });
     });
 
+    it('subscribes a new member to the default channels, with the API\'s events, but not a guest or a bot', async () => {
+      const realm = await system.db.realm.findUniqueOrThrow({ where: { subdomain: 'acme' } });
+      const lobby = await system.db.stream.create({ data: { realmId: realm.id, name: 'lobby', isDefault: true } });
+      const hidden = await system.db.stream.create({ data: { realmId: realm.id, name: 'was default', isDefault: true, isArchived: true } });
+      const events = await system.recordEvents();
+      const newcomer = await json('create-user', '--organization', 'acme', '--email', 'newcomer@acme.example.test', '--name', 'New Comer');
+      expect(newcomer.default_channels).toEqual(['lobby']);
+      const subscribed = await system.db.subscription.findMany({ where: { userId: newcomer.user_id as number, active: true } });
+      expect(subscribed.map((s) => s.streamId)).toEqual([lobby.id]);
+      const [added] = await events.waitFor<{ users: number[]; event: { type: string; op: string } }>('event.messaging.subscription_changed.v1');
+      expect(added).toMatchObject({ users: [newcomer.user_id], event: { type: 'subscription', op: 'add' } });
+      for (const extra of [['--role', 'guest'], ['--bot']]) {
+        const other = await json('create-user', '--organization', 'acme', '--email', `x${extra.length}@acme.example.test`, '--name', 'X', ...extra);
+        expect(other).not.toHaveProperty('default_channels');
+        expect(await system.db.subscription.count({ where: { userId: other.user_id as number } })).toBe(0);
+      }
+      await system.db.stream.updateMany({ where: { id: { in: [lobby.id, hidden.id] } }, data: { isDefault: false } });
+    });
+
     it('refuses an email already used in the organization, whatever its case, with exit code 1', async () => {
       const run = await cli('create-user', '--organization', 'acme', '--email', 'BOSS@acme.example.test', '--name', 'Copy');
       expect(run.code).toBe(1);
@@ -217,7 +236,7 @@ describe('admin command line', () => {
         subdomain: 'acme',
         name: 'Acme Corp',
         url: 'http://acme.testserver.local',
-        users: 10,
+        users: 13,
         deactivated: false,
       });
       expect(list[1]).toMatchObject({ subdomain: 'beta', users: 2, deactivated: false });
@@ -228,7 +247,7 @@ describe('admin command line', () => {
       expect(run.code).toBe(0);
       const lines = run.stdout.trim().split('\n');
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatch(/^organization_id=\d+ {2}subdomain=acme {2}name=Acme Corp {2}url=http:\/\/acme\.testserver\.local {2}users=10 {2}deactivated=false$/);
+      expect(lines[0]).toMatch(/^organization_id=\d+ {2}subdomain=acme {2}name=Acme Corp {2}url=http:\/\/acme\.testserver\.local {2}users=13 {2}deactivated=false$/);
     });
   });
 

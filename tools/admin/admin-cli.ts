@@ -13,6 +13,9 @@ import { CreateOrganization } from '../../apps/users-groups/src/organizations/cr
 import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
+import { ChannelCreation } from '../../apps/messaging/src/channels/channel-creation';
+import { defaultChannelIds } from '../../apps/messaging/src/default-channels/default-channels';
+import { SubscribeToDefaultChannels } from '../../apps/messaging/src/default-channels/subscribe-to-default-channels.use-case';
 import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
 import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
@@ -95,6 +98,27 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
     return realm;
   };
 
+  /**
+   * Runs messaging's subscription path here, with the same events as the API publishes, so
+   * running clients learn of the change. No permission groups are asked for by the commands, so
+   * the command client never connects.
+   */
+  const withSubscribe = async <T>(run: (subscribe: Subscribe, pg: PgService) => Promise<T>): Promise<T> => {
+    const events = new EventBus(config, createLogger('admin-cli', 'warn'));
+    await events.onModuleInit();
+    const pg = new PgService(config.DATABASE_URL);
+    const groups = new GroupMembership(pg);
+    const subscribe = new Subscribe(
+      prisma,
+      new UserDirectoryReadonly(pg),
+      new ChannelStatsReader(pg, groups),
+      events,
+      new ChannelPermissions(prisma, groups),
+      new ChannelCreation(prisma, new CommandClient(config)),
+    );
+    return run(subscribe, pg).finally(() => Promise.all([events.onApplicationShutdown(), pg.onModuleDestroy()]));
+  };
+
   switch (command) {
     case 'create-organization': {
       const { realm, owner } = await new CreateOrganization(prisma, createUser).execute({
@@ -126,7 +150,30 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
         password: values.password,
         isBot: values.bot ?? false,
       });
-      return { user_id: user.id, email: user.deliveryEmail, role: user.role, api_key: await credentials.apiKey(user.id) };
+      // A new user joins the default channels, with the API's events (messaging's rule); with
+      // none, nothing connects to NATS.
+      const hasDefaults = (await defaultChannelIds(prisma, realm.id)).length > 0;
+      const channels = !hasDefaults ? [] : await withSubscribe((subscribe, pg) =>
+        new SubscribeToDefaultChannels(prisma, new UserDirectoryReadonly(pg), subscribe).execute(
+          {
+            id: user.id,
+            realmId: realm.id,
+            email: user.deliveryEmail,
+            deliveryEmail: user.deliveryEmail,
+            fullName: user.fullName,
+            role: user.role,
+            isBot: user.isBot,
+          },
+          'admin-cli',
+        ),
+      );
+      return {
+        user_id: user.id,
+        email: user.deliveryEmail,
+        role: user.role,
+        api_key: await credentials.apiKey(user.id),
+        ...(channels.length > 0 ? { default_channels: channels } : {}),
+      };
     }
     case 'reset-password': {
       const user = await credentials.findByEmail((await organization()).id, required(values, 'email'));
@@ -154,23 +201,8 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       const creator = await credentials.findByEmail(realm.id, required(values, 'creator-email'));
       const name = required(values, 'name');
       const others = (values.subscribe ?? '').split(',').map((e) => e.trim()).filter(Boolean);
-      // The same events as the API publishes, so running clients learn of the new channel.
-      const events = new EventBus(config, createLogger('admin-cli', 'warn'));
-      await events.onModuleInit();
-      const pg = new PgService(config.DATABASE_URL);
-      const groups = new GroupMembership(pg);
-      // No permission groups are asked for here, so the command client never connects.
-      const commands = new CommandClient(config);
-      const subscribe = new Subscribe(
-        prisma,
-        new UserDirectoryReadonly(pg),
-        new ChannelStatsReader(pg, groups),
-        events,
-        new ChannelPermissions(prisma, groups),
-        commands,
-      );
-      const result = await subscribe
-        .execute({
+      const result = await withSubscribe((subscribe) =>
+        subscribe.execute({
         realm: realms.toInfo(realm),
         user: {
           id: creator.id,
@@ -197,8 +229,8 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
             undefined
           >),
         },
-      })
-        .finally(() => Promise.all([events.onApplicationShutdown(), pg.onModuleDestroy()]));
+      }),
+      );
       const channel = await prisma.stream.findFirstOrThrow({
         where: { realmId: realm.id, name: { equals: name.trim(), mode: 'insensitive' }, isArchived: false },
       });

@@ -9,6 +9,7 @@ import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { CommandRoutes } from './http/command-routes';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
+import { FrontDoor } from './http/front-door';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 
@@ -27,6 +28,7 @@ import { OpenApiController } from './openapi/openapi.controller';
   ],
   providers: [
     CommandRoutes,
+    FrontDoor,
     UploadsProxy,
     AccountPages,
     { provide: APP_GUARD, useClass: ApiAuthGuard },

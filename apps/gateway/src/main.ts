@@ -4,8 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
-import { PollEventsRoute } from './events/poll-events.route';
 import { CommandRoutes } from './http/command-routes';
+import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { httpMetrics } from './http/http-metrics.middleware';
@@ -32,15 +32,15 @@ async function bootstrap() {
   app.use(httpMetrics(app.get(MetricsService)));
   // File bodies stream to the uploads service untouched, so this goes before body parsing.
   app.use(app.get(UploadsProxy).router);
-  configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
+  const bodyParsers = configureBodyParsing(app, config.MAX_REQUEST_BODY_BYTES);
   app.use(app.get(CommandRoutes).router);
   app.use(app.get(AccountPages).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();
   await app.init();
-  // GET /events is answered before Express sees the request (see PollEventsRoute).
-  app.get(PollEventsRoute).installOn(app.getHttpServer());
+  // GET /events and the command routes are served before Express sees the request (see FrontDoor).
+  app.get(FrontDoor).installOn(app.getHttpServer(), app.getHttpAdapter().getInstance(), bodyParsers);
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');
 }

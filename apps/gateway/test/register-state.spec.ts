@@ -1,3 +1,4 @@
+import { Realtime } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
@@ -25,9 +26,14 @@ interface Member {
 
 /** Keys every /register answer has, whatever was asked for. */
 const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_feature_level', 'zulip_version', 'zulip_merge_base'];
-/** `realm` keys the gateway serves itself (tested with the event queues). */
-const GATEWAY_REALM =
-  /^(realm_name|realm_url|realm_uri|realm_empty_topic_display_name|realm_allow_message_editing|realm_message_content_edit_limit_seconds|realm_message_retention_days|max_(?!message_id$)\w+|server_(?!timestamp$)\w+|event_queue_longpoll_timeout_seconds)$/;
+/** `realm` keys the gateway serves itself (tested with the event queues and in register-all-keys.spec.ts). */
+const GATEWAY_REALM_KEYS = new Set([
+  ...Object.keys(Realtime.REALM_DEFAULTS_UNTIL_FEATURE),
+  'realm_name', 'realm_url', 'realm_uri', 'realm_empty_topic_display_name', 'realm_bot_domain', 'realm_upload_quota_mib',
+  'server_emoji_data_url', 'can_create_streams', 'can_create_public_streams', 'can_create_private_streams',
+  'can_create_web_public_streams', 'can_subscribe_other_users', 'can_invite_others_to_realm',
+]);
+const GATEWAY_REALM = { test: (key: string) => GATEWAY_REALM_KEYS.has(key) || /^(max_(?!message_id$)\w+|server_(?!timestamp$)\w+|event_queue_longpoll_timeout_seconds)$/.test(key) };
 
 /** Every fetch key Zulip lists (zerver/lib/events.py fetch_initial_state_data). */
 const ZULIP_FETCH_KEYS = [
@@ -58,12 +64,15 @@ const KEYS_OF: Record<string, string[]> = {
     'realm_password_auth_enabled',
     'realm_presence_disabled',
     'realm_waiting_period_threshold',
+    // Permission settings of features to come, at their default system group.
+    ...Object.keys(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map((name) => `realm_${name}`),
   ],
   user_settings: ['user_settings'],
   realm_user_settings_defaults: ['realm_user_settings_defaults'],
   realm_user: [
     'avatar_source',
     'avatar_url',
+    'avatar_url_medium',
     'cross_realm_bots',
     'delivery_email',
     'email',
@@ -91,6 +100,7 @@ const KEYS_OF: Record<string, string[]> = {
   starred_messages: ['starred_messages'],
   realm_emoji: ['realm_emoji'],
   realm_bot: ['realm_bots'],
+  default_streams: ['realm_default_streams'],
   // push (its content is tested in apps/push/test/push.spec.ts).
   push_device: ['push_devices'],
   // Served as defaults until the feature exists (the gateway's DEFAULTS_UNTIL_FEATURE).
@@ -103,7 +113,6 @@ const KEYS_OF: Record<string, string[]> = {
   saved_snippets: ['saved_snippets'],
   realm_embedded_bots: ['realm_embedded_bots'],
   realm_incoming_webhook_bots: ['realm_incoming_webhook_bots'],
-  default_streams: ['realm_default_streams'],
   default_stream_groups: ['realm_default_stream_groups'],
   realm_domains: ['realm_domains'],
   onboarding_steps: ['onboarding_steps', 'navigation_tour_video_url'],
@@ -261,8 +270,8 @@ describe('POST /register: the initial state of users-groups and messaging', () =
     });
 
     it('serves the defaults of features still to come', async () => {
-      const body = await fetch(member, Object.keys(KEYS_OF).filter((key) => ['presence', 'muted_users', 'alert_words', 'realm_linkifiers', 'default_streams'].includes(key)));
-      expect(body).toMatchObject({ presences: {}, presence_last_update_id: -1, muted_users: [], alert_words: [], realm_linkifiers: [], realm_default_streams: [] });
+      const body = await fetch(member, Object.keys(KEYS_OF).filter((key) => ['presence', 'muted_users', 'alert_words', 'realm_linkifiers'].includes(key)));
+      expect(body).toMatchObject({ presences: {}, presence_last_update_id: -1, muted_users: [], alert_words: [], realm_linkifiers: [] });
       expect(body.server_timestamp).toBeCloseTo(Date.now() / 1000, -1);
     });
 

@@ -7,7 +7,16 @@ import { ChannelPermissions } from './channel-administration/channel-permissions
 import { ChannelAdministrationHandler } from './channel-administration/channel-administration.handler';
 import { GetChannel } from './channel-administration/get-channel.use-case';
 import { UpdateChannel } from './channel-administration/update-channel.use-case';
+import { ChannelCreation } from './channels/channel-creation';
 import { ChannelStatsReader } from './channels/channel-stats';
+import { CreateChannel } from './channels/create-channel.use-case';
+import { GetChannelEmailAddress } from './channels/get-channel-email-address.use-case';
+import { GetChannelId } from './channels/get-channel-id.use-case';
+import { GetChannelSubscribers } from './channels/get-channel-subscribers.use-case';
+import { GetSubscriptionStatus } from './channels/get-subscription-status.use-case';
+import { AddDefaultChannel } from './default-channels/add-default-channel.use-case';
+import { DefaultChannelsHandler } from './default-channels/default-channels.handler';
+import { RemoveDefaultChannel } from './default-channels/remove-default-channel.use-case';
 import { ListChannels } from './channels/list-channels.use-case';
 import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
@@ -26,7 +35,7 @@ import { TypingModule } from './typing/typing.module';
  */
 @Module({
   imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, TopicsModule, DraftsModule, TypingModule, ChannelFoldersModule],
-  controllers: [ChannelsHandler, ChannelAdministrationHandler],
+  controllers: [ChannelsHandler, ChannelAdministrationHandler, DefaultChannelsHandler],
   providers: [
     ChannelStatsReader,
     Subscribe,
@@ -38,6 +47,14 @@ import { TypingModule } from './typing/typing.module';
     GetChannel,
     UpdateChannel,
     ArchiveChannel,
+    ChannelCreation,
+    CreateChannel,
+    GetChannelId,
+    GetChannelSubscribers,
+    GetSubscriptionStatus,
+    GetChannelEmailAddress,
+    AddDefaultChannel,
+    RemoveDefaultChannel,
   ],
 })
 export class MessagingModule {}

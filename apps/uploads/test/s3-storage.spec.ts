@@ -25,8 +25,8 @@ const freePort = () =>
 /**
  * The S3 backend against a real S3-compatible server (s3rver), through the same HTTP routes
  * clients use: uploads land in the bucket and read back (ranges too); a refused upload leaves
- * nothing there; the organization's quota holds. (tus on S3 is not covered: s3rver does not
- * implement ListParts, which @tus/s3-store needs.)
+ * nothing there; the organization's quota holds; resumable uploads stage their parts in the
+ * bucket and leave only the finished file.
  */
 describe('uploads on S3-compatible storage', () => {
   let s3dir: string;
@@ -94,5 +94,52 @@ describe('uploads on S3-compatible storage', () => {
       body: { result: 'error', code: 'REALM_UPLOAD_QUOTA', msg: "Upload would exceed your organization's upload quota." },
     });
     expect(await keys()).toEqual(before);
+  });
+
+  describe('resumable uploads (tus)', () => {
+    const tus = (method: string, path: string, headers: Record<string, string | number> = {}, body?: Buffer) =>
+      send(system, method, path, { subdomain, auth: uploader, headers: { 'Tus-Resumable': '1.0.0', ...headers }, body });
+    const patch = (location: string, offset: number, body: Buffer) =>
+      tus('PATCH', location, { 'Upload-Offset': offset, 'Content-Type': 'application/offset+octet-stream' }, body);
+    const filename = (name: string) => `filename ${Buffer.from(name).toString('base64')}`;
+
+    it('stages chunks in the bucket, resumes at the stored offset, and leaves only the finished file', async () => {
+      const before = await keys();
+      const content = Buffer.concat([Buffer.alloc(MiB / 2, 'resumable'), Buffer.from('the end')]);
+      const created = await tus('POST', '/api/v1/tus', { 'Upload-Length': content.length, 'Upload-Metadata': filename('resumed.bin') });
+      expect(created.status).toBe(201);
+      const location = created.headers.location as string;
+
+      expect((await patch(location, 0, content.subarray(0, 1000))).headers['upload-offset']).toBe('1000');
+      expect((await keys()).filter((key) => key.startsWith('tus/'))).toHaveLength(1);
+      expect((await patch(location, 500, content.subarray(500))).status).toBe(409);
+      const head = await tus('HEAD', location);
+      expect([head.headers['upload-offset'], head.headers['upload-length']]).toEqual(['1000', String(content.length)]);
+
+      const last = await patch(location, 1000, content.subarray(1000));
+      expect(last.status).toBe(200);
+      const { url } = last.json() as { url: string };
+      const file = await send(system, 'GET', url, { subdomain, auth: uploader });
+      expect(file.body.equals(content)).toBe(true);
+      expect((await keys()).sort()).toEqual([...before, url.replace('/user_uploads/', '')].sort());
+      expect((await tus('HEAD', location)).status).toBe(404);
+    });
+
+    it('removes a terminated upload’s parts from the bucket', async () => {
+      const before = await keys();
+      const created = await tus('POST', '/api/v1/tus', { 'Upload-Length': 100, 'Upload-Metadata': filename('dropped.bin') });
+      const location = created.headers.location as string;
+      expect((await patch(location, 0, Buffer.alloc(40, 1))).status).toBe(204);
+      expect((await keys()).length).toBe(before.length + 1);
+      expect((await tus('DELETE', location)).status).toBe(204);
+      expect(await keys()).toEqual(before);
+    });
+
+    it('answers 404 for upload ids it never made, whatever they hold', async () => {
+      for (const id of ['..%2F..%2Fetc', Buffer.from('tus/../x').toString('base64url'), 'f'.repeat(31), 'F'.repeat(32)]) {
+        expect({ id, status: (await tus('HEAD', `/api/v1/tus/${id}`)).status }).toEqual({ id, status: 404 });
+        expect({ id, status: (await patch(`/api/v1/tus/${id}`, 0, Buffer.from('data'))).status }).toEqual({ id, status: 404 });
+      }
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Role } from '@teamchat/zulip';
 import { Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type TestUser } from '@teamchat/testing';
 import { bytes, multipart, send, type RawResponse } from './http';
@@ -225,6 +227,23 @@ describe('uploads', () => {
       });
     });
 
+    it('takes the API key alone as the api_key query parameter (the mobile apps’ image URLs), with the same read rules', async () => {
+      const file = await uploadText(uploader, 'keyed.txt', 'opened by key');
+      const withKey = (user: TestUser | { apiKey: string }, sub = subdomain) => fetchFile(undefined, `${file.url}?api_key=${user.apiKey}`, {}, sub);
+      const own = await withKey(uploader);
+      expect(own.status).toBe(200);
+      expect(own.body.toString()).toBe('opened by key');
+      expect(errorOf(await withKey(bystander))).toEqual({
+        status: 403,
+        body: { result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to view this file.' },
+      });
+      expect(errorOf(await withKey({ apiKey: 'z'.repeat(32) }))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', msg: 'Invalid API key' } });
+      expect(errorOf(await withKey(outsider))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', msg: 'Account is not associated with this subdomain' } });
+      // A key in the URL never admits a write.
+      const { body, headers } = multipart([{ field: 'file', filename: 'nope.txt', type: 'text/plain', content: Buffer.from('x') }]);
+      expect((await send(system, 'POST', `/api/v1/user_uploads?api_key=${uploader.apiKey}`, { subdomain, headers, body })).status).toBe(401);
+    });
+
     it('protected history: a subscriber who joins after the message may not read the file; one who was there may', async () => {
       const guarded = await factory.channel({ id: realmId }, { name: `guarded ${Date.now()}`, inviteOnly: true, historyPublicToSubscribers: false, subscribers: [uploader, subscriber] });
       const file = await uploadText(uploader, 'history.txt', 'before you came');
@@ -328,11 +347,15 @@ describe('uploads', () => {
       expect(file.headers['content-type']).toBe('text/plain');
     });
 
-    it('terminates an upload', async () => {
+    it('terminates an upload, leaving nothing of it on disk', async () => {
       const created = await tus(uploader, 'POST', '/api/v1/tus', { 'Upload-Length': 10, 'Upload-Metadata': meta({ filename: 'gone.txt' }) });
       const location = created.headers.location as string;
+      const staged = path.join(system.env.LOCAL_UPLOADS_DIR, 'tus', location.split('/').pop()!);
+      expect((await tus(uploader, 'PATCH', location, { 'Upload-Offset': 0, 'Content-Type': 'application/offset+octet-stream' }, Buffer.from('half'))).status).toBe(204);
+      expect(readdirSync(staged)).toEqual(['0']);
       expect((await tus(uploader, 'DELETE', location)).status).toBe(204);
       expect((await tus(uploader, 'HEAD', location)).status).toBe(404);
+      expect(existsSync(staged)).toBe(false);
     });
 
     it('refuses without credentials, deferred lengths and oversize uploads, in Zulip’s words', async () => {

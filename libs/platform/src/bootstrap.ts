@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { Module, type Type } from '@nestjs/common';
-import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import type { ServiceName } from '@teamchat/contracts';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { CommandClient } from './commands/command-client';
-import { CommandInterceptor } from './commands/command.interceptor';
 import { unhandledCommands } from './commands/command-handler.decorator';
-import { DrainingNatsServer } from './commands/draining-nats-server';
+import { CommandServer } from './commands/command-server';
 import { serviceHealthController } from './health/service-health.controller';
 import { PinoNestLogger, createLogger } from './logger';
 import { PlatformModule } from './platform.module';
@@ -25,18 +24,18 @@ export function configOrExit(): AppConfig {
 }
 
 /**
- * Starts a command service: a Nest microservice on NATS in the queue group named after it,
- * plus a small HTTP listener for health and metrics. SIGTERM drains NATS, then closes the
- * database pool through the modules' shutdown hooks.
+ * Starts a command service: its commands served on NATS by CommandServer in the queue group
+ * named after it, plus a small HTTP listener for health and metrics. SIGTERM drains the
+ * commands in flight, then closes the database pool through the modules' shutdown hooks.
  */
 export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>, featureModule: Type<unknown>) {
   const config = configOrExit();
   const logger = createLogger(service, config.LOG_LEVEL);
 
   @Module({
-    imports: [PlatformModule.forRoot(service, config, logger), featureModule],
+    imports: [PlatformModule.forRoot(service, config, logger), DiscoveryModule, featureModule],
     controllers: [serviceHealthController(service)],
-    providers: [{ provide: APP_INTERCEPTOR, useClass: CommandInterceptor }],
+    providers: [CommandServer],
   })
   class ServiceRootModule {}
 
@@ -46,15 +45,11 @@ export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>,
     logger.fatal({ unhandled }, `${service} has no handler for some of its commands`);
     process.exit(70); // EX_SOFTWARE: a build that forgot a handler must not start
   }
-  app.connectMicroservice(
-    { strategy: new DrainingNatsServer({ servers: [config.NATS_URL], queue: service, name: service }) },
-    { inheritAppConfig: true },
-  );
   // Exit 0 once the hooks have run, rather than Nest's default of re-raising the signal (which
   // ends the process "killed by SIGTERM", reported as a failure by orchestrators and the launcher).
   app.enableShutdownHooks([], { useProcessExit: true });
   await app.get(CommandClient).connect();
-  await app.startAllMicroservices();
+  await app.init(); // CommandServer subscribes to the service's subjects
   await app.listen(config.HEALTH_PORT, '0.0.0.0');
   logger.info({ healthPort: config.HEALTH_PORT, queue: service }, `${service} ready`);
   return app;

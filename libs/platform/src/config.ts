@@ -95,6 +95,11 @@ export const configSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_KEY: z.string().default(''),
   S3_SECRET_KEY: z.string().default(''),
+  /**
+   * The domain of channels' incoming email addresses (`<channel>.<token>@<domain>`, Zulip's
+   * EMAIL_GATEWAY_PATTERN); empty means EXTERNAL_URL's host name. The gateway itself is not run yet.
+   */
+  EMAIL_GATEWAY_DOMAIN: z.string().default(''),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
 });

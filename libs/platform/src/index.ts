@@ -10,6 +10,6 @@ export * from './bootstrap';
 export * from './health/readiness';
 export * from './commands/command-client';
 export * from './commands/command-handler.decorator';
-export * from './commands/command.interceptor';
+export * from './commands/command-server';
 export * from './events/event-bus';
 export * from './bullmq';

@@ -174,3 +174,39 @@ export function referenceParameterNames(operation: Schema, root: Schema): Set<st
   }
   return names;
 }
+
+let zulipAjv: import('ajv').default | undefined;
+const zulipValidators = new Map<string, import('ajv').ValidateFunction>();
+
+/**
+ * Jest helper: fails with the schema errors when `body` is not what Zulip's own OpenAPI
+ * description (`../shared/reference/zulip-openapi.yaml`) says `method route` answers with 200
+ * (its `allOf` branches merged, as Zulip's tests merge them, so unknown keys fail). Returns
+ * false, checking nothing, when the reference is not there (said once on the console).
+ */
+export function expectMatchesZulipOpenApi(method: string, route: string, body: unknown): boolean {
+  const key = `${method.toLowerCase()} ${route}`;
+  let validate = zulipValidators.get(key);
+  if (!validate) {
+    const root = loadZulipReference();
+    if (!root) {
+      console.warn(`Zulip response schema NOT checked: no reference at ${ZULIP_REFERENCE_PATH}`);
+      return false;
+    }
+    const operation = (root.paths as Record<string, Record<string, Schema>>)[route]?.[method.toLowerCase()];
+    if (!operation) throw new Error(`No operation ${method.toUpperCase()} ${route} in Zulip's OpenAPI description`);
+    const response = normalizeReference((operation.responses as Schema)['200'], root) as Schema;
+    const schema = (response.content as Record<string, Schema>)['application/json'].schema as Schema;
+    if (!zulipAjv) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const Ajv = (require('ajv') as { default: typeof import('ajv').default }).default;
+      zulipAjv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    }
+    validate = zulipAjv.compile(schema);
+    zulipValidators.set(key, validate);
+  }
+  if (validate(body)) return true;
+  throw new Error(
+    `Response does not match Zulip's ${method.toUpperCase()} ${route}:\n${JSON.stringify(validate.errors?.slice(0, 30), null, 2)}`,
+  );
+}

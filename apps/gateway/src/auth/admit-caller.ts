@@ -48,4 +48,14 @@ export class AdmitCaller {
     await identifyCaller(this.credentials, req, mode);
     await this.rateLimit.apply(req, res);
   }
+
+  /**
+   * The caller named by an API key alone, as Zulip admits the `api_key` query parameter of file
+   * URLs (mobile apps cannot set headers on an image); Zulip does not rate limit these.
+   */
+  async admitByApiKey(req: ApiRequest, apiKey: string): Promise<void> {
+    const { realm, user } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey);
+    req.ctx.realm = realm;
+    req.ctx.user = user;
+  }
 }

@@ -47,9 +47,10 @@ export class CredentialCache implements OnModuleInit {
     return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }));
   }
 
-  authenticate(host: string, email: string, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser }> {
+  /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
+  authenticate(host: string, email: string | null, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser }> {
     return this.remember(
-      `user:${host}\n${email}\n${apiKey}`,
+      email === null ? `key:${host}\n${apiKey}` : `user:${host}\n${email}\n${apiKey}`,
       () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }),
       (value) => value.user.id,
     );

@@ -39,7 +39,7 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** After EventBus (onModuleInit) has made sure the stream exists. */
   async onApplicationBootstrap(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'gateway-fanout' });
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'gateway-fanout', noAsyncTraces: true });
     await this.ensureConsumer();
     this.running = this.keepConsuming();
   }

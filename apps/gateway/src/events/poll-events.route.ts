@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import { Inject, Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
@@ -22,8 +22,8 @@ mountedElsewhere(Realtime.getEvents);
 type PollRequest = IncomingMessage & Pick<ApiRequest, 'ctx'>;
 
 /**
- * GET /events, the one route every client calls again as soon as it is answered, served on
- * Node's own request event ahead of Express and Nest: measured under `npm run bench:events`,
+ * GET /events, the one route every client calls again as soon as it is answered, served by
+ * FrontDoor on Node's own request event ahead of Express and Nest: measured under `npm run bench:events`,
  * their routing, response helpers and pipeline cost more CPU per poll than the poll itself.
  * The rules are the same functions the other routes use: assignRequestId, identifyCaller,
  * rawParams, decodeParams, sendSuccess, sendError. Event polling is not rate limited (as in Zulip).
@@ -36,16 +36,6 @@ export class PollEventsRoute {
     private readonly metrics: MetricsService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
-
-  /** Puts this route in front of the server's other request handlers (Express). */
-  installOn(server: Server): void {
-    const others = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-    server.removeAllListeners('request');
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      if (this.handles(req)) void this.serve(req, res);
-      else for (const listener of others) listener(req, res);
-    });
-  }
 
   /** Whether the request is a poll (GET /api/v1/events); any other is for the other handlers. */
   handles(req: IncomingMessage): boolean {

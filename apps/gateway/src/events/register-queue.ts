@@ -72,7 +72,8 @@ export class RegisterQueue {
         zulip_version: ZULIP_VERSION,
         zulip_merge_base: ZULIP_MERGE_BASE,
         ...Object.assign({}, ...parts),
-        ...(Realtime.wants(request, 'realm') ? realmConstants(realm) : {}),
+        ...joinedPermissionSettings(parts),
+        ...(Realtime.wants(request, 'realm') ? { ...realmConstants(realm, this.config), ...callerPermissions(user) } : {}),
         ...defaultsUntilFeature(request),
       };
     } catch (error) {
@@ -82,13 +83,21 @@ export class RegisterQueue {
   }
 }
 
-/** The `realm` keys the gateway knows itself: the server's limits and the organization's name and URL. */
-function realmConstants(realm: RealmRef): Record<string, unknown> {
+/**
+ * The `realm` keys the gateway knows itself: the server's limits, the organization's name and
+ * URL, and the organization settings of features to come (REALM_DEFAULTS_UNTIL_FEATURE).
+ */
+function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unknown> {
   return {
+    ...Realtime.REALM_DEFAULTS_UNTIL_FEATURE,
     realm_name: realm.name,
     realm_url: realm.url,
     realm_uri: realm.url,
     realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+    /** Bots' addresses end with the organization's host name. */
+    realm_bot_domain: new URL(realm.url).hostname,
+    realm_upload_quota_mib: config.REALM_UPLOAD_QUOTA_MIB > 0 ? config.REALM_UPLOAD_QUOTA_MIB : null,
+    server_emoji_data_url: new URL('/static/generated/emoji/emoji_api_data.json', config.EXTERNAL_URL).href,
     max_message_length: LIMITS.maxMessageLength,
     max_topic_length: LIMITS.maxTopicLength,
     max_stream_name_length: LIMITS.maxStreamNameLength,
@@ -105,11 +114,29 @@ function realmConstants(realm: RealmRef): Record<string, unknown> {
     // Zulip's presence intervals (PRESENCE_PING_INTERVAL_SECS, OFFLINE_THRESHOLD_SECS).
     server_presence_ping_interval_seconds: Presence.PRESENCE.pingIntervalSeconds,
     server_presence_offline_threshold_seconds: Presence.PRESENCE.offlineThresholdSeconds,
-    // Organization settings of features to come, at Zulip's defaults for a new organization.
-    realm_allow_message_editing: true,
-    realm_message_content_edit_limit_seconds: 600,
-    /** -1: messages are kept forever (Zulip's RETAIN_MESSAGE_FOREVER). */
-    realm_message_retention_days: -1,
+  };
+}
+
+/** `server_supported_permission_settings`, whose parts come from users-groups and messaging. */
+function joinedPermissionSettings(parts: Record<string, unknown>[]): Record<string, unknown> {
+  const pieces = parts.map((part) => part.server_supported_permission_settings).filter((piece) => piece !== undefined);
+  return pieces.length > 0 ? { server_supported_permission_settings: Object.assign({}, ...pieces) } : {};
+}
+
+/**
+ * What the caller may do, by the rules of POST /users/me/subscriptions and POST /channels/create
+ * (messaging's channel-creation rule): anyone but a guest creates public and private channels
+ * and subscribes others, administrators web-public ones; nobody invites (no invitations yet).
+ */
+function callerPermissions(user: AuthUser): Record<string, boolean> {
+  const member = user.role !== Role.GUEST;
+  return {
+    can_create_streams: member,
+    can_create_public_streams: member,
+    can_create_private_streams: member,
+    can_create_web_public_streams: user.role <= Role.ADMINISTRATOR,
+    can_subscribe_other_users: member,
+    can_invite_others_to_realm: false,
   };
 }
 
@@ -127,7 +154,6 @@ export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown
   saved_snippets: () => ({ saved_snippets: [] }),
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
-  default_streams: () => ({ realm_default_streams: [] }),
   default_stream_groups: () => ({ realm_default_stream_groups: [] }),
   realm_domains: () => ({ realm_domains: [] }),
   onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),

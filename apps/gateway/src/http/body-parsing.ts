@@ -1,22 +1,27 @@
 import type { INestApplication } from '@nestjs/common';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
 
 /**
  * Zulip's request encodings: form-urlencoded bodies, and multipart form fields for clients
  * that send only that. Query strings and bodies are parsed flat (`a[b]=1` is the name "a[b]");
- * repeated names keep their last value later, as Django does.
+ * repeated names keep their last value later, as Django does. Returns the body parsers, in the
+ * order they run, for FrontDoor to run on the requests it serves ahead of Express.
  */
-export function configureBodyParsing(app: INestApplication, maxBodyBytes: number): void {
+export function configureBodyParsing(app: INestApplication, maxBodyBytes: number): RequestHandler[] {
   const instance = app.getHttpAdapter().getInstance() as express.Express;
   instance.set('query parser', 'simple');
   // The client address (per-IP rate limits) is the one a proxy on a private network appended to
   // X-Forwarded-For; `true` would take the leftmost entry, which the client writes itself.
   instance.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: 1000 }));
   const fieldsOnly = multer({ limits: { fieldSize: maxBodyBytes, fields: 1000, files: 0 } }).none();
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.is('multipart/form-data')) return fieldsOnly(req, res, next);
-    next();
-  });
+  const parsers: RequestHandler[] = [
+    express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: 1000 }),
+    (req: Request, res: Response, next: NextFunction) => {
+      if (req.is('multipart/form-data')) return fieldsOnly(req, res, next);
+      next();
+    },
+  ];
+  for (const parser of parsers) app.use(parser);
+  return parsers;
 }

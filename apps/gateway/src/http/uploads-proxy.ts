@@ -43,9 +43,17 @@ export class UploadsProxy {
     this.router.all([TUS_PATH, `${TUS_PATH}/*rest`], (req, res) => void this.forward(req as ApiRequest, res, 'tus'));
   }
 
+  /** Whether a URL is one of these routes' (compared as Express's routing compares: ignoring case). */
+  claims(url: string): boolean {
+    const path = url.toLowerCase();
+    return path.startsWith('/user_uploads/') || path.startsWith('/api/v1/user_uploads') || path.startsWith(TUS_PATH);
+  }
+
   private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {
     try {
-      if (auth === 'user') await this.admission.admit(req, res, 'user');
+      const queryKey = req.method === 'GET' && !req.headers.authorization ? req.query.api_key : undefined;
+      if (auth === 'user' && typeof queryKey === 'string') await this.admission.admitByApiKey(req, queryKey);
+      else if (auth === 'user') await this.admission.admit(req, res, 'user');
       if (auth === 'tus' && req.method !== 'OPTIONS') {
         try {
           await this.admission.admit(req, res, 'user');
@@ -74,7 +82,7 @@ export class UploadsProxy {
       headers[CALLER_HEADER] = Buffer.from(JSON.stringify({ realm: req.ctx.realm, user: req.ctx.user })).toString('base64url');
     }
     const upstream = httpRequest(
-      { protocol: this.target.protocol, hostname: this.target.hostname, port: this.target.port, method: req.method, path: req.originalUrl, headers },
+      { protocol: this.target.protocol, hostname: this.target.hostname, port: this.target.port, method: req.method, path: withoutApiKey(req.originalUrl), headers },
       (answer) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
@@ -98,3 +106,13 @@ export class UploadsProxy {
   }
 }
 
+/** The URL without its `api_key` query parameter: the key goes no further than the gateway. */
+function withoutApiKey(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const query = new URLSearchParams(url.slice(queryAt + 1));
+  if (!query.has('api_key')) return url;
+  query.delete('api_key');
+  const rest = query.toString();
+  return url.slice(0, queryAt) + (rest ? `?${rest}` : '');
+}

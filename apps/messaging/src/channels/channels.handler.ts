@@ -2,6 +2,11 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { CreateChannel } from './create-channel.use-case';
+import { GetChannelEmailAddress } from './get-channel-email-address.use-case';
+import { GetChannelId } from './get-channel-id.use-case';
+import { GetChannelSubscribers } from './get-channel-subscribers.use-case';
+import { GetSubscriptionStatus } from './get-subscription-status.use-case';
 import { ListChannels } from './list-channels.use-case';
 import { ListSubscriptions } from './list-subscriptions.use-case';
 import { Subscribe } from './subscribe.use-case';
@@ -16,7 +21,37 @@ export class ChannelsHandler {
     private readonly listSubscriptionsUseCase: ListSubscriptions,
     private readonly listChannelsUseCase: ListChannels,
     private readonly updatePropertiesUseCase: UpdateSubscriptionProperties,
+    private readonly createChannelUseCase: CreateChannel,
+    private readonly getChannelIdUseCase: GetChannelId,
+    private readonly getSubscribersUseCase: GetChannelSubscribers,
+    private readonly getSubscriptionStatusUseCase: GetSubscriptionStatus,
+    private readonly getEmailAddressUseCase: GetChannelEmailAddress,
   ) {}
+
+  @CommandHandler(Messaging.createChannel)
+  createChannel(@Payload() payload: PayloadOf<typeof Messaging.createChannel>) {
+    return this.createChannelUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.getChannelId)
+  getChannelId(@Payload() payload: PayloadOf<typeof Messaging.getChannelId>) {
+    return this.getChannelIdUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.getChannelSubscribers)
+  getSubscribers(@Payload() payload: PayloadOf<typeof Messaging.getChannelSubscribers>) {
+    return this.getSubscribersUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.getSubscriptionStatus)
+  getSubscriptionStatus(@Payload() payload: PayloadOf<typeof Messaging.getSubscriptionStatus>) {
+    return this.getSubscriptionStatusUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.getChannelEmailAddress)
+  getEmailAddress(@Payload() payload: PayloadOf<typeof Messaging.getChannelEmailAddress>) {
+    return this.getEmailAddressUseCase.execute(payload);
+  }
 
   @CommandHandler(Messaging.subscribe)
   subscribe(@Payload() payload: PayloadOf<typeof Messaging.subscribe>) {

@@ -9,7 +9,7 @@ type Params = DecodedParams<typeof Messaging.listChannelsParams>;
 
 /**
  * GET /streams: public channels (not for guests), the caller's subscribed ones, web-public
- * ones when asked, and every channel for an administrator who asks with include_all.
+ * and default ones when asked, and every channel for an administrator who asks with include_all.
  */
 @Injectable()
 export class ListChannels {
@@ -41,12 +41,14 @@ export class ListChannels {
  * subscribed to, web-public ones and public ones (not for guests) as the flags ask.
  */
 export function isListed(
-  channel: { inviteOnly: boolean; isWebPublic: boolean },
+  channel: { inviteOnly: boolean; isWebPublic: boolean; isDefault?: boolean },
   subscribed: boolean,
   caller: { role: number },
-  flags: Pick<Params, 'include_all' | 'include_subscribed' | 'include_web_public' | 'include_public'>,
+  flags: Pick<Params, 'include_all' | 'include_subscribed' | 'include_web_public' | 'include_public'> & { include_default?: boolean },
 ): boolean {
   if (flags.include_all) return true;
+  // Default channels are public, so a guest sees them only as any public channel.
+  if (flags.include_default && channel.isDefault && !channel.inviteOnly && caller.role !== Role.GUEST) return true;
   if (flags.include_subscribed && subscribed) return true;
   if (flags.include_web_public && channel.isWebPublic) return true;
   return flags.include_public && !channel.inviteOnly && caller.role !== Role.GUEST;

@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { CHANNEL_PERMISSION_SETTING_NAMES, UsersGroups, type ApiCommand, type Messaging, type SubscribeResult } from '@teamchat/contracts';
+import type { ApiCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
 import { type Prisma, PrismaService, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
-import { CommandClient, EventBus } from '@teamchat/platform';
+import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
-import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
-import { renderDescription } from './channel-description';
-import { CHANNEL_PERMISSION_SETTINGS } from './channel-permission-settings';
+import { defaultChannelIds, defaultChannelsEvent } from '../default-channels/default-channels';
+import {
+  ChannelCreation,
+  channelAlreadyExists,
+  checkChannelCreation,
+  isDuplicateChannelName,
+  type ChannelCreationOptions,
+  type NewChannel,
+} from './channel-creation';
 import { channelAudience, channelCreated, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { toChannelRecord, toSubscriptionRecord, type ChannelStats } from './channel-record';
 import { CHANNEL_COLORS, canJoinChannel, canSeeChannel, checkChannelDescription, checkChannelName } from './channel-rules';
@@ -37,54 +43,50 @@ export class Subscribe {
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
     private readonly access: ChannelPermissions,
-    private readonly commands: CommandClient,
+    private readonly creation: ChannelCreation,
   ) {}
-
-  /**
-   * The folder and permission groups asked for the channels this request creates, checked by
-   * their own rules (the folder's; users-groups stores the groups); unset ones are left to the
-   * database's defaults.
-   */
-  private async creationSettings(realmId: number, params: Params): Promise<Partial<StreamModel>> {
-    const settings: Partial<StreamModel> = {};
-    if (params.folder_id !== undefined && params.folder_id !== null) {
-      await checkFolderForChannel(this.prisma, realmId, params.folder_id);
-      settings.folderId = params.folder_id;
-    }
-    for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
-      const value = params[setting];
-      if (value === undefined) continue;
-      const config = CHANNEL_PERMISSION_SETTINGS[setting];
-      const { groupId } = await this.commands.call(UsersGroups.resolveGroupSetting, {
-        realmId,
-        setting,
-        restrictions: { allowEveryone: config.allowEveryone, allowNobody: true, allowOwners: true },
-        change: { new: value },
-        current: null,
-      });
-      settings[config.column] = groupId;
-    }
-    return settings;
-  }
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<SubscribeResult> {
     const caller = user!;
-    const requests = params.subscriptions.map((request) => ({
+    const channels = params.subscriptions.map((request) => ({
       name: checkChannelName(request.name),
       description: checkChannelDescription(request.description),
     }));
     const principals = await resolvePrincipals(this.users, realm.id, caller, params.principals);
     const othersIncluded = principals.some((p) => p.id !== caller.id);
     if (othersIncluded && caller.role === Role.GUEST) throw badRequest('Insufficient permission');
-    if (params.is_web_public && caller.role > Role.ADMINISTRATOR) throw badRequest('Insufficient permission');
+    const { created: _created, ...result } = await this.run({
+      realmId: realm.id,
+      caller,
+      channels,
+      principals,
+      othersIncluded,
+      options: params,
+      authorizationErrorsFatal: params.authorization_errors_fatal,
+      requestId,
+    });
+    return result;
+  }
 
+  /**
+   * Creates the named channels that do not exist (by the one creation rule, ChannelCreation) and
+   * subscribes the principals to all of them. With `mustCreate` (POST /channels/create) a
+   * channel of that name existing, archived or not, is CHANNEL_ALREADY_EXISTS.
+   */
+  async run(input: SubscribeInput): Promise<SubscribeResult & { created: number[] }> {
+    const { realmId, caller, principals, othersIncluded, options } = input;
     const existing = await this.prisma.stream.findMany({
-      where: { realmId: realm.id, isArchived: false, OR: requests.map((r) => ({ name: { equals: r.name, mode: 'insensitive' as const } })) },
+      where: {
+        realmId,
+        ...(input.mustCreate ? {} : { isArchived: false }),
+        OR: input.channels.map((r) => ({ name: { equals: r.name, mode: 'insensitive' as const } })),
+      },
       include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
     });
+    if (input.mustCreate && existing.length > 0) throw channelAlreadyExists(existing[0].name);
     const byName = new Map(existing.map((channel) => [channel.name.toLowerCase(), channel]));
-    const toCreate = requests.filter((r) => !byName.has(r.name.toLowerCase()));
-    if (toCreate.length > 0 && caller.role === Role.GUEST) throw badRequest('Insufficient permission');
+    const toCreate = input.channels.filter((r) => !byName.has(r.name.toLowerCase()));
+    if (toCreate.length > 0) checkChannelCreation(caller, options);
 
     const unauthorized: string[] = [];
     for (const channel of existing) {
@@ -94,37 +96,25 @@ export class Subscribe {
       if (channel.inviteOnly && (await this.access.may(caller, channel, permission))) continue;
       unauthorized.push(channel.name);
     }
-    if (unauthorized.length > 0 && params.authorization_errors_fatal) {
+    if (unauthorized.length > 0 && input.authorizationErrorsFatal) {
       throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
     }
 
-    const creationSettings = toCreate.length > 0 ? await this.creationSettings(realm.id, params) : {};
-    const inviteOnly = params.invite_only;
-    const historyPublic = inviteOnly ? (params.history_public_to_subscribers ?? false) : true;
-    const audience = await this.users.activeUsers(realm.id);
-    const { result, events } = await this.prisma.$transaction(async (tx) => {
+    const creationSettings = toCreate.length > 0 ? await this.creation.settings(realmId, options) : {};
+    const audience = await this.users.activeUsers(realmId);
+    const transaction = this.prisma.$transaction(async (tx) => {
       const channels = [...existing.filter((c) => !unauthorized.includes(c.name))];
       const created: StreamModel[] = [];
       const added: Added[] = [];
       for (const request of toCreate) {
         const channel = await tx.stream.create({
-          data: {
-            realmId: realm.id,
-            name: request.name,
-            description: request.description,
-            renderedDescription: renderDescription(request.description),
-            inviteOnly,
-            isWebPublic: params.is_web_public,
-            historyPublicToSubscribers: historyPublic,
-            creatorId: caller.id,
-            ...creationSettings,
-          },
+          data: this.creation.row(realmId, caller.id, request, options, creationSettings),
           include: { subscriptions: { where: { id: -1 }, select: { id: true } } },
         });
         channels.push(channel);
         created.push(channel);
       }
-      const newest = await tx.message.aggregate({ where: { realmId: realm.id }, _max: { id: true } });
+      const newest = await tx.message.aggregate({ where: { realmId }, _max: { id: true } });
       const subscribed: Record<string, string[]> = {};
       const already: Record<string, string[]> = {};
       for (const principal of principals) {
@@ -148,13 +138,29 @@ export class Subscribe {
           added.push({ user: principal, channel, subscription });
         }
       }
+      const creationEvents = added.length > 0 ? [] : await this.creationEvents(tx, realmId, created, audience);
+      const defaults = created.some((channel) => channel.isDefault) ? [defaultChannelsEvent(realmId, audience, await defaultChannelIds(tx, realmId))] : [];
       return {
-        result: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}) },
-        events: added.length > 0 ? await this.additionEvents(tx, realm.id, created, added, audience) : [],
+        result: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}), created: created.map((c) => c.id) },
+        events:
+          added.length > 0
+            ? [...(await this.additionEvents(tx, realmId, created, added, audience)), ...defaults]
+            : [...creationEvents, ...defaults],
       };
     });
-    await this.events.publishAll(events, requestId);
+    const { result, events } = await transaction.catch((error: unknown) => {
+      // Another request created a channel of that name meanwhile.
+      if (isDuplicateChannelName(error)) throw channelAlreadyExists(toCreate[0]?.name ?? '');
+      throw error;
+    });
+    await this.events.publishAll(events, input.requestId);
     return result;
+  }
+
+  /** `stream` create for channels created with nobody subscribed (POST /channels/create with no subscribers). */
+  private async creationEvents(tx: Prisma.TransactionClient, realmId: number, created: StreamModel[], audience: DirectoryUser[]): Promise<PendingEvent[]> {
+    const stats = await this.stats.of(created, queryableOf(tx));
+    return created.map((channel) => channelCreated(realmId, channelAudience(channel, audience, new Set()), toChannelRecord(channel, stats.get(channel.id)!)));
   }
 
   /** Built inside the transaction, so the subscriber lists include its own writes. */
@@ -211,6 +217,19 @@ export class Subscribe {
     }));
     return [...events, ...peerEvents('peer_add', realmId, changes, audience)];
   }
+}
+
+/** What POST /users/me/subscriptions and POST /channels/create ask of the subscription path. */
+export interface SubscribeInput {
+  realmId: number;
+  caller: AuthUser;
+  channels: NewChannel[];
+  principals: DirectoryUser[];
+  othersIncluded: boolean;
+  options: ChannelCreationOptions;
+  authorizationErrorsFatal: boolean;
+  requestId: string;
+  mustCreate?: boolean;
 }
 
 /** A subscription this request created or reactivated. */

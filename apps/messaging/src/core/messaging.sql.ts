@@ -155,12 +155,16 @@ type MessageValues = [
   sendingClient: string,
   recipientIds: number[],
   recipientFlags: number[],
+  hasLink: boolean,
+  hasImage: boolean,
+  hasAttachment: boolean,
 ];
 
-/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $11. */
+/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $14. */
 const insertMessageText = (keyed: boolean) => `WITH message AS (
-     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client${keyed ? ', scheduled_message_id' : ''})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8${keyed ? ', $11' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
+     INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client,
+       has_link, has_image, has_attachment${keyed ? ', scheduled_message_id' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13${keyed ? ', $14' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
      RETURNING id, date_sent
    ), recipients AS (
      INSERT INTO user_messages (user_id, message_id, flags)
@@ -469,4 +473,47 @@ export const markChannelRead = statement<{ messageId: number }, [userId: number,
   `UPDATE user_messages um SET flags = um.flags | 1 FROM messages m
    WHERE m.id = um.message_id AND um.user_id = $1 AND m.stream_id = $2 AND (um.flags & 1) = 0
    RETURNING um.message_id AS "messageId"`,
+);
+
+// ---- search and narrows ----
+
+/** Where a message was sent: what the `with` operator turns into a conversation. */
+export const messageConversation = statement<{ streamId: number | null; topic: string; dmGroupId: number | null }, [realmId: number, messageId: number]>(
+  'messaging.message_conversation',
+  `SELECT stream_id AS "streamId", topic, dm_group_id AS "dmGroupId" FROM messages WHERE realm_id = $1 AND id = $2`,
+);
+
+/**
+ * A search's highlighting (Zulip's match_content and match_subject): the rendered HTML and the
+ * HTML-escaped topic with each word the search matched between <ts-match> marks (which neither
+ * can contain), which the caller turns into Zulip's highlight spans. ts_headline's parser
+ * leaves tags alone, so only text is marked.
+ */
+export const searchHighlights = statement<{ id: number; matchContent: string; matchSubject: string }, [messageIds: number[], search: string]>(
+  'messaging.search_highlights',
+  `SELECT m.id,
+     ts_headline('english', m.rendered_content, q, 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>') AS "matchContent",
+     ts_headline('english', replace(replace(replace(replace(replace(m.topic, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'),
+       q, 'HighlightAll=TRUE, StartSel=<ts-match>, StopSel=</ts-match>') AS "matchSubject"
+   FROM messages m, plainto_tsquery('english', $2) q
+   WHERE m.id = ANY($1::int[])`,
+);
+
+/** A user's visibility policy of a topic (matched whatever its case), if any. */
+export const topicVisibilityOf = statement<{ policy: number; topicName: string }, [userId: number, streamId: number, topic: string]>(
+  'messaging.topic_visibility_of',
+  `SELECT visibility_policy AS policy, topic_name AS "topicName" FROM user_topics
+   WHERE user_id = $1 AND stream_id = $2 AND lower(topic_name) = lower($3)`,
+);
+
+/** Removes a user's visibility policy of a topic (back to inherit); the rows removed. */
+export const clearTopicVisibility = statement<{ id: number }, [userId: number, streamId: number, topic: string]>(
+  'messaging.clear_topic_visibility',
+  `DELETE FROM user_topics WHERE user_id = $1 AND stream_id = $2 AND lower(topic_name) = lower($3) RETURNING id`,
+);
+
+/** A channel of the organization, archived or not, whatever the caller's access. */
+export const channelIdInRealm = statement<{ id: number }, [streamId: number, realmId: number]>(
+  'messaging.channel_id_in_realm',
+  `SELECT id FROM streams WHERE id = $1 AND realm_id = $2`,
 );

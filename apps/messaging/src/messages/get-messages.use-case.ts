@@ -1,36 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
-import { MAX_STORED_ID, PgService, Prisma, isStoredId, type MessageModel } from '@teamchat/db';
+import { PgService, Prisma, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
-import { channelNames, directMessageGroupByKey, directMessageGroups } from '../core/messaging.sql';
+import { channelNames, directMessageGroups } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
-import { Flag, flagNames } from './message-flags';
+import { flagNames } from './message-flags';
 import { toMessageRecord } from './message-record';
-import { dmOperand, normalizeNarrow, type Term } from './narrow';
+import { normalizeNarrow } from './narrow';
+import { NEWEST_ANCHOR, NarrowQuery, type NarrowRow, type Scope } from './narrow-query';
 
 type Params = DecodedParams<typeof Messaging.getMessagesParams>;
 type Command = ApiCommand<Params>;
 
-/** Zulip's LARGER_THAN_MAX_MESSAGE_ID, returned as the anchor for "newest". */
-const NEWEST_ANCHOR = 10000000000000000;
 const MAX_MESSAGES_PER_REQUEST = 5000;
-
-type Row = MessageModel & { flags: number | null };
 
 /**
  * GET /messages (zerver/views/message_fetch.py): a window of messages around an anchor in a
  * narrow. A channel narrow on a channel whose history is open to the caller reads the whole
  * channel (messages the caller never received are "historical" and read); anything else reads
- * the caller's own message rows.
+ * the caller's own message rows. A search adds each message's highlighted match_content and
+ * match_subject.
  */
 @Injectable()
 export class GetMessages {
   constructor(
     private readonly pg: PgService,
-    private readonly channels: ChannelAccess,
-    private readonly users: UserDirectoryReadonly,
+    private readonly narrows: NarrowQuery,
     private readonly profiles: MemberProfilesReadonly,
   ) {}
 
@@ -39,142 +34,52 @@ export class GetMessages {
     if (params.num_before + params.num_after > MAX_MESSAGES_PER_REQUEST) {
       throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_REQUEST}).`);
     }
-    const scope = await this.scope(command, normalizeNarrow(params.narrow));
+    const scope = await this.narrows.scope(command.realm, command.user!, normalizeNarrow(params.narrow));
     if (params.message_ids) {
       const ids = params.message_ids.filter(isStoredId);
-      const rows = scope.empty || ids.length === 0 ? [] : await this.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
-      return { messages: await this.records(command, rows) };
+      const rows = ids.length === 0 ? [] : await this.narrows.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
+      return { messages: await this.records(command, scope, rows) };
     }
 
     const anchor = await this.resolveAnchor(command, scope);
-    const [before, at, after] = scope.empty
-      ? [[], [], []]
-      : await Promise.all([
-          params.num_before > 0 ? this.select(scope, Prisma.sql`m.id <= ${Math.min(anchor - 1, MAX_STORED_ID)}`, 'DESC', params.num_before + 1) : [],
-          anchor <= MAX_STORED_ID ? this.select(scope, Prisma.sql`m.id = ${anchor}`, 'ASC', 1) : [],
-          params.num_after > 0 ? this.select(scope, Prisma.sql`m.id > ${Math.min(anchor, MAX_STORED_ID)}`, 'ASC', params.num_after + 1) : [],
-        ]);
-    const foundAnchor = at.length > 0;
-    const beforeShown = before.slice(0, params.num_before).reverse();
-    const afterShown = after.slice(0, params.num_after);
-    const rows = [...beforeShown, ...(foundAnchor && params.include_anchor ? at : []), ...afterShown];
+    const window = await this.narrows.window(scope, {
+      anchor,
+      numBefore: params.num_before,
+      numAfter: params.num_after,
+      includeAnchor: params.include_anchor,
+    });
     return {
       anchor,
-      found_anchor: foundAnchor,
-      found_oldest: before.length <= params.num_before,
-      found_newest: anchor >= NEWEST_ANCHOR || after.length <= params.num_after,
+      found_anchor: window.foundAnchor,
+      found_oldest: window.foundOldest,
+      found_newest: window.foundNewest,
       history_limited: false,
-      messages: await this.records(command, rows),
+      messages: await this.records(command, scope, window.rows),
     };
   }
 
+  /**
+   * Zulip's parse_anchor_value: use_first_unread_anchor (deprecated) wins over anchor; with
+   * neither, a `near` term's message, else the newest.
+   */
   private async resolveAnchor(command: Command, scope: Scope): Promise<number> {
     const { anchor, use_first_unread_anchor: firstUnreadFlag } = command.params;
-    const text = anchor ?? (firstUnreadFlag ? 'first_unread' : 'newest');
+    if (!firstUnreadFlag && anchor === undefined && scope.near !== undefined) return scope.near;
+    const text = firstUnreadFlag ? 'first_unread' : (anchor ?? 'newest');
     if (text === 'newest') return NEWEST_ANCHOR;
     if (text === 'oldest') return 0;
-    if (text === 'first_unread') {
-      if (scope.empty) return NEWEST_ANCHOR;
-      const [first] = await this.select(scope, Prisma.sql`um.flags IS NOT NULL AND (um.flags & ${Flag.read}) = 0`, 'ASC', 1);
-      return first?.id ?? NEWEST_ANCHOR;
-    }
+    if (text === 'first_unread') return this.narrows.firstUnread(scope);
     if (/^\d{1,16}$/.test(text)) return Number(text);
     throw badRequest('Invalid anchor');
   }
 
-  /** Turns the narrow into where the rows come from and the conditions on them. */
-  private async scope({ realm, user }: Command, terms: Term[]): Promise<Scope> {
-    const viewer = user!;
-    const conditions: Prisma.Sql[] = [];
-    let channelWide: { streamId: number } | undefined;
-    let empty = false;
-    for (const term of terms) {
-      const not = (sql: Prisma.Sql) => (term.negated ? Prisma.sql`NOT (${sql})` : sql);
-      switch (term.operator) {
-        case 'channel': {
-          const access =
-            typeof term.operand === 'number'
-              ? await this.channels.readable(realm.id, viewer, term.operand)
-              : await this.channels.readableByName(realm.id, viewer, String(term.operand));
-          if (!access) throw badRequest(`Invalid narrow operand: unknown channel ${String(term.operand)}`);
-          if (term.negated) {
-            conditions.push(Prisma.sql`m.stream_id IS DISTINCT FROM ${access.channel.id}`);
-          } else if (access.channel.historyPublicToSubscribers) {
-            channelWide = { streamId: access.channel.id };
-          } else {
-            conditions.push(Prisma.sql`m.stream_id = ${access.channel.id} AND m.id >= ${firstVisibleMessageId(access)}`);
-          }
-          break;
-        }
-        case 'topic':
-          conditions.push(not(Prisma.sql`m.stream_id IS NOT NULL AND lower(m.topic) = lower(${term.operand as string})`));
-          break;
-        case 'dm': {
-          const targets = dmOperand(term.operand);
-          const people =
-            'ids' in targets
-              ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid narrow operand: unknown user ${id}`)
-              : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid narrow operand: unknown user ${email}`);
-          const memberKey = [...new Set([viewer.id, ...people.map((p) => p.id)])].sort((a, b) => a - b).join(',');
-          const [group] = await this.pg.run(directMessageGroupByKey, realm.id, memberKey);
-          if (!group) empty = true;
-          else conditions.push(Prisma.sql`m.dm_group_id = ${group.id}`);
-          break;
-        }
-        case 'is': {
-          const flagCondition: Record<string, Prisma.Sql> = {
-            unread: Prisma.sql`um.flags IS NOT NULL AND (um.flags & ${Flag.read}) = 0`,
-            dm: Prisma.sql`m.dm_group_id IS NOT NULL`,
-            private: Prisma.sql`m.dm_group_id IS NOT NULL`,
-            mentioned: Prisma.sql`(coalesce(um.flags, 0) & ${Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0`,
-            starred: Prisma.sql`(coalesce(um.flags, 0) & ${Flag.starred}) <> 0`,
-          };
-          conditions.push(not(flagCondition[String(term.operand)]));
-          break;
-        }
-        case 'sender': {
-          const [person] =
-            typeof term.operand === 'number'
-              ? await this.users.byIds(realm.id, [term.operand], (id) => `Invalid narrow operand: unknown user ${id}`)
-              : await this.users.byEmails(realm.id, [String(term.operand)], (e) => `Invalid narrow operand: unknown user ${e}`);
-          conditions.push(not(Prisma.sql`m.sender_id = ${person.id}`));
-          break;
-        }
-        case 'id': {
-          const id = Number(term.operand);
-          if (!isStoredId(id)) throw badRequest('Invalid narrow operand: id');
-          conditions.push(not(Prisma.sql`m.id = ${id}`));
-          break;
-        }
-      }
-    }
-    return { viewerId: viewer.id, realmId: realm.id, channelWide, conditions, empty };
-  }
-
-  private select(scope: Scope, extra: Prisma.Sql, order: 'ASC' | 'DESC', limit: number): Promise<Row[]> {
-    const where = Prisma.join([...scope.conditions, extra, Prisma.sql`m.realm_id = ${scope.realmId}`], ' AND ');
-    const orderBy = order === 'ASC' ? Prisma.sql`ORDER BY m.id ASC` : Prisma.sql`ORDER BY m.id DESC`;
-    const columns = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId",
-      m.dm_group_id AS "dmGroupId", m.topic, m.content, m.rendered_content AS "renderedContent",
-      m.sending_client AS "sendingClient", m.date_sent AS "dateSent", um.flags`;
-    // Composed with Prisma.sql (text and values only) and run through pg: a narrow's shape varies.
-    if (scope.channelWide) {
-      return this.pg.query<Row>(Prisma.sql`
-        SELECT ${columns} FROM messages m
-        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${scope.viewerId}
-        WHERE m.stream_id = ${scope.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`);
-    }
-    return this.pg.query<Row>(Prisma.sql`
-      SELECT ${columns} FROM user_messages um JOIN messages m ON m.id = um.message_id
-      WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
-  }
-
-  private async records({ realm, params }: Command, rows: Row[]): Promise<MessagesPage['messages']> {
+  private async records({ realm, params }: Command, scope: Scope, rows: NarrowRow[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
-    const [channels, groups] = await Promise.all([
+    const [channels, groups, matches] = await Promise.all([
       channelIds.length ? this.pg.run(channelNames, channelIds) : [],
       groupIds.length ? this.pg.run(directMessageGroups, groupIds) : [],
+      scope.search !== undefined ? this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined,
     ]);
     const people = [...rows.map((row) => row.senderId), ...groups.flatMap((g) => g.memberIds)];
     const profiles = await this.profiles.of(realm.host, people);
@@ -190,16 +95,7 @@ export class GetMessages {
     return rows.map((row) => ({
       ...toMessageRecord(row, context),
       flags: row.flags === null ? ['read', 'historical'] : flagNames(row.flags),
+      ...matches?.get(row.id),
     }));
   }
-}
-
-interface Scope {
-  viewerId: number;
-  realmId: number;
-  /** Read the whole channel (history open to the viewer), not just the viewer's rows. */
-  channelWide?: { streamId: number };
-  conditions: Prisma.Sql[];
-  /** The narrow names a conversation that does not exist. */
-  empty: boolean;
 }

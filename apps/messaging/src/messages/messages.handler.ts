@@ -10,6 +10,8 @@ import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
 import { MarkAllAsRead } from './mark-all-as-read.use-case';
 import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
+import { MessagesMatchNarrow } from './messages-match-narrow.use-case';
+import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.use-case';
 
 @Controller()
 export class MessagesHandler {
@@ -22,7 +24,19 @@ export class MessagesHandler {
     private readonly updateMessageFlags: UpdateMessageFlags,
     private readonly markAllAsRead: MarkAllAsRead,
     private readonly markChannelAsRead: MarkChannelAsRead,
+    private readonly updateMessageFlagsForNarrow: UpdateMessageFlagsForNarrow,
+    private readonly messagesMatchNarrow: MessagesMatchNarrow,
   ) {}
+
+  @CommandHandler(Messaging.updateMessageFlagsForNarrow)
+  updateFlagsForNarrow(@Payload() payload: PayloadOf<typeof Messaging.updateMessageFlagsForNarrow>) {
+    return this.updateMessageFlagsForNarrow.execute(payload);
+  }
+
+  @CommandHandler(Messaging.messagesMatchNarrow)
+  matchesNarrow(@Payload() payload: PayloadOf<typeof Messaging.messagesMatchNarrow>) {
+    return this.messagesMatchNarrow.execute(payload);
+  }
 
   @CommandHandler(Messaging.markAllAsRead)
   markAll(@Payload() payload: PayloadOf<typeof Messaging.markAllAsRead>) {

@@ -9,11 +9,26 @@ import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
 import { MarkAllAsRead } from './mark-all-as-read.use-case';
 import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
+import { MessagesMatchNarrow } from './messages-match-narrow.use-case';
+import { NarrowQuery } from './narrow-query';
+import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.use-case';
 
 /** Sending and reading messages. */
 @Module({
   imports: [MessagingCoreModule],
   controllers: [MessagesHandler],
-  providers: [SendMessage, GetMessages, CheckMessage, SendScheduledMessage, ReadableMessages, UpdateMessageFlags, MarkAllAsRead, MarkChannelAsRead],
+  providers: [
+    SendMessage,
+    GetMessages,
+    CheckMessage,
+    SendScheduledMessage,
+    ReadableMessages,
+    UpdateMessageFlags,
+    MarkAllAsRead,
+    MarkChannelAsRead,
+    NarrowQuery,
+    UpdateMessageFlagsForNarrow,
+    MessagesMatchNarrow,
+  ],
 })
 export class MessagesModule {}

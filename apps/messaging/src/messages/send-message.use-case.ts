@@ -18,6 +18,7 @@ import {
 } from '../core/messaging.sql';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
 import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { contentFlags } from '../rendering/content-flags';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
 
@@ -169,6 +170,7 @@ export class SendMessage {
       content,
       renderedContent,
       sendingClient: command.client ?? 'API',
+      ...contentFlags(content, renderedContent),
     };
     const write = async (db: Queryable): Promise<MessageModel | null> => {
       const values = [
@@ -182,6 +184,9 @@ export class SendMessage {
         unsaved.sendingClient,
         delivery.recipientIds,
         delivery.recipientIds.map(flagsOf),
+        unsaved.hasLink,
+        unsaved.hasImage,
+        unsaved.hasAttachment,
       ] as const;
       // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
       const [saved] =

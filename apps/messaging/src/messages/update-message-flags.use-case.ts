@@ -28,32 +28,55 @@ export class UpdateMessageFlags {
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>) {
     const caller = user!;
-    const flag = params.flag;
-    if (!(flag in EDITABLE)) throw badRequest(SERVER_KEPT.has(flag) ? `Flag not editable: '${flag}'` : `Invalid flag: '${flag}'`);
-    const bit = EDITABLE[flag as keyof typeof EDITABLE];
+    const bit = editableFlagBit(params.flag);
     const ids = [...new Set(params.messages)];
     const rows = ids.every(isStoredId) ? await this.pg.run(flaggableMessages, caller.id, ids) : [];
     if (rows.length !== ids.length) throw badRequest('Invalid message(s)');
+    return this.change({ realmId: realm.id, userId: caller.id, op: params.op, flag: params.flag, bit, rows, requestId });
+  }
 
+  /**
+   * Changes the flag on the caller's rows (checked already) and tells the caller's clients:
+   * what POST /messages/flags and POST /messages/flags/narrow both do.
+   */
+  async change({ realmId, userId, op, flag, bit, rows, requestId }: FlagChange) {
     const ignoredChannels = new Set<number>();
     let targets = rows;
-    if (params.op === 'remove' && flag === 'read') {
+    if (op === 'remove' && flag === 'read') {
       targets = rows.filter((row) => row.streamId === null || row.subscribed);
       for (const row of rows) if (row.streamId !== null && !row.subscribed) ignoredChannels.add(row.streamId);
     }
-    const changed = targets.length === 0 ? [] : await this.pg.run(params.op === 'add' ? setMessageFlag : clearMessageFlag, caller.id, targets.map((row) => row.messageId), bit);
+    const changed = targets.length === 0 ? [] : await this.pg.run(op === 'add' ? setMessageFlag : clearMessageFlag, userId, targets.map((row) => row.messageId), bit);
     const messages = changed.map((row) => row.messageId).sort((a, b) => a - b);
 
     if (messages.length > 0) {
       const byId = new Map(rows.map((row) => [row.messageId, row]));
-      const event: Record<string, unknown> = { type: 'update_message_flags', op: params.op, operation: params.op, flag, messages, all: false };
-      if (params.op === 'remove' && flag === 'read') {
-        event.message_details = Object.fromEntries(messages.map((id) => [String(id), messageDetails(byId.get(id)!, caller.id)]));
+      const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
+      if (op === 'remove' && flag === 'read') {
+        event.message_details = Object.fromEntries(messages.map((id) => [String(id), messageDetails(byId.get(id)!, userId)]));
       }
-      await this.events.publishAll([{ def: MessagingEvents.messageFlagsChanged, payload: { realmId: realm.id, users: [caller.id], event: event as { type: string } } }], requestId);
+      await this.events.publishAll([{ def: MessagingEvents.messageFlagsChanged, payload: { realmId, users: [userId], event: event as { type: string } } }], requestId);
     }
     return { messages, ignored_because_not_subscribed_channels: [...ignoredChannels].sort((a, b) => a - b) };
   }
+}
+
+export interface FlagChange {
+  realmId: number;
+  userId: number;
+  op: 'add' | 'remove';
+  flag: string;
+  /** The flag's bit, from editableFlagBit. */
+  bit: number;
+  /** The caller's rows of the messages (flaggableMessages). */
+  rows: FlaggableRow[];
+  requestId: string;
+}
+
+/** The bit of a flag a user may set; Zulip's errors for the flags the server keeps and for unknown ones. */
+export function editableFlagBit(flag: string): number {
+  if (!(flag in EDITABLE)) throw badRequest(SERVER_KEPT.has(flag) ? `Flag not editable: '${flag}'` : `Invalid flag: '${flag}'`);
+  return EDITABLE[flag as keyof typeof EDITABLE];
 }
 
 /** What a client needs to count a message unread again (Zulip's format_unread_message_details). */

@@ -3,6 +3,8 @@ import { Realtime } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
 import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { defaultChannelIds } from '../default-channels/default-channels';
+import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
 import { MessageStateReader } from './message-state.reader';
@@ -12,7 +14,7 @@ type State = Record<string, unknown>;
 /**
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
  * fetch_initial_state_data): the channel lists, channel folders, drafts, the newest message id, topic
- * visibility policies (and the deprecated `muted_topics`), starred messages, recent direct
+ * visibility policies (and the deprecated `muted_topics`), the default channels, starred messages, recent direct
  * conversations and unread messages. Each part is read
  * only when its fetch key is asked for, all of them at once.
  */
@@ -61,6 +63,8 @@ export class RegisterStateReader {
       want('muted_topics') && (request.fetchEventTypes === null || !want('user_topic'))
         ? this.messages.mutedTopics(user.id, allowEmptyTopicName).then((rows) => ({ muted_topics: rows }))
         : {},
+      want('realm') ? { server_supported_permission_settings: { stream: supportedChannelPermissionSettings() } } : {},
+      want('default_streams') ? defaultChannelIds(this.prisma, request.realm.id).then((ids) => ({ realm_default_streams: ids })) : {},
       want('starred_messages') ? this.messages.starredMessages(user.id).then((ids) => ({ starred_messages: ids })) : {},
       want('recent_private_conversations')
         ? this.messages.recentPrivateConversations(user.id).then((rows) => ({ recent_private_conversations: rows }))

@@ -79,3 +79,24 @@ export const visibilityResetEvent = (
       visibility_policy: 0,
     },
   });
+
+/** `user_topic` for the user whose visibility policy of a topic changed. */
+export const userTopicChangedEvent = (
+  realmId: number,
+  userId: number,
+  streamId: number,
+  topic: string,
+  policy: number,
+  now: Date,
+): OutgoingEvent =>
+  outgoing(MessagingEvents.userTopicChanged, {
+    realmId,
+    users: [userId],
+    event: {
+      type: 'user_topic',
+      stream_id: streamId,
+      topic_name: topic,
+      last_updated: Math.floor(now.getTime() / 1000),
+      visibility_policy: policy,
+    },
+  });

@@ -5,6 +5,8 @@ import { CommandHandler } from '@teamchat/platform';
 import { DeleteTopic } from './delete-topic.use-case';
 import { ListTopics } from './list-topics.use-case';
 import { MarkTopicAsRead } from './mark-topic-as-read.use-case';
+import { MuteTopic } from './mute-topic.use-case';
+import { UpdateUserTopic } from './update-user-topic.use-case';
 
 @Controller()
 export class TopicsHandler {
@@ -12,7 +14,19 @@ export class TopicsHandler {
     private readonly listTopicsUseCase: ListTopics,
     private readonly markTopicAsReadUseCase: MarkTopicAsRead,
     private readonly deleteTopicUseCase: DeleteTopic,
+    private readonly updateUserTopicUseCase: UpdateUserTopic,
+    private readonly muteTopicUseCase: MuteTopic,
   ) {}
+
+  @CommandHandler(Messaging.updateUserTopic)
+  updateUserTopic(@Payload() payload: PayloadOf<typeof Messaging.updateUserTopic>) {
+    return this.updateUserTopicUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.muteTopic)
+  muteTopic(@Payload() payload: PayloadOf<typeof Messaging.muteTopic>) {
+    return this.muteTopicUseCase.execute(payload);
+  }
 
   @CommandHandler(Messaging.listTopics)
   listTopics(@Payload() payload: PayloadOf<typeof Messaging.listTopics>) {

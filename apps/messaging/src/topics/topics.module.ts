@@ -4,6 +4,8 @@ import { DeleteTopicBatch } from './delete-topic-batch.use-case';
 import { DeleteTopic } from './delete-topic.use-case';
 import { ListTopics } from './list-topics.use-case';
 import { MarkTopicAsRead } from './mark-topic-as-read.use-case';
+import { MuteTopic } from './mute-topic.use-case';
+import { UpdateUserTopic } from './update-user-topic.use-case';
 import { ResetTopicVisibility } from './reset-topic-visibility.use-case';
 import { RunTopicDeletion } from './run-topic-deletion.use-case';
 import { TopicDeletionQueue } from './topic-deletion.queue';
@@ -26,6 +28,8 @@ import { TopicsHandler } from './topics.handler';
     RunTopicDeletion,
     DeleteTopicBatch,
     ResetTopicVisibility,
+    UpdateUserTopic,
+    MuteTopic,
   ],
 })
 export class TopicsModule {}

@@ -30,7 +30,7 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'uploads-links' });
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'uploads-links', noAsyncTraces: true });
     const manager = await this.connection.jetstreamManager();
     await manager.consumers.info(EVENT_STREAM, CONSUMER).catch(() =>
       manager.consumers

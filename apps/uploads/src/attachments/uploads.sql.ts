@@ -60,3 +60,40 @@ export const linkAttachments = statement<{ attachmentId: number }, [attachmentId
   `INSERT INTO attachment_messages (attachment_id, message_id, date_sent)
    SELECT unnest($1::int[]), $2, $3 ON CONFLICT DO NOTHING RETURNING attachment_id AS "attachmentId"`,
 );
+
+/** A resumable upload in progress (`tus_uploads`): its length, how much is stored, and where. */
+export interface TusUploadRow {
+  id: string;
+  size: number;
+  offset: number;
+  metadata: Record<string, string | null>;
+  parts: string[];
+  createdAt: Date;
+}
+
+const TUS_COLUMNS = `id, size::float8 AS size, "offset"::float8 AS "offset", metadata, parts, created_at AS "createdAt"`;
+
+export const insertTusUpload = statement<{ id: string }, [id: string, size: number, metadata: string]>(
+  'uploads.insert_tus_upload',
+  `INSERT INTO tus_uploads (id, size, metadata) VALUES ($1, $2, $3::jsonb) RETURNING id`,
+);
+
+export const tusUploadById = statement<TusUploadRow, [id: string]>('uploads.tus_upload_by_id', `SELECT ${TUS_COLUMNS} FROM tus_uploads WHERE id = $1`);
+
+/** Appends a stored part, only if the upload is still at `offset` (no other write got there first). */
+export const appendTusPart = statement<{ offset: number }, [id: string, offset: number, written: number, part: string]>(
+  'uploads.append_tus_part',
+  `UPDATE tus_uploads SET "offset" = "offset" + $3, parts = array_append(parts, $4)
+    WHERE id = $1 AND "offset" = $2 RETURNING "offset"::float8 AS "offset"`,
+);
+
+export const deleteTusUpload = statement<{ parts: string[] }, [id: string]>(
+  'uploads.delete_tus_upload',
+  `DELETE FROM tus_uploads WHERE id = $1 RETURNING parts`,
+);
+
+/** Uploads begun before a time and never finished: removed with their parts. */
+export const deleteTusUploadsBefore = statement<{ id: string; parts: string[] }, [before: Date]>(
+  'uploads.delete_tus_uploads_before',
+  `DELETE FROM tus_uploads WHERE created_at < $1 RETURNING id, parts`,
+);

@@ -1,60 +1,54 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { TUS_PATH } from '@teamchat/contracts';
-import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
+import { PgService } from '@teamchat/db';
+import { LOGGER } from '@teamchat/platform';
 import { LIMITS, ZulipError } from '@teamchat/zulip';
-import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
 import { Server, type Upload } from '@tus/server';
+import type { Logger } from 'pino';
 import { MAX_FILE_BYTES, StoreAttachment, contentTypeFor } from '../attachments/store-attachment.use-case';
 import { sanitizeName } from '../attachments/sanitize-name';
 import { FileStorage } from '../storage/file-storage';
+import { StorageTusStore } from '../storage/storage-tus-store';
 import { CALLER_HEADER, callerOf } from './caller';
 
 /** A tus refusal as Zulip's tusd hooks answer it: a JSON `{message}` with a specific 4xx. */
 const refuse = (status_code: number, message: string) => ({ status_code, body: JSON.stringify({ message }) });
 
+/** How often abandoned uploads (begun over a day ago, never finished) are removed. */
+const EXPIRY_SWEEP_MS = 3600 * 1000;
+
 /**
  * Resumable uploads (the tus 1.0 protocol: creation, offsets, HEAD, termination) at /api/v1/tus,
- * with @tus/server. Parts are staged in a tus data store (a directory beside the local files, or
- * the S3 bucket under `tus/`), so any replica resumes any upload when the store is shared. At
+ * with @tus/server. Parts are staged through the service's FileStorage with the upload's state
+ * in Postgres (StorageTusStore), so any replica resumes any upload, on disk or on S3. At
  * creation the length must be given (411 otherwise) and fit the size limit (413) and the quota
  * (413); the uploader is recorded in the upload's metadata and only they may continue, inspect
  * or end it. On completion the file moves to attachment storage under a new path id, the
  * attachment row is written, and the answer carries `url` and `filename` (Zulip's pre-finish hook).
  */
 @Injectable()
-export class TusUploads {
+export class TusUploads implements OnModuleInit, OnApplicationShutdown {
   readonly server: Server;
-  private readonly datastore: FileStore | S3Store;
+  private readonly datastore: StorageTusStore;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly store: StoreAttachment,
     storage: FileStorage,
-    @Inject(APP_CONFIG) config: AppConfig,
+    pg: PgService,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.datastore =
-      storage.kind === 's3'
-        ? new S3Store({
-            partSize: 8 * 1024 * 1024,
-            s3ClientConfig: {
-              bucket: config.S3_AUTH_UPLOADS_BUCKET,
-              region: config.S3_REGION,
-              ...(config.S3_ENDPOINT_URL ? { endpoint: config.S3_ENDPOINT_URL, forcePathStyle: true } : {}),
-              ...(config.S3_KEY ? { credentials: { accessKeyId: config.S3_KEY, secretAccessKey: config.S3_SECRET_KEY } } : {}),
-            },
-          })
-        : new FileStore({ directory: path.join(path.resolve(config.LOCAL_UPLOADS_DIR), '.tus') });
+    this.datastore = new StorageTusStore(storage, pg);
     this.server = new Server({
       path: TUS_PATH,
       datastore: this.datastore,
       relativeLocation: true,
-      namingFunction: () => (storage.kind === 's3' ? 'tus/' : '') + randomId(),
-      generateUrl: (_req, { path: base, id }) => `${base}/${Buffer.from(id).toString('base64url')}`,
-      getFileIdFromRequest: (_req, lastPath) => (lastPath ? Buffer.from(lastPath, 'base64url').toString('utf8') : undefined),
+      namingFunction: () => randomId(),
+      generateUrl: (_req, { path: base, id }) => `${base}/${id}`,
+      // An id this store never made names no upload (and never reaches a storage key).
+      getFileIdFromRequest: (_req, lastPath) => (lastPath && StorageTusStore.isUploadId(lastPath) ? lastPath : undefined),
       onUploadCreate: async (req, upload) => {
         const caller = callerFrom(req);
         if (upload.sizeIsDeferred || upload.size === undefined) throw refuse(411, 'SizeIsDeferred is not supported');
@@ -83,6 +77,19 @@ export class TusUploads {
     });
   }
 
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => {
+      this.datastore
+        .deleteExpired()
+        .then((removed) => removed > 0 && this.logger.info({ removed }, 'abandoned resumable uploads removed'))
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'resumable upload sweep failed'));
+    }, EXPIRY_SWEEP_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return this.server.handle(req, res);
   }
@@ -91,7 +98,7 @@ export class TusUploads {
     const given = (upload.metadata?.filename ?? '').replace(/\0/g, '');
     const filename = ['', '.', '..'].includes(given) ? 'uploaded-file' : given;
     const contentType = contentTypeFor(filename, upload.metadata?.filetype ?? undefined);
-    const body = (await this.datastore.read(upload.id)) as Readable;
+    const body = await this.datastore.read(upload.id);
     const file = await this.store.write(caller.realm.id, sanitizeName(filename, true), body, contentType);
     const attachment = await this.store.record(
       { id: caller.user.id, realmId: caller.realm.id },

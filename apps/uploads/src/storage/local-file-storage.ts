@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -42,8 +42,9 @@ export class LocalFileStorage extends FileStorage {
   async delete(key: string): Promise<void> {
     const file = this.pathOf(key);
     await rm(file, { force: true });
-    // The key's own directories (<realm>/<xx>/<random>) are emptied once their one file goes.
-    await rm(path.dirname(file), { recursive: false, force: true }).catch(() => undefined);
+    // The key's own directory (<realm>/<xx>/<random>, tus/<id>) goes once it is empty (rmdir
+    // refuses a directory that still holds anything).
+    await rmdir(path.dirname(file)).catch(() => undefined);
   }
 
   async exists(key: string): Promise<boolean> {

@@ -11,8 +11,9 @@ import { isWellFormedApiKey } from './api-keys';
 const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
 
 /**
- * HTTP Basic `email:api_key` against the organization the host selects, with Zulip's answers
- * (zerver/decorator.py validate_api_key): all failures are 401 UNAUTHORIZED.
+ * HTTP Basic `email:api_key` (or the key alone, `email: null`) against the organization the host
+ * selects, with Zulip's answers (zerver/decorator.py validate_api_key): all failures are 401
+ * UNAUTHORIZED.
  */
 @Injectable()
 export class Authenticate {
@@ -21,7 +22,7 @@ export class Authenticate {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async execute(input: { host: string; email: string; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser }> {
+  async execute(input: { host: string; email: string | null; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser }> {
     const realm = await this.realms.resolve(input.host);
     if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
 
@@ -29,8 +30,8 @@ export class Authenticate {
     if (!user) throw unauthorized('Invalid API key');
     const visibility = resolveSettings(user.settings).email_address_visibility;
     const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realmSubdomain));
-    const given = input.email.trim().toLowerCase();
-    if (given !== user.deliveryEmail.toLowerCase() && given !== shownEmail.toLowerCase()) {
+    const given = input.email?.trim().toLowerCase();
+    if (given !== undefined && given !== user.deliveryEmail.toLowerCase() && given !== shownEmail.toLowerCase()) {
       throw unauthorized('Invalid API key');
     }
     if (user.realmId !== realm.id) throw unauthorized('Account is not associated with this subdomain');

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
 import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
-import { Role, isModeratorOrAbove } from '@teamchat/zulip';
-import { REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
+import { Role, gravatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
+import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { UserGroupStore } from '../groups/user-group-store';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
@@ -53,6 +53,8 @@ export class RegisterStateReader {
     const state: State = {};
     if (caller && realmGroupSettings) {
       Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl), realmGroupSettings);
+      // The `stream` part comes from messaging; the gateway joins them.
+      state.server_supported_permission_settings = supportedPermissionSettings();
     }
     if (caller && settingsWanted) {
       const settings = userSettingsState(caller, caller.realm.userSettingsDefaults);
@@ -104,6 +106,7 @@ export class RegisterStateReader {
       full_name: own.full_name,
       avatar_source: caller.avatarSource,
       avatar_url: own.avatar_url,
+      avatar_url_medium: gravatarUrl(caller.deliveryEmail, caller.avatarVersion, true),
       is_admin: own.is_admin,
       is_owner: own.is_owner,
       is_moderator: isModeratorOrAbove(caller.role),
@@ -167,7 +170,57 @@ export class RegisterStateReader {
   private async realmGroupSettings(realmId: number): Promise<State> {
     const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
     const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
-    const values = await this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id])));
-    return Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)]));
+    const [values, systemGroups] = await Promise.all([
+      this.groups.settingValues(settings.flatMap(([, id]) => (id === null ? [] : [id]))),
+      this.groups.systemGroupIds(realmId),
+    ]);
+    return {
+      ...Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)])),
+      // Settings of features to come: their default system group (Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).
+      ...Object.fromEntries(
+        Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [`realm_${name}`, systemGroups.get(group)!]),
+      ),
+    };
   }
+}
+
+/** The organization's permission settings' defaults (set by the database when it is created). */
+const REALM_SETTING_DEFAULTS: Record<keyof typeof REALM_PERMISSION_SETTINGS, string> = {
+  can_create_groups: 'role:members',
+  can_manage_all_groups: 'role:owners',
+  can_mention_many_users_group: 'role:administrators',
+};
+
+/** `server_supported_permission_settings`' `realm` and `group` parts, from the settings' own tables. */
+function supportedPermissionSettings(): { realm: State; group: State } {
+  const realm = {
+    ...Object.fromEntries(
+      Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [
+        name,
+        Realtime.permissionSettingDescription({ allowEveryone: config.allowEveryone, defaultGroupName: REALM_SETTING_DEFAULTS[name as keyof typeof REALM_PERMISSION_SETTINGS] }),
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [
+        name,
+        Realtime.permissionSettingDescription({
+          allowEveryone: group === 'role:everyone',
+          defaultGroupName: group,
+          // Zulip: who may see every user is a system group, never nobody.
+          ...(name === 'can_access_all_users_group' ? { requireSystemGroup: true, allowNobody: false } : {}),
+        }),
+      ]),
+    ),
+  };
+  const group = Object.fromEntries(
+    Object.entries(GROUP_PERMISSION_SETTINGS).map(([name, config]) => [
+      name,
+      Realtime.permissionSettingDescription({
+        allowEveryone: config.allowEveryone,
+        allowNobody: config.allowNobody,
+        defaultGroupName: config.default === 'creator' ? 'group_creator' : config.default,
+      }),
+    ]),
+  );
+  return { realm, group };
 }

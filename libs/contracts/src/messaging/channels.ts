@@ -196,3 +196,66 @@ export const archiveChannel = defineApiCommand('messaging', 'archive_channel', {
   params: archiveChannelParams,
   response: emptyResponse,
 });
+
+/** A channel or user id in a path: digits only, like Zulip's `<int:…>` (else no route matches). */
+const pathId = () => param.json(z.number().int().min(0));
+
+export const createChannelParams = {
+  name: param.string(),
+  /** The users to subscribe (the caller only if listed). */
+  subscribers: param.intList(),
+  announce: param.bool().default(false),
+  invite_only: param.bool().default(false),
+  is_web_public: param.bool().default(false),
+  is_default_stream: param.bool().default(false),
+  history_public_to_subscribers: param.bool().optional(),
+  folder_id: param.json(z.number().int().nullable()).optional(),
+  ...perChannelSetting(() => param.json(groupSettingValueSchema).optional()),
+};
+
+export const createChannel = defineApiCommand('messaging', 'create_channel', {
+  route: 'POST /channels/create',
+  summary: 'Creates a channel and subscribes `subscribers` to it, by the channel-creation rules of POST /users/me/subscriptions.',
+  params: createChannelParams,
+  response: z.object({ id: int() }),
+});
+
+export const getChannelIdParams = { stream: param.string() };
+
+export const getChannelId = defineApiCommand('messaging', 'get_channel_id', {
+  route: 'GET /get_stream_id',
+  summary: 'The id of the channel of that name, if the caller may see it.',
+  params: getChannelIdParams,
+  response: z.object({ stream_id: int() }),
+});
+
+export const getChannelSubscribersParams = { stream_id: pathId() };
+
+export const getChannelSubscribers = defineApiCommand('messaging', 'get_channel_subscribers', {
+  route: 'GET /streams/{stream_id}/members',
+  summary: "The ids of a channel's active subscribers whose accounts are active.",
+  params: getChannelSubscribersParams,
+  response: z.object({ subscribers: z.array(int()) }),
+});
+
+export const getSubscriptionStatusParams = { user_id: pathId(), stream_id: pathId() };
+
+export const getSubscriptionStatus = defineApiCommand('messaging', 'get_subscription_status', {
+  route: 'GET /users/{user_id}/subscriptions/{stream_id}',
+  summary: 'Whether a user is subscribed to a channel the caller may see.',
+  params: getSubscriptionStatusParams,
+  response: z.object({ is_subscribed: z.boolean() }),
+});
+
+export const getChannelEmailAddressParams = {
+  stream_id: pathId(),
+  /** Only the caller (the default sender, the email gateway bot, does not exist here). */
+  sender_id: param.int().optional(),
+};
+
+export const getChannelEmailAddress = defineApiCommand('messaging', 'get_channel_email_address', {
+  route: 'GET /streams/{stream_id}/email_address',
+  summary: "The channel's incoming email address (`<name>.<token>@<EMAIL_GATEWAY_DOMAIN>`).",
+  params: getChannelEmailAddressParams,
+  response: z.object({ email: z.string() }),
+});

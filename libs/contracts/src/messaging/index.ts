@@ -6,3 +6,4 @@ export * from './messages';
 export * from './typing';
 export * from './channel-folders';
 export * from './message-access';
+export * from './default-channels';

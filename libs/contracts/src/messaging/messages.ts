@@ -101,7 +101,15 @@ export const getMessages = defineApiCommand('messaging', 'get_messages', {
     found_oldest: z.boolean().optional(),
     found_newest: z.boolean().optional(),
     history_limited: z.boolean().optional(),
-    messages: z.array(messageSchema.extend({ flags: z.array(z.string()) })),
+    messages: z.array(
+      messageSchema.extend({
+        flags: z.array(z.string()),
+        /** With a search: the rendered content with the matched words highlighted. */
+        match_content: z.string().optional(),
+        /** With a search: the HTML-escaped topic with the matched words highlighted. */
+        match_subject: z.string().optional(),
+      }),
+    ),
   }),
 });
 export type MessagesPage = z.output<typeof getMessages.response>;
@@ -175,6 +183,46 @@ export const updateMessageFlags = defineApiCommand('messaging', 'update_message_
     messages: z.array(int()),
     /** Channels whose messages stayed read because the caller is not subscribed to them. */
     ignored_because_not_subscribed_channels: z.array(int()),
+  }),
+});
+
+export const updateMessageFlagsForNarrowParams = {
+  anchor: param.string(),
+  include_anchor: param.bool().default(true),
+  num_before: param.json(z.number().int().min(0)),
+  num_after: param.json(z.number().int().min(0)),
+  narrow: getMessagesParams.narrow,
+  op: param.oneOf(['add', 'remove']),
+  flag: param.string(),
+};
+
+export const updateMessageFlagsForNarrow = defineApiCommand('messaging', 'update_message_flags_for_narrow', {
+  route: 'POST /messages/flags/narrow',
+  summary: "Adds or removes one of the caller's personal flags on a range of the messages of a narrow.",
+  params: updateMessageFlagsForNarrowParams,
+  response: z.object({
+    /** How many messages of the range were looked at, and how many of them changed. */
+    processed_count: int(),
+    updated_count: int(),
+    first_processed_id: int().nullable(),
+    last_processed_id: int().nullable(),
+    found_oldest: z.boolean(),
+    found_newest: z.boolean(),
+    ignored_because_not_subscribed_channels: z.array(int()),
+  }),
+});
+
+export const messagesMatchNarrowParams = {
+  msg_ids: param.intList(),
+  narrow: param.json(z.array(narrowTerm)),
+};
+
+export const messagesMatchNarrow = defineApiCommand('messaging', 'messages_match_narrow', {
+  route: 'GET /messages/matches_narrow',
+  summary: "Which of the caller's messages match a narrow, with a search's highlighting.",
+  params: messagesMatchNarrowParams,
+  response: z.object({
+    messages: z.record(z.string(), z.object({ match_content: z.string(), match_subject: z.string() })),
   }),
 });
 

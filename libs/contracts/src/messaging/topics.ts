@@ -82,3 +82,32 @@ export type TopicDeletionJob = z.infer<typeof topicDeletionJobSchema>;
 export interface TopicDeletionResult {
   deleted: number;
 }
+
+export const updateUserTopicParams = {
+  stream_id: param.int(),
+  topic: param.string(),
+  /** 0 inherit (removes the policy), 1 muted, 2 unmuted, 3 followed. */
+  visibility_policy: param.json(z.number().int()),
+};
+
+export const updateUserTopic = defineApiCommand('messaging', 'update_user_topic', {
+  route: 'POST /user_topics',
+  summary: "Sets the caller's visibility policy for a topic (muted, unmuted, followed, or back to inherit).",
+  params: updateUserTopicParams,
+  response: emptyResponse,
+});
+
+export const muteTopicParams = {
+  stream_id: param.int().optional(),
+  /** The channel's name: either this or `stream_id`. */
+  stream: param.string().optional(),
+  topic: param.string(),
+  op: param.oneOf(['add', 'remove'] as const),
+};
+
+export const muteTopic = defineApiCommand('messaging', 'mute_topic', {
+  route: 'PATCH /users/me/subscriptions/muted_topics',
+  summary: 'Deprecated form of POST /user_topics: mutes (`add`) or unmutes (`remove`) a topic.',
+  params: muteTopicParams,
+  response: emptyResponse,
+});

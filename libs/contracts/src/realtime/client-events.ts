@@ -316,6 +316,9 @@ export const realmUserSettingsDefaultsUpdateEvent = apiSchema(
 /** `user_topic`: the recipient's visibility policy of a topic changed (0: back to inherit). */
 export const userTopicEvent = apiSchema('UserTopicEvent', z.object({ ...base('user_topic'), ...userTopicSchema.shape }));
 
+/** `default_streams`: the organization's default channels changed; every default channel's id. */
+export const defaultStreamsEvent = apiSchema('DefaultStreamsEvent', z.object({ ...base('default_streams'), default_streams: z.array(int()) }));
+
 /** `user_group` events: a group added (or reactivated, for clients without include_deactivated_groups), changed, removed. */
 export const userGroupAddEvent = apiSchema('UserGroupAddEvent', z.object({ ...withOp('user_group', 'add'), group: userGroupSchema }));
 export const userGroupUpdateEvent = apiSchema(
@@ -433,6 +436,7 @@ export const clientEventSchema = apiSchema(
     realmUserUpdateEvent,
     realmUserSettingsDefaultsUpdateEvent,
     userTopicEvent,
+    defaultStreamsEvent,
     userGroupAddEvent,
     userGroupUpdateEvent,
     userGroupRemoveEvent,

@@ -11,6 +11,7 @@ import { navigationViewSchema } from '../users-groups/navigation-views';
 import { USER_SETTINGS, type SettingName } from '../users-groups/user-settings';
 import { userSchema } from '../users-groups/users';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
+import { REALM_DEFAULTS_UNTIL_FEATURE, REALM_GROUP_SETTINGS_UNTIL_FEATURE } from './defaults-until-feature';
 
 export { groupSettingValueSchema };
 
@@ -222,6 +223,32 @@ export const realmBotSchema = apiSchema(
 
 // ---------------------------------------------------------------------------------------------
 
+const permissionSettingDescriptionSchema = z.object({
+  require_system_group: z.boolean(),
+  allow_internet_group: z.boolean(),
+  allow_nobody_group: z.boolean(),
+  allow_everyone_group: z.boolean(),
+  /** A system group's name, or `group_creator` / `stream_creator_or_nobody`. */
+  default_group_name: z.string(),
+  default_for_system_groups: z.string().nullable(),
+  /** Empty: every system group the flags allow. */
+  allowed_system_groups: z.array(z.string()),
+});
+
+/** REALM_DEFAULTS_UNTIL_FEATURE's keys, each by its value's type (null and object values are declared one by one). */
+const realmDefaultsShape = Object.fromEntries(
+  Object.entries(REALM_DEFAULTS_UNTIL_FEATURE).flatMap(([key, value]): [string, z.ZodOptional<z.ZodBoolean | z.ZodNumber | z.ZodString>][] => {
+    if (typeof value === 'boolean') return [[key, z.boolean().optional()]];
+    if (typeof value === 'number') return [[key, int().optional()]];
+    if (typeof value === 'string') return [[key, z.string().optional()]];
+    return [];
+  }),
+) as Record<string, z.ZodOptional<z.ZodBoolean | z.ZodNumber | z.ZodString>>;
+
+const realmGroupDefaultsShape = Object.fromEntries(
+  Object.keys(REALM_GROUP_SETTINGS_UNTIL_FEATURE).map((name) => [`realm_${name}`, groupSettingValueSchema.optional()]),
+) as Record<`realm_${keyof typeof REALM_GROUP_SETTINGS_UNTIL_FEATURE}`, z.ZodOptional<typeof groupSettingValueSchema>>;
+
 /**
  * The success body of POST /register: the queue, the server's constants and every key of the
  * initial state the owners serve. Which state keys are present depends on fetch_event_types
@@ -287,12 +314,49 @@ export const registerResponseSchema = apiSchema(
     server_presence_ping_interval_seconds: int().optional(),
     /** How old a presence report may be before its user shows as offline. */
     server_presence_offline_threshold_seconds: int().optional(),
-    /** Whether messages may be edited at all (always, until message editing is configurable). */
-    realm_allow_message_editing: z.boolean().optional(),
+    // Organization settings of features to come, at Zulip's defaults (REALM_DEFAULTS_UNTIL_FEATURE).
+    ...realmDefaultsShape,
     /** How long after sending a message may be edited; null for no limit. */
     realm_message_content_edit_limit_seconds: int().nullable().optional(),
-    /** Days messages are kept; -1 for forever. */
-    realm_message_retention_days: int().optional(),
+    realm_message_content_delete_limit_seconds: int().nullable().optional(),
+    realm_move_messages_within_stream_limit_seconds: int().nullable().optional(),
+    realm_move_messages_between_streams_limit_seconds: int().nullable().optional(),
+    realm_topics_policy: z.enum(['allow_empty_topic', 'disable_empty_topic']).optional(),
+    realm_push_notifications_enabled_end_timestamp: int().nullable().optional(),
+    realm_jitsi_server_url: z.string().nullable().optional(),
+    server_jitsi_server_url: z.string().nullable().optional(),
+    server_min_deactivated_realm_deletion_days: int().nullable().optional(),
+    server_max_deactivated_realm_deletion_days: int().nullable().optional(),
+    realm_available_video_chat_providers: z.record(z.string(), z.object({ name: z.string(), id: int() })).optional(),
+    giphy_rating_options: z.record(z.string(), z.object({ name: z.string(), id: int() })).optional(),
+    server_thumbnail_formats: z
+      .array(z.object({ name: z.string(), max_width: int(), max_height: int(), format: z.string(), animated: z.boolean() }))
+      .optional(),
+    /** The organization's host name, which bots' addresses end with. */
+    realm_bot_domain: z.string().optional(),
+    /** The organization's upload quota; null for none. */
+    realm_upload_quota_mib: int().nullable().optional(),
+    server_emoji_data_url: z.string().optional(),
+    // Permission settings of features to come: their default system group (REALM_GROUP_SETTINGS_UNTIL_FEATURE).
+    ...realmGroupDefaultsShape,
+    /**
+     * How each permission setting behaves (which groups it accepts, its default): `realm` and
+     * `group` from users-groups, `stream` from messaging.
+     */
+    server_supported_permission_settings: z
+      .object({
+        realm: z.record(z.string(), permissionSettingDescriptionSchema),
+        stream: z.record(z.string(), permissionSettingDescriptionSchema),
+        group: z.record(z.string(), permissionSettingDescriptionSchema),
+      })
+      .optional(),
+    // What the caller may do (the gateway, from the caller's role).
+    can_create_streams: z.boolean().optional(),
+    can_create_public_streams: z.boolean().optional(),
+    can_create_private_streams: z.boolean().optional(),
+    can_create_web_public_streams: z.boolean().optional(),
+    can_subscribe_other_users: z.boolean().optional(),
+    can_invite_others_to_realm: z.boolean().optional(),
 
     // `user_settings`, `realm_user_settings_defaults` and the legacy copies.
     user_settings: userSettingsSchema.optional(),
@@ -316,6 +380,8 @@ export const registerResponseSchema = apiSchema(
     avatar_source: z.string().optional(),
     /** Never null: the caller's own avatar never defers to client_gravatar. */
     avatar_url: z.string().optional(),
+    /** The same at 500 pixels. */
+    avatar_url_medium: z.string().optional(),
     is_admin: z.boolean().optional(),
     is_owner: z.boolean().optional(),
     is_moderator: z.boolean().optional(),

@@ -18,11 +18,15 @@ export const resolveRealm = defineCommand<{ host: string }, RealmInfo>(
   z.object({ host: z.string() }),
 );
 
-/** Checks HTTP Basic credentials against an organization; fails as Zulip does (401 UNAUTHORIZED). */
-export const authenticate = defineCommand<{ host: string; email: string; apiKey: string }, { realm: RealmInfo; user: AuthUser }>(
+/**
+ * Checks HTTP Basic credentials against an organization; fails as Zulip does (401 UNAUTHORIZED).
+ * `email: null` checks the API key alone, as Zulip does for the `api_key` query parameter of the
+ * file URLs mobile apps open (they cannot set headers on an image).
+ */
+export const authenticate = defineCommand<{ host: string; email: string | null; apiKey: string }, { realm: RealmInfo; user: AuthUser }>(
   'users-groups',
   'authenticate',
-  z.object({ host: z.string(), email: z.string(), apiKey: z.string() }),
+  z.object({ host: z.string(), email: z.string().nullable(), apiKey: z.string() }),
 );
 
 export const fetchApiKeyParams = {

@@ -60,6 +60,8 @@ export class CommandClient implements OnApplicationShutdown {
       name: 'command-client',
       // A service outlives any NATS outage: it keeps reconnecting rather than giving up.
       maxReconnectAttempts: -1,
+      // No stack captured per request (nats.js does by default): a measurable cost on every send.
+      noAsyncTraces: true,
     }).then(
       (nats) => (this.current = nats),
       (error: unknown) => {

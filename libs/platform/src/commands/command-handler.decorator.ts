@@ -1,5 +1,4 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { COMMAND_REGISTRY, type CommandDef, type ServiceName } from '@teamchat/contracts';
 
 export const COMMAND_DEF = Symbol('COMMAND_DEF');
@@ -21,5 +20,5 @@ export function unhandledCommands(service: ServiceName): string[] {
 export function CommandHandler(def: CommandDef<unknown, unknown>): MethodDecorator {
   if (boundSubjects.has(def.subject)) throw new Error(`Two handlers for ${def.subject}`);
   boundSubjects.add(def.subject);
-  return applyDecorators(MessagePattern(def.subject), SetMetadata(COMMAND_DEF, def));
+  return applyDecorators(SetMetadata(COMMAND_DEF, def));
 }

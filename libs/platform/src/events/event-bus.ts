@@ -25,7 +25,7 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'event-bus' });
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'event-bus', noAsyncTraces: true });
     const manager = await this.connection.jetstreamManager();
     try {
       await manager.streams.info(EVENT_STREAM);

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { DecodedParams } from '@teamchat/zulip';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { checkChannelName } from './channel-rules';
+import { Subscribe } from './subscribe.use-case';
+
+/**
+ * POST /channels/create (zerver/views/streams.py create_channel): creates one channel and
+ * subscribes `subscribers` (possibly nobody) to it, through the subscription path, so the
+ * creation rules, the settings accepted and the events are those of POST
+ * /users/me/subscriptions; a channel of that name existing already is CHANNEL_ALREADY_EXISTS
+ * (409), archived ones included.
+ */
+@Injectable()
+export class CreateChannel {
+  constructor(
+    private readonly users: UserDirectoryReadonly,
+    private readonly subscribe: Subscribe,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.createChannelParams>>): Promise<{ id: number }> {
+    const caller = user!;
+    const name = checkChannelName(params.name);
+    const principals = params.subscribers.length > 0 ? await this.users.byIds(realm.id, params.subscribers, (id) => `No such user: ${id}`) : [];
+    const { created } = await this.subscribe.run({
+      realmId: realm.id,
+      caller,
+      channels: [{ name, description: '' }],
+      principals,
+      othersIncluded: principals.some((p) => p.id !== caller.id),
+      options: params,
+      authorizationErrorsFatal: true,
+      requestId,
+      mustCreate: true,
+    });
+    return { id: created[0] };
+  }
+}

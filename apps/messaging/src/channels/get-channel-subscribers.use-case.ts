@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import type { DecodedParams } from '@teamchat/zulip';
+import { ChannelPermissions } from '../channel-administration/channel-permissions';
+import { activeSubscriberIds } from '../core/messaging.sql';
+
+/**
+ * GET /streams/{stream_id}/members (zerver/views/streams.py get_subscribers_backend): the
+ * active subscribers, with active accounts, of a channel whose metadata the caller may see
+ * (administrators see private channels' members too, as in Zulip).
+ */
+@Injectable()
+export class GetChannelSubscribers {
+  constructor(
+    private readonly access: ChannelPermissions,
+    private readonly pg: PgService,
+  ) {}
+
+  async execute({ user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelSubscribersParams>>): Promise<{ subscribers: number[] }> {
+    const { channel } = await this.access.visible(user!, params.stream_id);
+    const rows = await this.pg.run(activeSubscriberIds, channel.id);
+    return { subscribers: rows.map((row) => row.userId) };
+  }
+}

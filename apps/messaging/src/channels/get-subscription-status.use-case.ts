@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import type { DecodedParams } from '@teamchat/zulip';
+import { ChannelPermissions } from '../channel-administration/channel-permissions';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+
+/**
+ * GET /users/{user_id}/subscriptions/{stream_id} (zerver/views/streams.py
+ * get_subscription_backend): whether an active user of the organization is subscribed to a
+ * channel whose metadata the caller may see.
+ */
+@Injectable()
+export class GetSubscriptionStatus {
+  constructor(
+    private readonly users: UserDirectoryReadonly,
+    private readonly access: ChannelPermissions,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  async execute({ realm, user, params }: ApiCommand<DecodedParams<typeof Messaging.getSubscriptionStatusParams>>): Promise<{ is_subscribed: boolean }> {
+    const [target] = await this.users.byIds(realm.id, [params.user_id], () => 'No such user');
+    const { channel } = await this.access.visible(user!, params.stream_id);
+    const count = await this.prisma.subscription.count({ where: { streamId: channel.id, userId: target.id, active: true } });
+    return { is_subscribed: count > 0 };
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { Messaging, type PayloadOf } from '@teamchat/contracts';
+import { CommandHandler } from '@teamchat/platform';
+import { AddDefaultChannel } from './add-default-channel.use-case';
+import { RemoveDefaultChannel } from './remove-default-channel.use-case';
+
+@Controller()
+export class DefaultChannelsHandler {
+  constructor(
+    private readonly addUseCase: AddDefaultChannel,
+    private readonly removeUseCase: RemoveDefaultChannel,
+  ) {}
+
+  @CommandHandler(Messaging.addDefaultChannel)
+  add(@Payload() payload: PayloadOf<typeof Messaging.addDefaultChannel>) {
+    return this.addUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.removeDefaultChannel)
+  remove(@Payload() payload: PayloadOf<typeof Messaging.removeDefaultChannel>) {
+    return this.removeUseCase.execute(payload);
+  }
+}

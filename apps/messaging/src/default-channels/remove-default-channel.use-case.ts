@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import { PrismaService } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
+import { ChannelPermissions } from '../channel-administration/channel-permissions';
+import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { defaultChannelIds, defaultChannelsEvent } from './default-channels';
+
+/**
+ * DELETE /default_streams (zerver/views/streams.py remove_default_stream): administrators take
+ * a channel whose metadata they may see out of the default channels; `default_streams` to every
+ * active user when the set changed.
+ */
+@Injectable()
+export class RemoveDefaultChannel {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly access: ChannelPermissions,
+    private readonly users: UserDirectoryReadonly,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
+    if (!isAdminRole(user!.role)) throw mustBeAdmin();
+    const { channel } = await this.access.visible(user!, params.stream_id);
+    const { count } = await this.prisma.stream.updateMany({ where: { id: channel.id, isDefault: true }, data: { isDefault: false } });
+    if (count > 0) {
+      const [ids, audience] = await Promise.all([defaultChannelIds(this.prisma, realm.id), this.users.activeUsers(realm.id)]);
+      await this.events.publishAll([defaultChannelsEvent(realm.id, audience, ids)], requestId);
+    }
+    return {};
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiCommand, AuthUser, Messaging } from '@teamchat/contracts';
+import { PgService, isStoredId } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ChannelAccess } from '../core/channel-access';
+import { channelIdInRealm, clearTopicVisibility, setTopicVisibility, topicVisibilityOf } from '../core/messaging.sql';
+import { normalizeTopic } from '../messages/message-text';
+import { Visibility as VisibilityPolicy } from '../messages/visibility-policy';
+import { userTopicChangedEvent } from './topic-events';
+
+/** Zulip's UserTopic.VisibilityPolicy values: inherit, muted, unmuted, followed. */
+const POLICIES: number[] = Object.values(VisibilityPolicy);
+
+export interface TopicVisibilityChange {
+  realmId: number;
+  user: AuthUser;
+  streamId: number;
+  topic: string;
+  policy: number;
+  requestId: string;
+}
+
+/**
+ * POST /user_topics (zerver/views/user_topics.py update_user_topic): sets the caller's
+ * visibility policy for a topic of a channel they may read; 0 (inherit) removes it, and may
+ * be done for a channel the caller can no longer read. A `user_topic` event goes to the
+ * caller's clients when something changed.
+ */
+@Injectable()
+export class UpdateUserTopic {
+  constructor(
+    private readonly pg: PgService,
+    private readonly channels: ChannelAccess,
+    private readonly events: EventBus,
+  ) {}
+
+  execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.updateUserTopicParams>>): Promise<Record<string, never>> {
+    if (!POLICIES.includes(params.visibility_policy)) throw badRequest('Invalid visibility_policy');
+    return this.apply({ realmId: realm.id, user: user!, streamId: params.stream_id, topic: params.topic, policy: params.visibility_policy, requestId });
+  }
+
+  /** The change itself, shared with the deprecated PATCH /users/me/subscriptions/muted_topics. */
+  async apply(change: TopicVisibilityChange): Promise<Record<string, never>> {
+    const { realmId, user, streamId, policy } = change;
+    const topic = normalizeTopic(change.topic);
+    if (policy === VisibilityPolicy.INHERIT) {
+      // Zulip's access_stream_to_remove_visibility_policy_by_id: any channel of the organization.
+      const [row] = isStoredId(streamId) ? await this.pg.run(channelIdInRealm, streamId, realmId) : [];
+      if (!row) throw badRequest('Invalid channel ID');
+      const removed = await this.pg.run(clearTopicVisibility, user.id, streamId, topic);
+      if (removed.length === 0) return {};
+    } else {
+      const access = await this.channels.readable(realmId, user, streamId);
+      if (!access) throw badRequest('Invalid channel ID');
+      const [current] = await this.pg.run(topicVisibilityOf, user.id, streamId, topic);
+      if (current?.policy === policy) return {};
+      await this.pg.run(setTopicVisibility, user.id, streamId, topic, policy);
+    }
+    await this.events.publishAll([userTopicChangedEvent(realmId, user.id, streamId, topic, policy, new Date())], change.requestId);
+    return {};
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { param } from '@teamchat/zulip';
+import { defineApiCommand } from '../command';
+import { emptyResponse } from '../api/api-schemas';
+import { clientEventSchema, defineEvent } from '../event';
+
+export const defaultChannelParams = { stream_id: param.int() };
+
+export const addDefaultChannel = defineApiCommand('messaging', 'add_default_channel', {
+  route: 'POST /default_streams',
+  summary: 'Makes a public channel a default channel: new users are subscribed to it (administrators only).',
+  params: defaultChannelParams,
+  response: emptyResponse,
+});
+
+export const removeDefaultChannel = defineApiCommand('messaging', 'remove_default_channel', {
+  route: 'DELETE /default_streams',
+  summary: 'Removes a channel from the default channels (administrators only).',
+  params: defaultChannelParams,
+  response: emptyResponse,
+});
+
+export const DefaultChannelEvents = {
+  /** `default_streams` events (every default channel's id), to every active user of the organization. */
+  defaultChannelsChanged: defineEvent('messaging', 'default_channels_changed', clientEventSchema),
+};
+
+/** The ids of the organization's default channels, as `realm_default_streams` and the event list them. */
+export const defaultChannelIdsSchema = z.array(z.number().int());
