@@ -767,6 +767,20 @@ describe('user administration', () => {
       expect(await events.settle(REALM_USER)).toHaveLength(1);
     });
 
+    it("subscribes the new account to the organization's default channels, not to the others", async () => {
+      const lobby = await factory.channel(realm, { name: `lobby-${Date.now()}` });
+      const quiet = await factory.channel(realm, { name: `quiet-${Date.now()}` });
+      await system.db.stream.update({ where: { id: lobby.id }, data: { isDefault: true } });
+      try {
+        const { user_id: id } = expectSuccess(await create(admin, valid(`joiner-${Date.now()}@example.test`)));
+        const subscribed = await system.db.subscription.findMany({ where: { userId: id, active: true }, select: { streamId: true } });
+        expect(subscribed.map((row) => row.streamId)).toContain(lobby.id);
+        expect(subscribed.map((row) => row.streamId)).not.toContain(quiet.id);
+      } finally {
+        await system.db.stream.update({ where: { id: lobby.id }, data: { isDefault: false } });
+      }
+    });
+
     it("delivers the new account to the organization's event queues", async () => {
       const queue = await EventQueueClient.register(system.api, as(member), { event_types: ['realm_user'] });
       const { user_id: id } = expectSuccess(await create(admin, valid(`queued-${Date.now()}@example.test`)));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { UsersGroupsEvents, type ApiCommand, type ClientEvent, type EventDef, type UsersGroups } from '@teamchat/contracts';
+import { Messaging, UsersGroupsEvents, type ApiCommand, type ClientEvent, type EventDef, type UsersGroups } from '@teamchat/contracts';
 import { GroupMembership, PgService } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { isStrongEnough } from '../auth/passwords';
 import { activeUsersOfRealm, userOfRealm, usersByDeliveryEmail } from '../core/user-administration.sql';
@@ -23,7 +23,8 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
  *
  * Announced as Zulip's do_create_user does: `realm_user` add to every active user (the record
  * as each may see it: the real address only to those the new user's email visibility allows),
- * then `user_group` add_members for the system groups the new account is in.
+ * then `user_group` add_members for the system groups the new account is in; then messaging
+ * subscribes it to the default channels (with their own `subscription` events).
  */
 @Injectable()
 export class AddUser {
@@ -33,6 +34,7 @@ export class AddUser {
     private readonly create: CreateUser,
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
+    private readonly commands: CommandClient,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<{ user_id: number }> {
@@ -62,6 +64,9 @@ export class AddUser {
     const everyone = recipients.map((recipient) => recipient.id);
     published.push(...groupMembershipEvents(realm.id, created.id, [], groups, everyone));
     await this.events.publishAll(published, requestId);
+    // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
+    const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };
+    await this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
     return { user_id: created.id };
   }
 }
