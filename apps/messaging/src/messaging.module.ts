@@ -17,6 +17,7 @@ import { GetSubscriptionStatus } from './channels/get-subscription-status.use-ca
 import { AddDefaultChannel } from './default-channels/add-default-channel.use-case';
 import { DefaultChannelsHandler } from './default-channels/default-channels.handler';
 import { RemoveDefaultChannel } from './default-channels/remove-default-channel.use-case';
+import { SubscribeToDefaultChannels } from './default-channels/subscribe-to-default-channels.use-case';
 import { ListChannels } from './channels/list-channels.use-case';
 import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
@@ -56,6 +57,7 @@ import { TypingModule } from './typing/typing.module';
     GetChannelEmailAddress,
     AddDefaultChannel,
     RemoveDefaultChannel,
+    SubscribeToDefaultChannels,
   ],
 })
 export class MessagingModule {}

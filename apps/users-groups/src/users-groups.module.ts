@@ -17,6 +17,8 @@ import { GetUser } from './users/get-user.use-case';
 import { GetOwnUser } from './users/get-own-user.use-case';
 import { UpdateUser } from './users/update-user.use-case';
 import { DeactivateUser } from './users/deactivate-user.use-case';
+import { DeactivateOwnUser } from './users/deactivate-own-user.use-case';
+import { AddUser } from './users/add-user.use-case';
 import { ReactivateUser } from './users/reactivate-user.use-case';
 import { SettingsHandler } from './settings/settings.handler';
 import { UpdateSettings } from './settings/update-settings.use-case';
@@ -55,6 +57,8 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
     FetchApiKey,
     ListUsers,
     CreateUser,
+    AddUser,
+    DeactivateOwnUser,
     CreateOrganization,
     AccountCredentials,
     ListNavigationViews,

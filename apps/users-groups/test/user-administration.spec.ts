@@ -171,7 +171,7 @@ describe('user administration', () => {
     });
 
     it('is a route of its own: /users/me is nobody’s id or address', async () => {
-      expectError(await system.api.delete('/users/me', {}, as(admin)), 404, 'NOT_FOUND', 'Not Found');
+      expectError(await system.api.post('/users/me', {}, as(admin)), 404, 'NOT_FOUND', 'Not Found');
       await expectCallersRefused((options) => system.api.get('/users/me', {}, options), { subdomain, member, outsider, deactivated });
     });
   });
@@ -728,6 +728,153 @@ describe('user administration', () => {
       expectError(await system.api.delete(path(firstOwner), {}, on(firstOwner)), 400, 'BAD_REQUEST', 'Cannot deactivate the only organization owner');
       ownerRequired(await system.api.patch(path(firstOwner), { role: Role.ADMINISTRATOR }, on(realmAdmin)));
       expect(await row(firstOwner)).toMatchObject({ role: Role.OWNER, isActive: true });
+    });
+  });
+
+  describe('POST /users', () => {
+    const create = (caller: TestUser, form: Record<string, FormValue>, sub = subdomain) =>
+      system.api.post<{ user_id: number }>('/users', form, { auth: caller, subdomain: sub });
+    const valid = (email: string): Record<string, FormValue> => ({ email, password: 'Correct-Horse-Battery-9', full_name: '  New Person  ' });
+    const usersNamed = (email: string) => system.db.user.count({ where: { deliveryEmail: { equals: email, mode: 'insensitive' } } });
+
+    it('creates an account that can log in, announces it to every active user and adds it to its system groups', async () => {
+      events.clear();
+      const email = `new-${Date.now()}@example.test`;
+      const body = expectSuccess(await create(admin, valid(email)));
+      expectMatchesOpenApi('post', '/users', body);
+      expect(Object.keys(body).sort()).toEqual(['msg', 'result', 'user_id']);
+      expect(await row({ id: body.user_id })).toMatchObject({ realmId: realm.id, deliveryEmail: email, fullName: 'New Person', role: Role.MEMBER, isActive: true, isBot: false });
+
+      const login = await system.api.post<{ api_key: string; user_id: number }>('/fetch_api_key', { username: email, password: 'Correct-Horse-Battery-9' }, { subdomain });
+      expect(expectSuccess(login).user_id).toBe(body.user_id);
+
+      const added = await events.waitFor<ClientEvent>(REALM_USER);
+      const everyone = await activeIds();
+      expect(added).toHaveLength(1);
+      expect(added[0].users).toEqual(everyone);
+      expect(added[0].event).toMatchObject({
+        type: 'realm_user',
+        op: 'add',
+        person: { user_id: body.user_id, email, delivery_email: email, full_name: 'New Person', role: Role.MEMBER, is_active: true, is_bot: false },
+      });
+      // A member joins role:members, and role:fullmembers too (the organization has no waiting period).
+      const joined = [await groupId('role:members'), await groupId('role:fullmembers')].sort((a, b) => a - b);
+      const groups = await events.waitFor<ClientEvent>(USER_GROUP, 2);
+      expect(groups.map((e) => [e.event.op, e.event.group_id, e.event.user_ids, e.users]).sort((a, b) => (a[1] as number) - (b[1] as number))).toEqual(
+        joined.map((id) => ['add_members', id, [body.user_id], everyone]),
+      );
+      expect(await events.settle(USER_GROUP)).toHaveLength(2);
+      expect(await events.settle(REALM_USER)).toHaveLength(1);
+    });
+
+    it("subscribes the new account to the organization's default channels, not to the others", async () => {
+      const lobby = await factory.channel(realm, { name: `lobby-${Date.now()}` });
+      const quiet = await factory.channel(realm, { name: `quiet-${Date.now()}` });
+      await system.db.stream.update({ where: { id: lobby.id }, data: { isDefault: true } });
+      try {
+        const { user_id: id } = expectSuccess(await create(admin, valid(`joiner-${Date.now()}@example.test`)));
+        const subscribed = await system.db.subscription.findMany({ where: { userId: id, active: true }, select: { streamId: true } });
+        expect(subscribed.map((row) => row.streamId)).toContain(lobby.id);
+        expect(subscribed.map((row) => row.streamId)).not.toContain(quiet.id);
+      } finally {
+        await system.db.stream.update({ where: { id: lobby.id }, data: { isDefault: false } });
+      }
+    });
+
+    it("delivers the new account to the organization's event queues", async () => {
+      const queue = await EventQueueClient.register(system.api, as(member), { event_types: ['realm_user'] });
+      const { user_id: id } = expectSuccess(await create(admin, valid(`queued-${Date.now()}@example.test`)));
+      const [event] = await queue.waitFor('realm_user');
+      expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: queue.queueId, events: [event] });
+      expect(event).toMatchObject({ type: 'realm_user', op: 'add', person: { user_id: id, full_name: 'New Person' } });
+    });
+
+    it.each<[string, (taken: string) => Record<string, FormValue>, string]>([
+      ['an address in use', (taken) => ({ email: taken }), "Email '%s' already in use"],
+      ['an address in use in another case', (taken) => ({ email: taken.toUpperCase() }), "Email '%S' already in use"],
+      ['an invalid address', () => ({ email: 'not-an-address' }), 'Bad name or username'],
+      ['an oversized address', () => ({ email: `${'a'.repeat(300)}@example.test` }), 'Bad name or username'],
+      ['a weak password', () => ({ password: 'abc' }), 'The password is too weak.'],
+      ['an empty name', () => ({ full_name: '   ' }), 'Name too short!'],
+      ['an oversized name', () => ({ full_name: 'n'.repeat(101) }), 'Name too long!'],
+      ['a name with forbidden characters', () => ({ full_name: 'Bad*Name' }), 'Invalid characters in name!'],
+      ['a name with a control character', () => ({ full_name: 'Bad\u0007Name' }), 'Invalid characters in name!'],
+      ['an address with two @', () => ({ email: 'a@b@example.test' }), 'Bad name or username'],
+    ])('refuses %s, creating nothing', async (_name, change, msg) => {
+      const taken = guest.email;
+      const form = { ...valid(`refused-${Date.now()}@example.test`), ...change(taken) };
+      const before = await system.db.user.count();
+      expectError(await create(admin, form), 400, 'BAD_REQUEST', msg.replace('%s', taken).replace('%S', taken.toUpperCase()));
+      expect(await system.db.user.count()).toBe(before);
+      if (!String(form.email).startsWith('refused-')) expect(await usersNamed(String(form.email))).toBeLessThanOrEqual(1);
+    });
+
+    it('refuses a deactivated account’s address too', async () => {
+      expectError(await create(admin, valid(deactivated.email)), 400, 'BAD_REQUEST', `Email '${deactivated.email}' already in use`);
+    });
+
+    it('refuses missing parameters', async () => {
+      for (const name of ['email', 'password', 'full_name']) {
+        const form = valid(`missing-${Date.now()}@example.test`);
+        delete form[name];
+        expectError(await create(admin, form), 400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+      }
+    });
+
+    it('is for administrators, and creates in the caller’s organization only', async () => {
+      const email = `denied-${Date.now()}@example.test`;
+      for (const caller of [member, moderator, guest]) adminRequired(await create(caller, valid(email)));
+      await expectCallersRefused((options) => system.api.post('/users', valid(email), options), { subdomain, member, outsider, deactivated });
+      expect(await usersNamed(email)).toBe(0);
+      // The same address is free in another organization.
+      const elsewhere = expectSuccess(await create(outsider, valid(guest.email), 'admin-elsewhere'));
+      expect(await row({ id: elsewhere.user_id })).toMatchObject({ realmId: outsider.realmId, deliveryEmail: guest.email });
+    });
+  });
+
+  describe('DELETE /users/me', () => {
+    it('deactivates the caller with the rule and announcements of DELETE /users/{user_id}', async () => {
+      const leaving = await fresh({ fullName: 'Lea Ving' });
+      const owned = await fresh({ isBot: true, botOwnerId: leaving.id });
+      events.clear();
+      const body = expectSuccess(await system.api.delete('/users/me', {}, as(leaving)));
+      expectMatchesOpenApi('delete', '/users/me', body);
+      expect(await row(leaving)).toMatchObject({ isActive: false });
+      expect(await row(owned)).toMatchObject({ isActive: false });
+      expectError(await system.api.get('/users/me', {}, as(leaving)), 401, 'UNAUTHORIZED', 'Account is deactivated');
+      const everyone = await activeIds();
+      const published = await events.waitFor<ClientEvent>(REALM_USER, 2);
+      expect(published.map((e) => [e.event.person, e.users])).toEqual([
+        [{ user_id: owned.id, is_active: false }, [...everyone, leaving.id].sort((a, b) => a - b)],
+        [{ user_id: leaving.id, is_active: false }, everyone],
+      ]);
+      expect((await events.settle(ACCESS)).map((e) => e.userId)).toEqual([owned.id, leaving.id]);
+    });
+
+    it('refuses the only owner and the only user with CANNOT_DEACTIVATE_LAST_USER, changing nothing', async () => {
+      const org = await factory.organization({ subdomain: 'lonely-org' });
+      const only = await factory.user(org, { role: Role.OWNER });
+      const on = (user: TestUser) => ({ auth: user, subdomain: 'lonely-org' });
+      const res = await system.api.delete('/users/me', {}, on(only));
+      expectError(res, 400, 'CANNOT_DEACTIVATE_LAST_USER', 'Cannot deactivate the only user', { is_last_owner: false, entity: 'user' });
+      expectMatchesOpenApi('delete', '/users/me', res.body, 400);
+
+      const colleague = await factory.user(org);
+      expectError(await system.api.delete('/users/me', {}, on(only)), 400, 'CANNOT_DEACTIVATE_LAST_USER', 'Cannot deactivate the only organization owner', {
+        is_last_owner: true,
+        entity: 'organization owner',
+      });
+      expect(await row(only)).toMatchObject({ isActive: true });
+      // Another owner lifts it.
+      await factory.user(org, { role: Role.OWNER });
+      expectSuccess(await system.api.delete('/users/me', {}, on(only)));
+      expect(await row(only)).toMatchObject({ isActive: false });
+      expect(await row(colleague)).toMatchObject({ isActive: true });
+    });
+
+    it('refuses callers without valid credentials for the organization', async () => {
+      await expectCallersRefused((options) => system.api.delete('/users/me', {}, options), { subdomain, member, outsider, deactivated });
+      expect(await row(member)).toMatchObject({ isActive: true });
     });
   });
 });

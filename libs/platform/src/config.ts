@@ -78,6 +78,8 @@ export const configSchema = z.object({
   PUSH_REGISTRATION_RETRY_MS: z.coerce.number().int().positive().default(60000),
   /** …this many times in all; a device still pending after that is retried when the push service next starts. */
   PUSH_REGISTRATION_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  /** How often the presence service writes the presence kept live in Redis to Postgres. */
+  PRESENCE_FLUSH_INTERVAL_MS: z.coerce.number().int().positive().default(10000),
 
   /**
    * Uploads. The uploads service serves the routes that carry a file's bytes (POST /user_uploads,

@@ -19,6 +19,7 @@ export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescripto
   const text = JSON.stringify(event);
   const oneByOne = event.type === 'delete_message' && Array.isArray(event.message_ids) ? unbulked(event) : undefined;
   const withoutDeactivatedGroups = event.type === 'user_group' ? deactivationAsSeenWithout(event, group) : undefined;
+  const presence = event.type === 'presence' ? presenceFormats(event) : undefined;
   return queues
     .filter((queue) => accepts(queue, event))
     .flatMap((queue) => {
@@ -26,8 +27,19 @@ export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescripto
       if (withoutDeactivatedGroups && !queue.capabilities.include_deactivated_groups) {
         return [{ queueId: queue.queueId, event: withoutDeactivatedGroups }];
       }
+      if (presence) return [{ queueId: queue.queueId, event: queue.capabilities.simplified_presence_events ? presence.modern : presence.legacy }];
       return [{ queueId: queue.queueId, event: text }];
     });
+}
+
+/**
+ * A `presence` event carries both formats; a queue with the `simplified_presence_events`
+ * capability gets `{ type, presences }`, any other the legacy `user_id`, `email`,
+ * `server_timestamp` and `presence` (Zulip's process_presence_event).
+ */
+function presenceFormats(event: ClientEvent['event']): { modern: string; legacy: string } {
+  const { presences, ...legacy } = event;
+  return { modern: JSON.stringify({ type: 'presence', presences }), legacy: JSON.stringify(legacy) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
+import { Presence, Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
@@ -53,6 +53,8 @@ export class RegisterQueue {
       clientGravatar: params.client_gravatar,
       includeSubscribers: params.include_subscribers,
       capabilities: params.client_capabilities,
+      slimPresence: params.slim_presence,
+      presenceHistoryLimitDays: params.presence_history_limit_days ?? null,
       requestId,
     };
     try {
@@ -110,8 +112,8 @@ function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unkn
     server_typing_started_expiry_period_milliseconds: LIMITS.serverTypingStartedExpiryPeriodMs,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
     // Zulip's presence intervals (PRESENCE_PING_INTERVAL_SECS, OFFLINE_THRESHOLD_SECS).
-    server_presence_ping_interval_seconds: 60,
-    server_presence_offline_threshold_seconds: 140,
+    server_presence_ping_interval_seconds: Presence.PRESENCE.pingIntervalSeconds,
+    server_presence_offline_threshold_seconds: Presence.PRESENCE.offlineThresholdSeconds,
   };
 }
 
@@ -144,7 +146,6 @@ function callerPermissions(user: AuthUser): Record<string, boolean> {
  * to its owner when the feature comes.
  */
 export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown>> = {
-  presence: () => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 }),
   muted_users: () => ({ muted_users: [] }),
   alert_words: () => ({ alert_words: [] }),
   realm_linkifiers: () => ({ realm_linkifiers: [] }),

@@ -4,12 +4,14 @@ import { Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { AddDefaultChannel } from './add-default-channel.use-case';
 import { RemoveDefaultChannel } from './remove-default-channel.use-case';
+import { SubscribeToDefaultChannels } from './subscribe-to-default-channels.use-case';
 
 @Controller()
 export class DefaultChannelsHandler {
   constructor(
     private readonly addUseCase: AddDefaultChannel,
     private readonly removeUseCase: RemoveDefaultChannel,
+    private readonly subscribeUseCase: SubscribeToDefaultChannels,
   ) {}
 
   @CommandHandler(Messaging.addDefaultChannel)
@@ -20,5 +22,10 @@ export class DefaultChannelsHandler {
   @CommandHandler(Messaging.removeDefaultChannel)
   remove(@Payload() payload: PayloadOf<typeof Messaging.removeDefaultChannel>) {
     return this.removeUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.subscribeToDefaultChannels)
+  async subscribeNewUser(@Payload() payload: PayloadOf<typeof Messaging.subscribeToDefaultChannels>) {
+    return { subscribed: await this.subscribeUseCase.execute(payload.user, payload.requestId) };
   }
 }

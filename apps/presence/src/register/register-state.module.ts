@@ -4,23 +4,41 @@ import { Realtime, type Presence } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { PresenceCoreModule } from '../core/core.module';
 import { PeopleReadonly } from '../core/people.readonly';
+import { PresenceFeatureModule } from '../presence/presence.module';
+import { PresenceReader } from '../presence/presence-reader';
 import { isBlankStatus, toStatusRecord } from '../status/status-change';
 import { StatusModule } from '../status/status.module';
 import { UserStatusStore } from '../status/user-status.store';
 
 /**
  * The part of POST /register's initial state presence owns: `user_status`, the statuses of the
- * organization's active users that show anything (Zulip's get_all_users_status_dict).
+ * organization's active users that show anything (Zulip's get_all_users_status_dict), and
+ * `presences`, `presence_last_update_id` and `server_timestamp` (fetch key `presence`: Zulip's
+ * get_presences_for_realm with last_update_id -1, in the format slim_presence asks for).
  */
 @Injectable()
 export class RegisterStateReader {
   constructor(
     private readonly store: UserStatusStore,
     private readonly people: PeopleReadonly,
+    private readonly presence: PresenceReader,
   ) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
-    if (!Realtime.wants(request, 'user_status')) return {};
+    const [userStatus, presence] = await Promise.all([
+      Realtime.wants(request, 'user_status') ? this.userStatus(request) : {},
+      Realtime.wants(request, 'presence')
+        ? this.presence.read(request.realm, {
+            slim: request.slimPresence ?? false,
+            lastUpdateId: -1,
+            historyLimitDays: request.presenceHistoryLimitDays ?? null,
+          })
+        : {},
+    ]);
+    return { ...userStatus, ...presence };
+  }
+
+  private async userStatus(request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
     const stored = await this.store.ofRealm(request.realm.id);
     const people = await this.people.byIds(request.realm, stored.map((status) => status.userId));
     const userStatus: Record<string, Presence.UserStatusRecord> = {};
@@ -44,7 +62,7 @@ export class RegisterStateHandler {
 }
 
 @Module({
-  imports: [PresenceCoreModule, StatusModule],
+  imports: [PresenceCoreModule, StatusModule, PresenceFeatureModule],
   controllers: [RegisterStateHandler],
   providers: [RegisterStateReader],
 })

@@ -9,6 +9,12 @@ import { UserLookup } from './user-lookup';
 
 type Params = DecodedParams<typeof UsersGroups.deactivateUserParams>;
 
+/** The errors a deactivation answers when it would leave the organization without an owner, or without anyone. */
+export interface DeactivationRefusals {
+  lastOwner: () => Error;
+  lastUser?: () => Error;
+}
+
 /**
  * DELETE /users/{user_id} (zerver/views/users.py deactivate_user_backend, zerver/actions/users.py
  * do_deactivate_user): an administrator deactivates a human account, and with it the active
@@ -32,29 +38,40 @@ export class DeactivateUser {
     requireAdministrator(caller);
     const target = await this.lookup.byId(realm, params.user_id, { allowDeactivated: false, allowBots: false });
     if (target.role === Role.OWNER && caller.role !== Role.OWNER) throw ownerRequired();
+    await this.deactivate(realm.id, target.id, { lastOwner: () => badRequest('Cannot deactivate the only organization owner') }, requestId);
+    return {};
+  }
 
+  /**
+   * The one deactivation rule, for this endpoint and DELETE /users/me: in one transaction, the
+   * organization's owners locked, then the user; never the last active owner (`refusals.lastOwner`)
+   * nor, when `refusals.lastUser` is given, the organization's last active user. The user's active
+   * bots go with them; the events are published after the commit.
+   */
+  async deactivate(realmId: number, userId: number, refusals: DeactivationRefusals, requestId: string): Promise<void> {
     const events = await this.pg.transaction(async (tx) => {
       // Owners first, then the user, as every change of role or activity locks them.
-      const owners = await tx.run(lockHumanOwners, realm.id);
-      const [row] = await tx.run(lockUser, target.id);
+      const owners = await tx.run(lockHumanOwners, realmId);
+      const [row] = await tx.run(lockUser, userId);
       if (!row.isActive) throw badRequest('User is deactivated');
-      if (row.role === Role.OWNER && owners.length === 1 && owners[0].id === row.id) {
-        throw badRequest('Cannot deactivate the only organization owner');
+      if (refusals.lastUser) {
+        const active = await tx.run(activeUsersOfRealm, realmId);
+        if (active.length === 1 && active[0].id === row.id) throw refusals.lastUser();
       }
+      if (row.role === Role.OWNER && owners.length === 1 && owners[0].id === row.id) throw refusals.lastOwner();
       const bots = (await tx.run(lockActiveBotsOwnedBy, row.id)).map((bot) => bot.id);
       await tx.run(setActive, [...bots, row.id], false);
-      const recipients = (await tx.run(activeUsersOfRealm, realm.id)).map((user) => user.id);
+      const recipients = (await tx.run(activeUsersOfRealm, realmId)).map((user) => user.id);
 
       // Zulip deactivates the bots first, while their owner is still active and told.
       const published: PublishedEvent[] = [];
       const withOwner = [...recipients, row.id].sort((a, b) => a - b);
       for (const bot of bots) {
-        published.push(realmUserUpdate(realm.id, withOwner, bot, { is_active: false }), accessChanged(realm.id, bot, true));
+        published.push(realmUserUpdate(realmId, withOwner, bot, { is_active: false }), accessChanged(realmId, bot, true));
       }
-      published.push(realmUserUpdate(realm.id, recipients, row.id, { is_active: false }), accessChanged(realm.id, row.id, true));
+      published.push(realmUserUpdate(realmId, recipients, row.id, { is_active: false }), accessChanged(realmId, row.id, true));
       return published;
     });
     await this.events.publishAll(events, requestId);
-    return {};
   }
 }

@@ -2,6 +2,8 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { AddUser } from './add-user.use-case';
+import { DeactivateOwnUser } from './deactivate-own-user.use-case';
 import { DeactivateUser } from './deactivate-user.use-case';
 import { GetOwnUser } from './get-own-user.use-case';
 import { GetUser } from './get-user.use-case';
@@ -18,6 +20,8 @@ export class UsersHandler {
     private readonly updateUser: UpdateUser,
     private readonly deactivateUser: DeactivateUser,
     private readonly reactivateUser: ReactivateUser,
+    private readonly deactivateOwnUser: DeactivateOwnUser,
+    private readonly addUser: AddUser,
   ) {}
 
   @CommandHandler(UsersGroups.listUsers)
@@ -58,5 +62,15 @@ export class UsersHandler {
   @CommandHandler(UsersGroups.reactivateUser)
   reactivate(@Payload() payload: PayloadOf<typeof UsersGroups.reactivateUser>) {
     return this.reactivateUser.execute(payload);
+  }
+
+  @CommandHandler(UsersGroups.deactivateOwnUser)
+  deactivateOwn(@Payload() payload: PayloadOf<typeof UsersGroups.deactivateOwnUser>) {
+    return this.deactivateOwnUser.execute(payload);
+  }
+
+  @CommandHandler(UsersGroups.createUser)
+  create(@Payload() payload: PayloadOf<typeof UsersGroups.createUser>) {
+    return this.addUser.execute(payload);
   }
 }

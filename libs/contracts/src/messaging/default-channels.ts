@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { param } from '@teamchat/zulip';
-import { defineApiCommand } from '../command';
+import { authUserSchema, defineApiCommand, defineCommand, type AuthUser } from '../command';
 import { emptyResponse } from '../api/api-schemas';
 import { clientEventSchema, defineEvent } from '../event';
 
@@ -27,3 +27,13 @@ export const DefaultChannelEvents = {
 
 /** The ids of the organization's default channels, as `realm_default_streams` and the event list them. */
 export const defaultChannelIdsSchema = z.array(z.number().int());
+
+/**
+ * Internal, from users-groups when POST /users made an account: the new user joins the
+ * organization's default channels through the subscription path (none for bots and guests).
+ */
+export const subscribeToDefaultChannels = defineCommand<{ user: AuthUser; requestId: string }, { subscribed: string[] }>(
+  'messaging',
+  'subscribe_to_default_channels',
+  z.object({ user: authUserSchema, requestId: z.string() }),
+);

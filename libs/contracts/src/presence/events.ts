@@ -8,4 +8,10 @@ export const PresenceEvents = {
   typing: defineEvent('presence', 'typing', clientEventSchema),
   /** `user_status` events, to the organization. */
   userStatusChanged: defineEvent('presence', 'user_status_changed', clientEventSchema),
+  /**
+   * `presence` events, to the organization, when a user is new to presence or comes back online.
+   * The event carries both formats: the legacy keys and `presences` (modern); the gateway gives
+   * queues with the `simplified_presence_events` capability only the second, others the first.
+   */
+  presenceChanged: defineEvent('presence', 'presence_changed', clientEventSchema),
 };

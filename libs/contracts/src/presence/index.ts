@@ -1,3 +1,4 @@
 export * from './typing';
 export * from './status';
 export * from './events';
+export * from './presence';

@@ -5,10 +5,12 @@ import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
+import { legacyPresenceEntrySchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
+import { userSchema } from '../users-groups/users';
 import { settingNamesOfType, userTopicSchema } from './register-response';
 
 /**
@@ -62,6 +64,23 @@ const typingEvent = <O extends 'start' | 'stop'>(op: O) =>
   ]);
 export const typingStartEvent = apiSchema('TypingStartEvent', typingEvent('start'));
 export const typingStopEvent = apiSchema('TypingStopEvent', typingEvent('stop'));
+
+/**
+ * `presence`: a user is new to presence or came back online. Queues with the
+ * `simplified_presence_events` capability get `presences` (modern format, by user id); others
+ * the legacy `user_id`, `email`, `server_timestamp` and `presence`.
+ */
+export const presenceEvent = apiSchema(
+  'PresenceEvent',
+  z.object({
+    ...base('presence'),
+    presences: z.record(z.string().regex(/^[0-9]+$/), modernPresenceSchema).optional(),
+    user_id: int().optional(),
+    email: z.string().optional(),
+    server_timestamp: z.number().optional(),
+    presence: z.record(z.string(), legacyPresenceEntrySchema).optional(),
+  }),
+);
 
 /** `user_status`: a user's status changed; only the keys that were passed are present. */
 export const userStatusEvent = apiSchema(
@@ -302,6 +321,9 @@ export const userSettingsUpdateEvent = apiSchema(
   ]),
 );
 
+/** `realm_user` add: a new account, as GET /users shows it to the recipient. */
+export const realmUserAddEvent = apiSchema('RealmUserAddEvent', z.object({ ...withOp('realm_user', 'add'), person: userSchema }));
+
 /**
  * `realm_user` update: one thing about a user changed, named by the one key beside `user_id`
  * (Zulip's person shapes): the full name, the role, being active, a custom profile field's
@@ -439,7 +461,9 @@ export const clientEventSchema = apiSchema(
     messageEvent,
     typingStartEvent,
     typingStopEvent,
+    presenceEvent,
     userStatusEvent,
+    realmUserAddEvent,
     pushDeviceEvent,
     draftsAddEvent,
     draftsUpdateEvent,

@@ -4,6 +4,7 @@ import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { userStatusSchema } from '../presence/status';
+import { legacyPresenceSchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
 import { pushDeviceStateSchema } from '../push/devices';
 import { navigationViewSchema } from '../users-groups/navigation-views';
@@ -452,11 +453,15 @@ export const registerResponseSchema = apiSchema(
     /** The ids of the caller's starred messages, ascending. */
     starred_messages: z.array(int()).optional(),
 
-    // Features this server does not have yet, at Zulip's values for an organization not using them (the gateway).
-    presences: z.record(z.string(), z.unknown()).optional(),
+    // `presence` (presence).
+    /** By user id (modern format, slim_presence) or by email (legacy). */
+    presences: z.record(z.string(), z.union([modernPresenceSchema, legacyPresenceSchema])).optional(),
+    /** The newest presence update in `presences`, -1 when none. */
     presence_last_update_id: int().optional(),
     /** Unix seconds, when `presences` was read. */
     server_timestamp: z.number().optional(),
+
+    // Features this server does not have yet, at Zulip's values for an organization not using them (the gateway).
     muted_users: z.array(z.object({ id: int(), timestamp: int() })).optional(),
     alert_words: z.array(z.string()).optional(),
     realm_linkifiers: z.array(z.object({ pattern: z.string(), url_template: z.string(), id: int() })).optional(),

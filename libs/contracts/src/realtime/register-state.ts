@@ -17,9 +17,13 @@ export const registerStateRequestSchema = z.object({
   includeSubscribers: z.boolean(),
   /** client_capabilities as the client declared them (unset flags are false). */
   capabilities: z.record(z.string(), z.boolean()),
+  /** slim_presence: `presences` by user id in the modern format rather than by email. */
+  slimPresence: z.boolean().default(false),
+  /** presence_history_limit_days (null: Zulip's 14 days). */
+  presenceHistoryLimitDays: z.number().int().nullable().default(null),
   requestId: z.string(),
 });
-export type RegisterStateRequest = z.infer<typeof registerStateRequestSchema>;
+export type RegisterStateRequest = z.input<typeof registerStateRequestSchema>;
 export type RegisterState = Record<string, unknown>;
 
 const registerStateOf = (service: ServiceName) =>

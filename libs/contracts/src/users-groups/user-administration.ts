@@ -99,6 +99,27 @@ export const deactivateUser = defineApiCommand('users-groups', 'deactivate_user'
   response: emptyResponse,
 });
 
+export const deactivateOwnUser = defineApiCommand('users-groups', 'deactivate_own_user', {
+  route: 'DELETE /users/me',
+  summary: "Deactivates the caller's own account (and the bots they own); never the organization's last owner or last user.",
+  params: {},
+  response: emptyResponse,
+});
+
+/** POST /users (zerver/views/users.py create_user_backend). */
+export const createUserParams = {
+  email: param.string(),
+  password: param.string(),
+  full_name: param.string(),
+};
+
+export const createUser = defineApiCommand('users-groups', 'create_user', {
+  route: 'POST /users',
+  summary: 'Administrators: creates an account with this address, password and name.',
+  params: createUserParams,
+  response: z.object({ user_id: int() }),
+});
+
 export const reactivateUserParams = { user_id: param.int() };
 
 export const reactivateUser = defineApiCommand('users-groups', 'reactivate_user', {

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { PresenceEvents } from '@teamchat/contracts';
+import { EventBus } from '@teamchat/platform';
+import { legacyEventPresence, modernPresence } from './presence-format';
+import type { PresencePerson } from './presence-people';
+import { PresencePeople } from './presence-people';
+import { PRESENCE } from './presence.settings';
+import type { PresenceEntry } from './presence.store';
+
+/**
+ * The `presence` event (Zulip's send_presence_changed): to every active user, in both formats
+ * (the gateway gives each queue one), skipped above 100 active users unless `force` (a change
+ * of presence_enabled is always announced).
+ */
+@Injectable()
+export class PresenceAnnouncer {
+  constructor(
+    private readonly people: PresencePeople,
+    private readonly events: EventBus,
+  ) {}
+
+  async announce(realmId: number, person: PresencePerson, entry: PresenceEntry, requestId: string, { force = false } = {}): Promise<void> {
+    const users = await this.people.audience(realmId);
+    if (users.length > PRESENCE.userLimitForEvents && !force) return;
+    const event = {
+      type: 'presence',
+      user_id: person.id,
+      email: person.email,
+      server_timestamp: Date.now() / 1000,
+      presence: legacyEventPresence(entry, person.dateJoined),
+      presences: { [String(person.id)]: modernPresence(entry, person.dateJoined) },
+    };
+    await this.events.publishAll([{ def: PresenceEvents.presenceChanged, payload: { realmId, users, event } }], requestId);
+  }
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { EVENT_STREAM, UsersGroupsEvents, clientEventSchema } from '@teamchat/contracts';
+import { PgService } from '@teamchat/db';
+import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { realmSubdomain } from '../core/presence.sql';
+import { PresenceAnnouncer } from './presence-announcer';
+import { PresencePeople } from './presence-people';
+import { PRESENCE } from './presence.settings';
+import { PresenceStore } from './presence.store';
+
+const CONSUMER = 'presence-setting-changes';
+
+/**
+ * Zulip's do_change_user_setting for presence_enabled: when a user turns presence on, they are
+ * recorded active now; when they turn it off, their presence is replaced by an idle entry of the
+ * offline threshold and two minutes ago, never active (Zulip deletes the row and makes that one). Either way the organization is told at once, whatever
+ * its size. Read from users-groups' `user_settings` events by a durable JetStream consumer the
+ * presence replicas share; reads leave out users with presence off, so the entry written on
+ * turning it off reaches clients only through the event.
+ */
+@Injectable()
+export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private connection?: NatsConnection;
+  private messages?: ConsumerMessages;
+  private stopping = false;
+
+  constructor(
+    private readonly pg: PgService,
+    private readonly store: PresenceStore,
+    private readonly people: PresencePeople,
+    private readonly announcer: PresenceAnnouncer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'presence-settings' });
+    const manager = await this.connection.jetstreamManager();
+    await manager.consumers.info(EVENT_STREAM, CONSUMER).catch(() =>
+      manager.consumers
+        .add(EVENT_STREAM, {
+          durable_name: CONSUMER,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.New,
+          filter_subject: UsersGroupsEvents.userSettingsChanged.subject,
+        })
+        .catch(() => manager.consumers.info(EVENT_STREAM, CONSUMER)),
+    );
+    void this.consume();
+  }
+
+  private async consume(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, CONSUMER);
+        this.messages = await consumer.consume({ max_messages: 50 });
+        for await (const message of this.messages) {
+          try {
+            await this.handle(message.json());
+            message.ack();
+          } catch (error) {
+            this.logger.error({ err: error, seq: message.seq }, 'presence setting change not applied; will be retried');
+            message.nak(1000);
+          }
+        }
+      } catch (error) {
+        if (!this.stopping) this.logger.error({ err: error }, 'presence settings consumer interrupted; resuming');
+      }
+      if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+
+  async handle(payload: unknown): Promise<void> {
+    const parsed = clientEventSchema.safeParse(payload);
+    if (!parsed.success) return;
+    const { realmId, users, event } = parsed.data;
+    if (event.type !== 'user_settings' || event.property !== 'presence_enabled' || typeof event.value !== 'boolean') return;
+    const [realm] = await this.pg.run(realmSubdomain, realmId);
+    if (!realm) return;
+    const root = new URL(this.config.EXTERNAL_URL).hostname;
+    const host = realm.subdomain ? `${realm.subdomain}.${root}` : root;
+    const people = await this.people.activeHumans({ id: realmId, host }, users);
+    const now = Math.floor(Date.now() / 1000);
+    for (const person of people.values()) {
+      const entry = event.value
+        ? (await this.store.update(realmId, person.id, now, true)).entry
+        : await this.store.setAt(realmId, person.id, 0, now - PRESENCE.offlineThresholdSeconds - 120);
+      await this.announcer.announce(realmId, person, entry, `presence-setting-${person.id}`, { force: true });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.messages?.stop();
+    await this.connection?.drain().catch(() => undefined);
+  }
+}

@@ -1,0 +1,268 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PgService } from '@teamchat/db';
+import { APP_CONFIG, REDIS, type AppConfig } from '@teamchat/platform';
+import type { Redis } from 'ioredis';
+import { flushPresence, storedPresenceOfRealm } from '../core/presence.sql';
+import { PRESENCE } from './presence.settings';
+
+/** One user's presence: Unix seconds (lastActive 0: never active) and the change's sequence number. */
+export interface PresenceEntry {
+  userId: number;
+  lastActive: number;
+  lastConnected: number;
+  updateId: number;
+}
+
+/** What one report did. */
+export interface PresenceUpdate {
+  /** The user is new to presence or has come back online: the organization hears of it now. */
+  announce: boolean;
+  entry: PresenceEntry;
+  /** Whether anything was written (a report within a minute of the last one writes nothing). */
+  changed: boolean;
+}
+
+const NOT_LOADED = -2;
+
+/**
+ * Keys per organization: `presence:<realm>` (hash: user → "active,connected,updateId"),
+ * `presence:<realm>:seq` (its last_update_id counter), `presence:<realm>:ids` (sorted set: user
+ * by update id, for incremental reads). `presence:dirty` lists "<realm>:<user>" changed since
+ * the last flush. A missing counter means Redis has not got the organization (new, or lost):
+ * the scripts answer NOT_LOADED and the store loads it from Postgres first.
+ *
+ * UPDATE is Zulip's do_update_user_presence in one script: the times move only when 55 s newer,
+ * each change takes the next sequence number, and it says whether the user came back online.
+ */
+const UPDATE = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
+local user = ARGV[1]
+local now = tonumber(ARGV[2])
+local active = ARGV[3] == '1'
+local minFreq = tonumber(ARGV[4])
+local cur = redis.call('HGET', KEYS[1], user)
+local a, c, id = 0, 0, 0
+local sinceActive, sinceConnected = 86400, 86400
+if cur then
+  local s1 = string.find(cur, ',', 1, true)
+  local s2 = string.find(cur, ',', s1 + 1, true)
+  a = tonumber(string.sub(cur, 1, s1 - 1))
+  c = tonumber(string.sub(cur, s1 + 1, s2 - 1))
+  id = tonumber(string.sub(cur, s2 + 1))
+  if a > 0 then sinceActive = now - a end
+  sinceConnected = now - c
+end
+local changed = false
+if not cur then
+  c = now
+  if active then a = now end
+  changed = true
+else
+  if sinceConnected > minFreq then c = now changed = true end
+  if active and sinceActive > minFreq then
+    a = now
+    changed = true
+    if now > c then c = now end
+  end
+end
+if changed then
+  id = redis.call('INCR', KEYS[2])
+  redis.call('HSET', KEYS[1], user, a .. ',' .. c .. ',' .. id)
+  redis.call('ZADD', KEYS[3], id, user)
+  redis.call('SADD', KEYS[4], ARGV[6] .. ':' .. user)
+end
+local announce = (not cur) or (active and sinceActive > tonumber(ARGV[5]))
+return {announce and 1 or 0, a, c, id, changed and 1 or 0}
+`;
+
+/** Sets a user's times outright (ARGV: user, active, connected, realm), as a new change. */
+const SET = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
+local id = redis.call('INCR', KEYS[2])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ',' .. ARGV[3] .. ',' .. id)
+redis.call('ZADD', KEYS[3], id, ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[4] .. ':' .. ARGV[1])
+return {id}
+`;
+
+/** Every entry (after 0 or less) or those changed after a sequence number, flattened user, value, … */
+const READ = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
+local after = tonumber(ARGV[1])
+if after <= 0 then return {0, redis.call('HGETALL', KEYS[1])} end
+local users = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. after, '+inf')
+local out = {}
+-- HMGET in slices: unpack() of a very long list would overflow Lua's stack.
+for first = 1, #users, 1000 do
+  local last = math.min(first + 999, #users)
+  local values = redis.call('HMGET', KEYS[1], unpack(users, first, last))
+  for i = first, last do
+    local value = values[i - first + 1]
+    if value then out[#out + 1] = users[i] out[#out + 1] = value end
+  end
+end
+return {0, out}
+`;
+
+/** Loads an organization from Postgres, unless another replica did meanwhile. ARGV: seq, JSON [[user, value, updateId], …]. */
+const LOAD = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+for _, row in ipairs(cjson.decode(ARGV[2])) do
+  redis.call('HSET', KEYS[1], row[1], row[2])
+  redis.call('ZADD', KEYS[3], row[3], row[1])
+end
+return 1
+`;
+
+/** Takes up to ARGV[1] changed users and their values; ARGV[2] is the key prefix. */
+const TAKE_DIRTY = `
+local members = redis.call('SPOP', KEYS[1], tonumber(ARGV[1]))
+local out = {}
+for _, member in ipairs(members) do
+  local sep = string.find(member, ':', 1, true)
+  local realm = string.sub(member, 1, sep - 1)
+  local user = string.sub(member, sep + 1)
+  local value = redis.call('HGET', ARGV[2] .. 'presence:' .. realm, user)
+  if value then out[#out + 1] = member out[#out + 1] = value end
+end
+return out
+`;
+
+type PresenceRedis = Redis & {
+  presenceUpdate(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
+  presenceRead(k1: string, k2: string, k3: string, after: number): Promise<[number, string[]?]>;
+  presenceSet(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
+  presenceLoad(k1: string, k2: string, k3: string, seq: number, entries: string): Promise<number>;
+  presenceTakeDirty(k1: string, count: number, prefix: string): Promise<string[]>;
+};
+
+const parse = (userId: number, value: string): PresenceEntry => {
+  const [lastActive, lastConnected, updateId] = value.split(',').map(Number);
+  return { userId, lastActive, lastConnected, updateId };
+};
+
+/**
+ * The live presence store (Redis): one script per report, one round trip per read, and the
+ * durable copy in Postgres (`user_presence`), written by the flush and read back when Redis
+ * has lost an organization.
+ */
+@Injectable()
+export class PresenceStore {
+  private readonly redis: PresenceRedis;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pg: PgService,
+  ) {
+    this.redis = redis as PresenceRedis;
+    if (!('presenceUpdate' in redis)) {
+      redis.defineCommand('presenceUpdate', { numberOfKeys: 4, lua: UPDATE });
+      redis.defineCommand('presenceRead', { numberOfKeys: 3, lua: READ });
+      redis.defineCommand('presenceSet', { numberOfKeys: 4, lua: SET });
+      redis.defineCommand('presenceLoad', { numberOfKeys: 3, lua: LOAD });
+      redis.defineCommand('presenceTakeDirty', { numberOfKeys: 1, lua: TAKE_DIRTY });
+    }
+  }
+
+  private keys(realmId: number): [string, string, string] {
+    return [`presence:${realmId}`, `presence:${realmId}:seq`, `presence:${realmId}:ids`];
+  }
+
+  /** Records a report at `now` (Unix seconds). */
+  async update(realmId: number, userId: number, now: number, active: boolean): Promise<PresenceUpdate> {
+    for (;;) {
+      const reply = await this.redis.presenceUpdate(
+        ...this.keys(realmId),
+        'presence:dirty',
+        userId,
+        now,
+        active ? 1 : 0,
+        PRESENCE.updateMinFrequencySeconds,
+        PRESENCE.backOnlineAfterSeconds,
+        realmId,
+      );
+      if (reply[0] === NOT_LOADED) {
+        await this.load(realmId);
+        continue;
+      }
+      const [announce, lastActive, lastConnected, updateId, changed] = reply;
+      return { announce: announce === 1, changed: changed === 1, entry: { userId, lastActive, lastConnected, updateId } };
+    }
+  }
+
+  /** Sets a user's times outright (lastActive 0: never active), as a new change. */
+  async setAt(realmId: number, userId: number, lastActive: number, lastConnected: number): Promise<PresenceEntry> {
+    for (;;) {
+      const [id] = await this.redis.presenceSet(...this.keys(realmId), 'presence:dirty', userId, lastActive, lastConnected, realmId);
+      if (id !== NOT_LOADED) return { userId, lastActive, lastConnected, updateId: id };
+      await this.load(realmId);
+    }
+  }
+
+  /** Every entry of the organization (`after` ≤ 0), or those changed after the sequence number `after`. */
+  async read(realmId: number, after: number): Promise<PresenceEntry[]> {
+    for (;;) {
+      const [status, flat = []] = await this.redis.presenceRead(...this.keys(realmId), after);
+      if (status === NOT_LOADED) {
+        await this.load(realmId);
+        continue;
+      }
+      const entries: PresenceEntry[] = [];
+      for (let i = 0; i < flat.length; i += 2) entries.push(parse(Number(flat[i]), flat[i + 1]));
+      return entries;
+    }
+  }
+
+  /** One user's entry, if they ever reported presence. */
+  async find(realmId: number, userId: number): Promise<PresenceEntry | null> {
+    const [key] = this.keys(realmId);
+    let value = await this.redis.hget(key, String(userId));
+    if (value === null && (await this.redis.exists(`presence:${realmId}:seq`)) === 0) {
+      await this.load(realmId);
+      value = await this.redis.hget(key, String(userId));
+    }
+    return value === null ? null : parse(userId, value);
+  }
+
+  /** Puts an organization's flushed presence back into Redis (a no-op when a replica did first). */
+  private async load(realmId: number): Promise<void> {
+    const rows = await this.pg.run(storedPresenceOfRealm, realmId);
+    const highest = rows.reduce((max, row) => Math.max(max, Number(row.lastUpdateId)), 0);
+    const seq = highest + PRESENCE.restoreSequenceGap;
+    const entries = rows.map((row) => [String(row.userId), `${row.lastActive},${row.lastConnected},${row.lastUpdateId}`, row.lastUpdateId]);
+    await this.redis.presenceLoad(...this.keys(realmId), seq, JSON.stringify(entries));
+  }
+
+  /**
+   * Writes what changed since the last flush to Postgres, a batch at a time; a batch that cannot
+   * be written goes back to the changed set. Returns how many users were written.
+   */
+  async flush(): Promise<number> {
+    let written = 0;
+    for (;;) {
+      const flat = await this.redis.presenceTakeDirty('presence:dirty', PRESENCE.flushBatch, this.config.REDIS_KEY_PREFIX);
+      if (flat.length === 0) return written;
+      const users: number[] = [], realms: number[] = [], active: number[] = [], connected: number[] = [], ids: string[] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        const [realmId, userId] = flat[i].split(':').map(Number);
+        const entry = parse(userId, flat[i + 1]);
+        users.push(userId);
+        realms.push(realmId);
+        active.push(entry.lastActive);
+        connected.push(entry.lastConnected);
+        ids.push(String(entry.updateId));
+      }
+      try {
+        await this.pg.run(flushPresence, users, realms, active, connected, ids);
+      } catch (error) {
+        const members = flat.filter((_, i) => i % 2 === 0);
+        await this.redis.sadd('presence:dirty', ...members);
+        throw error;
+      }
+      written += users.length;
+      if (flat.length / 2 < PRESENCE.flushBatch) return written;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { Messaging, UsersGroupsEvents, type ApiCommand, type ClientEvent, type EventDef, type UsersGroups } from '@teamchat/contracts';
+import { GroupMembership, PgService } from '@teamchat/db';
+import { CommandClient, EventBus } from '@teamchat/platform';
+import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { isStrongEnough } from '../auth/passwords';
+import { activeUsersOfRealm, userOfRealm, usersByDeliveryEmail } from '../core/user-administration.sql';
+import { isValidEmailAddress } from '../email-changes/email-address';
+import { RealmDirectory } from '../realms/realm-directory';
+import { CreateUser } from './create-user.use-case';
+import { checkFullName } from './full-name';
+import { directNamedGroupsOf, groupMembershipEvents } from './system-group-events';
+import { requireAdministrator } from './user-admin-events';
+import { toUserRecord } from './user-record';
+
+type Params = DecodedParams<typeof UsersGroups.createUserParams>;
+
+/**
+ * POST /users (zerver/views/users.py create_user_backend): an administrator creates an account,
+ * checked in Zulip's order (administrator, full name, address, address in use, password
+ * strength) before anything is written. Zulip also requires the server-level can_create_users
+ * permission; here every administrator has it. The organization has no allowed-domain rules yet.
+ *
+ * Announced as Zulip's do_create_user does: `realm_user` add to every active user (the record
+ * as each may see it: the real address only to those the new user's email visibility allows),
+ * then `user_group` add_members for the system groups the new account is in; then messaging
+ * subscribes it to the default channels (with their own `subscription` events).
+ */
+@Injectable()
+export class AddUser {
+  constructor(
+    private readonly pg: PgService,
+    private readonly groups: GroupMembership,
+    private readonly create: CreateUser,
+    private readonly realms: RealmDirectory,
+    private readonly events: EventBus,
+    private readonly commands: CommandClient,
+  ) {}
+
+  async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<{ user_id: number }> {
+    requireAdministrator(caller);
+    const fullName = checkFullName(params.full_name);
+    const email = params.email.trim();
+    if (!isValidEmailAddress(email)) throw badRequest('Bad name or username');
+    if ((await this.pg.run(usersByDeliveryEmail, realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
+    if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
+
+    const created = await this.create.execute({ realmId: realm.id, email, fullName, password: params.password });
+
+    const [row] = await this.pg.run(userOfRealm, realm.id, created.id);
+    const recipients = await this.pg.run(activeUsersOfRealm, realm.id);
+    const realmHost = this.realms.hostnameOf(realm.subdomain);
+    // One event per distinct record: the real address is shown to some recipients and not others.
+    const byPerson = new Map<string, number[]>();
+    for (const viewer of recipients) {
+      const person = JSON.stringify(toUserRecord(row, { viewer, realmHost, clientGravatar: false }));
+      byPerson.set(person, [...(byPerson.get(person) ?? []), viewer.id]);
+    }
+    const published: { def: EventDef<ClientEvent>; payload: ClientEvent }[] = [...byPerson].map(([person, users]) => ({
+      def: UsersGroupsEvents.realmUserChanged,
+      payload: { realmId: realm.id, users, event: { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> } },
+    }));
+    const groups = await directNamedGroupsOf(this.pg, this.groups, created.id);
+    const everyone = recipients.map((recipient) => recipient.id);
+    published.push(...groupMembershipEvents(realm.id, created.id, [], groups, everyone));
+    await this.events.publishAll(published, requestId);
+    // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
+    const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };
+    await this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
+    return { user_id: created.id };
+  }
+}
