@@ -153,7 +153,8 @@ async function main() {
   const pollerCount = Number(process.env.CHAOS_POLLERS ?? 200);
   const rate = Number(process.env.CHAOS_RATE ?? 20);
   const steps = (process.env.CHAOS_STEPS ?? 'roll,kill,deps').split(',');
-  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20' }, 2);
+  // A deployment's shutdown grace (the tests run without): balancers see readiness drop before a gateway closes.
+  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20', SHUTDOWN_GRACE_SECONDS: '2' }, 2);
   const agent = new http.Agent({ keepAlive: true, maxSockets: pollerCount + 64 });
   const table: string[][] = [];
   let broken = 0;

@@ -55,7 +55,7 @@ export function postForm(
 /** Runs a benchmark's main and exits with its outcome (the processes it started are stopped by then). */
 export function runBenchmark(main: () => Promise<void>): void {
   main().then(
-    () => process.exit(0),
+    () => process.exit(process.exitCode ?? 0),
     (error: unknown) => {
       console.error(error);
       process.exit(1);

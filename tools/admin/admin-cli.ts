@@ -116,7 +116,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       new ChannelPermissions(prisma, groups),
       new ChannelCreation(prisma, new CommandClient(config)),
     );
-    return run(subscribe, pg).finally(() => Promise.all([events.onApplicationShutdown(), pg.onModuleDestroy()]));
+    return run(subscribe, pg).finally(() => Promise.all([events.onApplicationShutdown(), pg.onApplicationShutdown()]));
   };
 
   switch (command) {
@@ -278,7 +278,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    await Promise.all([prisma?.$disconnect(), pg?.onModuleDestroy()]);
+    await Promise.all([prisma?.$disconnect(), pg?.onApplicationShutdown()]);
   }
 }
 

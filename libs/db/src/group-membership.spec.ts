@@ -37,7 +37,7 @@ describe('GroupMembership', () => {
     }
   });
   afterAll(async () => {
-    await pg.onModuleDestroy();
+    await pg.onApplicationShutdown();
     await prisma.$disconnect();
     await dropTestDatabase(database.name);
   });

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { SpanKind, inSpan, tracing } from '@teamchat/platform';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
@@ -47,7 +47,7 @@ const DB_ATTRIBUTES = (name: string) => ({ 'db.system.name': 'postgresql', 'db.o
  * no ORM in between. Prisma keeps the schema, the migrations and the cold paths.
  */
 @Injectable()
-export class PgService implements Queryable, OnModuleDestroy {
+export class PgService implements Queryable, OnApplicationShutdown {
   private readonly pool: Pool;
 
   constructor(databaseUrl: string) {
@@ -91,7 +91,11 @@ export class PgService implements Queryable, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Last of all on shutdown (not onModuleDestroy, which Nest runs first): the commands and jobs
+   * still draining need the database until then.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.pool.end();
   }
 }

@@ -1,10 +1,10 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 
 /** The Prisma client over the pg driver adapter (no native engine). One pool per process. */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   constructor(databaseUrl: string) {
     super({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
   }
@@ -19,7 +19,11 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Last of all on shutdown (not onModuleDestroy, which Nest runs first): the commands and jobs
+   * still draining need the database until then.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

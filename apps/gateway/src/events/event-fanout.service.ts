@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STREAM, MessagingEvents, SUBJECT_PREFIX, UsersGroups, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, SpanKind, extractNats, inSpan, traceparentOf, tracing, type AppConfig } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
@@ -27,7 +27,7 @@ const USER_ACCESS_CHANGED = UsersGroups.UserAdministrationEvents.userAccessChang
  * events in the order they were published.
  */
 @Injectable()
-export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventFanout implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private connection?: NatsConnection;
   private messages?: ConsumerMessages;
   private running?: Promise<void>;
@@ -192,11 +192,17 @@ export class EventFanout implements OnApplicationBootstrap, OnApplicationShutdow
     return result;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    // Stop pulling; what is in hand finishes (or is redelivered to another replica).
+  /**
+   * Before anything closes (Redis goes in onApplicationShutdown): stop pulling and let the event
+   * in hand finish, so it is appended to every queue or to none and redelivered elsewhere.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.messages?.stop();
     await this.running?.catch(() => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     await this.connection?.drain().catch(() => undefined);
   }
 }

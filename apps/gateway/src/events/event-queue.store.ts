@@ -178,7 +178,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     return this.redis.smembers(this.publicKey(realmId));
   }
 
-  /** Descriptors of many queues at once (cache first, then one pipeline); missing ones are left out. */
+  /** Descriptors of many queues at once (cache first, then one pipeline); missing ones are left out, and a Redis failure throws. */
   async descriptorsOf(queueIds: string[]): Promise<Map<string, QueueDescriptor>> {
     const result = new Map<string, QueueDescriptor>();
     const missing: string[] = [];
@@ -193,7 +193,10 @@ export class EventQueueStore implements OnApplicationShutdown {
       const replies = (await pipeline.exec()) ?? [];
       missing.forEach((queueId, index) => {
         const [error, text] = replies[index] ?? [];
-        if (error || typeof text !== 'string') return;
+        // A failed read is not a missing queue: fail, so the event is retried rather than
+        // delivered to the queues that happened to be cached.
+        if (error) throw error;
+        if (typeof text !== 'string') return;
         const descriptor = JSON.parse(text) as QueueDescriptor;
         this.remember(descriptor);
         result.set(queueId, descriptor);
