@@ -358,6 +358,8 @@ async function main() {
       const topicDeleted = await deletion;
       await sleep(35_000); // let stragglers arrive: retries, the scheduler's recovery sweep (30 s)
       const lastSeq = seq;
+      // The window's last sends are answered and delivered before anything is judged.
+      await sleep(REQUEST_TIMEOUT_MS + 1000);
       const result = await check(system, realm.id, sent.filter((s) => s.seq >= firstSeq && s.seq < lastSeq), pollers, scheduled, step);
       const ok = result.problems.length === 0 && topicDeleted;
       if (!ok) broken++;

@@ -48,6 +48,11 @@ async function bootstrap() {
   await app.init();
   // GET /events and the command routes are served before Express sees the request (see FrontDoor).
   app.get(FrontDoor).installOn(app.getHttpServer(), app.getHttpAdapter().getInstance(), bodyParsers);
+  // Idle keep-alive connections outlive a load balancer's (commonly 60 s), so the balancer closes
+  // them first: a server that closes an idle connection just as a client reuses it cuts a request.
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');
 }
