@@ -14,5 +14,6 @@ export * from './commands/command-client';
 export * from './commands/command-handler.decorator';
 export * from './commands/command-server';
 export * from './events/event-bus';
+export * from './events/durable-consumer';
 export * from './bullmq';
 export * from './tracing';

@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_STREAM, UsersGroupsEvents, clientEventSchema } from '@teamchat/contracts';
+import { UsersGroupsEvents, clientEventSchema } from '@teamchat/contracts';
 import { PgService } from '@teamchat/db';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
-import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { realmSubdomain } from '../core/presence.sql';
 import { PresenceAnnouncer } from './presence-announcer';
@@ -22,9 +21,7 @@ const CONSUMER = 'presence-setting-changes';
  */
 @Injectable()
 export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private connection?: NatsConnection;
-  private messages?: ConsumerMessages;
-  private stopping = false;
+  private consumer?: DurableConsumer;
 
   constructor(
     private readonly pg: PgService,
@@ -36,40 +33,14 @@ export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'presence-settings' });
-    const manager = await this.connection.jetstreamManager();
-    await manager.consumers.info(EVENT_STREAM, CONSUMER).catch(() =>
-      manager.consumers
-        .add(EVENT_STREAM, {
-          durable_name: CONSUMER,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.New,
-          filter_subject: UsersGroupsEvents.userSettingsChanged.subject,
-        })
-        .catch(() => manager.consumers.info(EVENT_STREAM, CONSUMER)),
-    );
-    void this.consume();
-  }
-
-  private async consume(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, CONSUMER);
-        this.messages = await consumer.consume({ max_messages: 50 });
-        for await (const message of this.messages) {
-          try {
-            await this.handle(message.json());
-            message.ack();
-          } catch (error) {
-            this.logger.error({ err: error, seq: message.seq }, 'presence setting change not applied; will be retried');
-            message.nak(1000);
-          }
-        }
-      } catch (error) {
-        if (!this.stopping) this.logger.error({ err: error }, 'presence settings consumer interrupted; resuming');
-      }
-      if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+    this.consumer = new DurableConsumer({
+      natsUrl: this.config.NATS_URL,
+      name: CONSUMER,
+      subject: UsersGroupsEvents.userSettingsChanged.subject,
+      logger: this.logger,
+      handle: (payload) => this.handle(payload),
+    });
+    await this.consumer.start();
   }
 
   async handle(payload: unknown): Promise<void> {
@@ -92,8 +63,6 @@ export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.messages?.stop();
-    await this.connection?.drain().catch(() => undefined);
+    await this.consumer?.stop();
   }
 }

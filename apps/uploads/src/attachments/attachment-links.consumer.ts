@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EVENT_STREAM, MessagingEvents } from '@teamchat/contracts';
+import { MessagingEvents } from '@teamchat/contracts';
 import { PgService } from '@teamchat/db';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
-import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { AttachmentAccess } from './attachment-access';
 import { attachmentByPath, attachmentsByPaths, linkAttachments } from './uploads.sql';
@@ -18,9 +17,7 @@ const CONSUMER = 'uploads-attachment-links';
  */
 @Injectable()
 export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private connection?: NatsConnection;
-  private messages?: ConsumerMessages;
-  private stopping = false;
+  private consumer?: DurableConsumer;
 
   constructor(
     private readonly pg: PgService,
@@ -30,40 +27,14 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'uploads-links', noAsyncTraces: true });
-    const manager = await this.connection.jetstreamManager();
-    await manager.consumers.info(EVENT_STREAM, CONSUMER).catch(() =>
-      manager.consumers
-        .add(EVENT_STREAM, {
-          durable_name: CONSUMER,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.New,
-          filter_subject: MessagingEvents.attachmentsLinked.subject,
-        })
-        .catch(() => manager.consumers.info(EVENT_STREAM, CONSUMER)),
-    );
-    void this.consume();
-  }
-
-  private async consume(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, CONSUMER);
-        this.messages = await consumer.consume({ max_messages: 50 });
-        for await (const message of this.messages) {
-          try {
-            await this.link(MessagingEvents.attachmentsLinked.payload.parse(message.json()));
-            message.ack();
-          } catch (error) {
-            this.logger.error({ err: error, seq: message.seq }, 'attachment links not recorded; will be retried');
-            message.nak(1000);
-          }
-        }
-      } catch (error) {
-        if (!this.stopping) this.logger.error({ err: error }, 'attachment links consumer interrupted; resuming');
-      }
-      if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+    this.consumer = new DurableConsumer({
+      natsUrl: this.config.NATS_URL,
+      name: CONSUMER,
+      subject: MessagingEvents.attachmentsLinked.subject,
+      logger: this.logger,
+      handle: (payload) => this.link(MessagingEvents.attachmentsLinked.payload.parse(payload)),
+    });
+    await this.consumer.start();
   }
 
   async link(event: { realmId: number; messageId: number; senderId: number; dateSent: number; pathIds: string[] }): Promise<void> {
@@ -84,8 +55,6 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    this.messages?.stop();
-    await this.connection?.drain().catch(() => undefined);
+    await this.consumer?.stop();
   }
 }

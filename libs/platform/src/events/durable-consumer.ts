@@ -1,0 +1,68 @@
+import { EVENT_STREAM } from '@teamchat/contracts';
+import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+
+export interface DurableConsumerOptions {
+  natsUrl: string;
+  /** The durable consumer's name: the replicas of one service share it, so each event goes to one. */
+  name: string;
+  /** The one event subject it reads. */
+  subject: string;
+  logger: Logger;
+  /** Handles one event's payload; a throw leaves it unacknowledged, retried a second later. */
+  handle: (payload: unknown) => Promise<void>;
+}
+
+/**
+ * A durable JetStream consumer of one event subject for a service: created on first start
+ * (from then on: events published while every replica was down wait for the first one back),
+ * consumed until `stop`, resumed after NATS trouble, each event acknowledged once handled.
+ */
+export class DurableConsumer {
+  private connection?: NatsConnection;
+  private messages?: ConsumerMessages;
+  private stopping = false;
+
+  constructor(private readonly options: DurableConsumerOptions) {}
+
+  async start(): Promise<void> {
+    const { natsUrl, name, subject } = this.options;
+    this.connection = await connect({ servers: natsUrl, name, noAsyncTraces: true });
+    const manager = await this.connection.jetstreamManager();
+    await manager.consumers.info(EVENT_STREAM, name).catch(() =>
+      manager.consumers
+        .add(EVENT_STREAM, { durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, filter_subject: subject })
+        // Another replica may have created it meanwhile.
+        .catch(() => manager.consumers.info(EVENT_STREAM, name)),
+    );
+    void this.consume();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.messages?.stop();
+    await this.connection?.drain().catch(() => undefined);
+  }
+
+  private async consume(): Promise<void> {
+    const { name, logger, handle } = this.options;
+    while (!this.stopping) {
+      try {
+        const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, name);
+        this.messages = await consumer.consume({ max_messages: 50 });
+        for await (const message of this.messages) {
+          try {
+            await handle(message.json());
+            message.ack();
+          } catch (error) {
+            logger.error({ err: error, consumer: name, seq: message.seq }, 'event not handled; will be retried');
+            message.nak(1000);
+          }
+        }
+      } catch (error) {
+        if (!this.stopping) logger.error({ err: error, consumer: name }, 'event consumer interrupted; resuming');
+      }
+      if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
