@@ -61,24 +61,8 @@ export const firstMessageChangedEvent = (
   });
 
 /** `user_topic` for one user whose visibility policy of a topic went back to inherit (0). */
-export const visibilityResetEvent = (
-  realmId: number,
-  userId: number,
-  streamId: number,
-  topic: string,
-  now: Date,
-): OutgoingEvent =>
-  outgoing(MessagingEvents.userTopicChanged, {
-    realmId,
-    users: [userId],
-    event: {
-      type: 'user_topic',
-      stream_id: streamId,
-      topic_name: topic,
-      last_updated: Math.floor(now.getTime() / 1000),
-      visibility_policy: 0,
-    },
-  });
+export const visibilityResetEvent = (realmId: number, userId: number, streamId: number, topic: string, now: Date): OutgoingEvent =>
+  userTopicChangedEvent(realmId, userId, streamId, topic, 0, now);
 
 /** `user_topic` for the user whose visibility policy of a topic changed. */
 export const userTopicChangedEvent = (
