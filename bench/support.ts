@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createTemplateDatabase, TestSystem } from '@teamchat/testing';
+import { createTemplateDatabase, dropTestDatabase, templateDatabase, TestSystem } from '@teamchat/testing';
 
 /** Starts the whole system as the tests do (real processes, fresh database) for a benchmark. */
 export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1): Promise<TestSystem> {
@@ -54,7 +54,9 @@ export function postForm(
 
 /** Runs a benchmark's main and exits with its outcome (the processes it started are stopped by then). */
 export function runBenchmark(main: () => Promise<void>): void {
-  main().then(
+  // The template database this run made goes with it (each run names its own).
+  const dropTemplate = () => (templateDatabase().startsWith('teamchat_bench_template_') ? dropTestDatabase(templateDatabase()).catch(() => undefined) : undefined);
+  main().finally(dropTemplate).then(
     () => process.exit(process.exitCode ?? 0),
     (error: unknown) => {
       console.error(error);

@@ -96,6 +96,19 @@ if #kept == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', 
 return 1
 `;
 
+/** The store's scripts by command name, with how many of their arguments are keys. */
+const SCRIPTS = {
+  eqAppend: { numberOfKeys: 0, lua: APPEND },
+  eqTake: { numberOfKeys: 2, lua: TAKE },
+  eqIndexAdd: { numberOfKeys: 1, lua: INDEX_ADD },
+  eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
+};
+
+/** Runs a script `defineCommand` gave the connection a method for, on it or on one of its pipelines. */
+function runScript<T extends Redis | ChainableCommander>(target: T, name: keyof typeof SCRIPTS, ...args: (string | number)[]): T extends Redis ? Promise<unknown> : ChainableCommander {
+  return (target as unknown as Record<string, (...values: (string | number)[]) => never>)[name](...args);
+}
+
 export const badEventQueue = (queueId: string): ZulipError =>
   new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 
@@ -114,6 +127,8 @@ export class EventQueueStore implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.redis = createRedis(config.REDIS_URL, '');
     this.prefix = `${config.REDIS_KEY_PREFIX}eq:`;
+    // Scripts run by their SHA (EVALSHA): Redis neither receives nor hashes their text per call.
+    for (const [name, script] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, script);
   }
 
   get wakeChannel(): string {
@@ -133,11 +148,10 @@ export class EventQueueStore implements OnApplicationShutdown {
     // descriptor, so the poll script reads them without decoding JSON on every poll.
     const transaction = this.redis.multi();
     if (descriptor.allPublicStreams) transaction.sadd(this.publicKey(descriptor.realmId), descriptor.queueId);
-    await transaction
+    transaction
       .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
-      .expire(meta, descriptor.lifespanSeconds)
-      .eval(INDEX_ADD, 1, this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`)
-      .exec();
+      .expire(meta, descriptor.lifespanSeconds);
+    await runScript(transaction, 'eqIndexAdd', this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`).exec();
     this.remember(descriptor);
   }
 
@@ -213,7 +227,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     if (deliveries.length === 0 && !onceKey) return [];
     const args = [this.prefix, onceKey];
     for (const { queueId, event } of deliveries) args.push(queueId, event);
-    const [appended, gone] = (await this.redis.eval(APPEND, 0, ...args)) as [string[], string[]];
+    const [appended, gone] = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]];
     if (gone.length > 0) {
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
@@ -227,14 +241,14 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   /**
-   * The caller's pending events after acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the
+   * The caller's pending events, as the JSON texts stored (served as they are), after acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the
    * queue is unknown, gone or someone else's). Restarts the idle timer; with `holdSeconds` and
    * nothing pending, holds it off for a poll that is about to wait.
    */
-  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<Record<string, unknown>[]> {
-    const [outcome, detail] = (await this.redis.eval(
-      TAKE,
-      2,
+  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<string[]> {
+    const [outcome, detail] = (await runScript(
+      this.redis,
+      'eqTake',
       this.metaKey(queueId),
       this.eventsKey(queueId),
       ownerOf(realmId, userId),
@@ -245,7 +259,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     if (outcome === 'gone') throw badEventQueue(queueId);
     if (outcome === 'pruned') throw badRequest(`An event newer than ${detail as string} has already been pruned!`);
     if (outcome === 'unknown') throw badRequest(`Event ${detail as string} was not in this queue`);
-    return (detail as string[]).map((item) => JSON.parse(item) as Record<string, unknown>);
+    return detail as string[];
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
@@ -278,7 +292,7 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   /** Drops a queue from the indexes the fan-out reads. */
   private unindex(commands: ChainableCommander, queue: QueueDescriptor): void {
-    commands.eval(INDEX_REMOVE, 1, this.indexKey(queue.realmId), queue.userId, queue.queueId);
+    runScript(commands, 'eqIndexRemove', this.indexKey(queue.realmId), queue.userId, queue.queueId);
     if (queue.allPublicStreams) commands.srem(this.publicKey(queue.realmId), queue.queueId);
   }
 

@@ -46,7 +46,8 @@ export class LongPoll implements BeforeApplicationShutdown {
     return base + Math.random() * base * (10 / 45);
   }
 
-  async poll({ queueId, realmId, userId, lastEventId, dontBlock, closed }: PollRequest): Promise<Record<string, unknown>[]> {
+  /** The events to hand over, as the JSON texts the queue holds. */
+  async poll({ queueId, realmId, userId, lastEventId, dontBlock, closed }: PollRequest): Promise<string[]> {
     // How long a waiting poll may keep the queue alive: the longest heartbeat wait and a margin.
     const holdSeconds = dontBlock ? 0 : (this.config.EVENT_HEARTBEAT_SECONDS * 55) / 45 + 30;
     let heartbeatDue = false;

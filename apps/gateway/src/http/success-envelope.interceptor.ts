@@ -40,7 +40,11 @@ export function successBody(data: object, ignored: string[]): Record<string, unk
  * routes, more CPU than their own work; headers already set (request id, rate limit) are kept.
  */
 export function sendSuccess(res: ServerResponse, data: object, ignored: string[]): void {
-  const body = JSON.stringify(successBody(data, ignored));
+  sendSuccessJson(res, JSON.stringify(successBody(data, ignored)));
+}
+
+/** Writes a success envelope already serialized. */
+export function sendSuccessJson(res: ServerResponse, body: string): void {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

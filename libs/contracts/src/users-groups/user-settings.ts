@@ -124,8 +124,13 @@ export type UserSettings = { [K in SettingName]: (typeof USER_SETTINGS)[K]['defa
 
 /** Zulip's defaults, the starting point of every organization's defaults. */
 export function builtinSettingDefaults(): UserSettings {
-  return Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, def]) => [name, def.default])) as UserSettings;
+  return { ...BUILTIN_DEFAULTS };
 }
+
+/** Built once: every message sent resolves its sender's settings over these. */
+const BUILTIN_DEFAULTS: Readonly<UserSettings> = Object.freeze(
+  Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, def]) => [name, def.default])) as UserSettings,
+);
 
 /**
  * A user's effective settings: what is stored, over the organization's defaults, over Zulip's.

@@ -6,6 +6,7 @@ import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnecti
 import { APP_CONFIG, type AppConfig } from '../config';
 import { MetricsService } from '../metrics';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
+import { ReplyInbox } from './reply-inbox';
 
 /** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
 interface RequestPacket {
@@ -23,13 +24,13 @@ const codec = JSONCodec();
 
 /**
  * Calls another service's command over NATS request/reply. The request goes through the
- * connection's one shared reply subscription (nats.js muxes replies by inbox token), not a
- * subscription per call as Nest's client makes: a call is one message each way. Every call
+ * connection's one shared reply subscription (ReplyInbox), not a subscription per call as
+ * Nest's client makes: a call is one message each way. Every call
  * has a timeout, and a subject nobody serves fails at once (NATS answers "no responders").
  */
 @Injectable()
 export class CommandClient implements OnApplicationShutdown {
-  private connection?: Promise<NatsConnection>;
+  private connection?: Promise<{ nats: NatsConnection; inbox: ReplyInbox }>;
   private current?: NatsConnection;
 
   constructor(
@@ -57,11 +58,11 @@ export class CommandClient implements OnApplicationShutdown {
   }
 
   private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, carrier?: MsgHdrs): Promise<R> {
-    const nats = await this.connect();
+    const nats = await this.connected();
     const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID() };
     let answer: ReplyPacket<R>;
     try {
-      const message = await nats.request(def.subject, codec.encode(packet), carrier ? { timeout: timeoutMs, headers: carrier } : { timeout: timeoutMs });
+      const message = await nats.inbox.request(def.subject, codec.encode(packet), timeoutMs, carrier);
       answer = codec.decode(message.data) as ReplyPacket<R>;
     } catch (error) {
       const code = (error as NatsError).code;
@@ -78,7 +79,11 @@ export class CommandClient implements OnApplicationShutdown {
   }
 
   /** Connects once; a failed first attempt is forgotten so the next call tries again. */
-  connect(): Promise<NatsConnection> {
+  async connect(): Promise<NatsConnection> {
+    return (await this.connected()).nats;
+  }
+
+  private connected(): Promise<{ nats: NatsConnection; inbox: ReplyInbox }> {
     this.connection ??= connect({
       servers: this.config.NATS_URL,
       name: 'command-client',
@@ -87,7 +92,7 @@ export class CommandClient implements OnApplicationShutdown {
       // No stack captured per request (nats.js does by default): a measurable cost on every send.
       noAsyncTraces: true,
     }).then(
-      (nats) => (this.current = nats),
+      (nats) => ({ nats: (this.current = nats), inbox: new ReplyInbox(nats) }),
       (error: unknown) => {
         this.connection = undefined;
         throw error;
@@ -101,7 +106,7 @@ export class CommandClient implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const nats = await this.connection?.catch(() => undefined);
-    await nats?.drain().catch(() => undefined);
+    const connected = await this.connection?.catch(() => undefined);
+    await connected?.nats.drain().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { EVENT_STREAM, EVENT_SUBJECTS, type EventDef } from '@teamchat/contracts';
-import { JSONCodec, RetentionPolicy, StorageType, connect, headers, type JetStreamClient, type NatsConnection } from 'nats';
+import { JSONCodec, RetentionPolicy, StorageType, connect, headers, type MsgHdrs, type NatsConnection } from 'nats';
+import { ReplyInbox } from '../commands/reply-inbox';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { LOGGER } from '../logger';
@@ -18,7 +18,7 @@ const MAX_AGE_NANOS = 24 * 3600 * 1e9;
 @Injectable()
 export class EventBus implements OnModuleInit, OnApplicationShutdown {
   private connection?: NatsConnection;
-  private jetstream?: JetStreamClient;
+  private inbox?: ReplyInbox;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -26,7 +26,8 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'event-bus', noAsyncTraces: true });
+    // Like every connection of a service, it outlives a NATS outage: it keeps reconnecting.
+    this.connection = await connect({ servers: this.config.NATS_URL, name: 'event-bus', maxReconnectAttempts: -1, noAsyncTraces: true });
     const manager = await this.connection.jetstreamManager();
     try {
       await manager.streams.info(EVENT_STREAM);
@@ -42,23 +43,34 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
         // Another replica may have created it meanwhile.
         .catch(async (error: unknown) => manager.streams.info(EVENT_STREAM).catch(() => Promise.reject(error)));
     }
-    this.jetstream = this.connection.jetstream();
+    this.inbox = new ReplyInbox(this.connection);
   }
 
   async publish<P>(def: EventDef<P>, payload: P): Promise<void> {
-    if (!this.jetstream) throw new Error('EventBus used before it connected');
-    // The message id names this event for consumers that must act on it once (the fan-out).
-    if (tracing.enabled) return this.tracedPublish(this.jetstream, def, payload);
-    await this.jetstream.publish(def.subject, codec.encode(payload), { msgID: randomUUID() });
+    if (tracing.enabled) return this.tracedPublish(def, payload);
+    await this.store(def.subject, codec.encode(payload));
   }
 
   /** With tracing on: a PRODUCER span, its context in the message's headers for the consumers. */
-  private tracedPublish<P>(jetstream: JetStreamClient, def: EventDef<P>, payload: P): Promise<void> {
+  private tracedPublish<P>(def: EventDef<P>, payload: P): Promise<void> {
     return inSpan(`publish ${def.subject}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': def.subject } }, async () => {
       const carrier = headers();
       injectNats(carrier);
-      await jetstream.publish(def.subject, codec.encode(payload), { msgID: randomUUID(), headers: carrier });
+      await this.store(def.subject, codec.encode(payload), carrier);
     });
+  }
+
+  /**
+   * A JetStream publish: a plain publish to the stream's subject whose reply is the stream's
+   * acknowledgement (or its refusal). Consumers that must act on an event once key it by its
+   * stream sequence, which a redelivery keeps.
+   */
+  private async store(subject: string, data: Uint8Array, carrier?: MsgHdrs): Promise<void> {
+    if (!this.inbox) throw new Error('EventBus used before it connected');
+    const ack = codec.decode((await this.inbox.request(subject, data, this.config.NATS_REQUEST_TIMEOUT_MS, carrier)).data) as {
+      error?: { code?: number; description?: string };
+    };
+    if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description ?? ack.error.code}`);
   }
 
   /** Publishes in order; a failure is logged, never thrown, since the change has committed. */
