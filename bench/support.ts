@@ -10,8 +10,9 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // OTEL_* reach them too: OTEL_EXPORTER_OTLP_ENDPOINT=http://… measures the cost of tracing.
   const otel = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('OTEL_') && e[1] !== undefined));
-  // The credential cache keeps its deployment default (the tests shorten it to see revocations sooner).
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', ...otel, ...env }, gateways, nodeArgs });
+  // The caches keep their deployment defaults (the tests shorten or turn them off, to see
+  // changes made behind the services' backs).
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', ...otel, ...env }, gateways, nodeArgs });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -28,7 +28,7 @@ describe('scheduled messages', () => {
   let factory: Factory;
   let subdomain: string;
   let realm: { id: number };
-  let member: TestUser, other: TestUser, outsider: TestUser, deactivated: TestUser;
+  let member: TestUser, admin: TestUser, other: TestUser, outsider: TestUser, deactivated: TestUser;
   let channel: { id: number; name: string };
 
   const as = (user: TestUser) => ({ auth: user, subdomain });
@@ -54,6 +54,7 @@ describe('scheduled messages', () => {
     subdomain = org.realm.subdomain;
     realm = org.realm;
     member = org.member;
+    admin = org.admin;
     other = await factory.user(org.realm, { fullName: 'Other Member' });
     deactivated = await factory.user(org.realm, { isActive: false });
     outsider = await factory.user(await factory.organization({ subdomain: 'sched-elsewhere' }));
@@ -185,7 +186,8 @@ describe('scheduled messages', () => {
       const doomed = await factory.channel(realm, { name: 'doomed', subscribers: [member] });
       const queue = await EventQueueClient.register(system.api, as(member), { event_types: ['scheduled_messages', 'message'] });
       const id = await scheduleId(member, { to: doomed.id, scheduled_delivery_timestamp: inSeconds(2) });
-      await system.db.stream.update({ where: { id: doomed.id }, data: { isArchived: true } });
+      // Archived through the API, as an administrator would (messaging learns of it from the change's event).
+      expectSuccess(await system.api.delete(`/streams/${doomed.id}`, {}, as(admin)));
       const updates = await queue.waitFor('scheduled_messages', 2, 10000);
       expect(updates[1]).toMatchObject({ op: 'update', scheduled_message: { scheduled_message_id: id, failed: true } });
       const stored = await system.db.scheduledMessage.findUniqueOrThrow({ where: { id } });
@@ -209,7 +211,7 @@ describe('scheduled messages', () => {
       const nobody = await factory.systemGroupId(realm, 'role:nobody');
       const quiet = await factory.channel(realm, { name: 'quiet', subscribers: [member] });
       const id = await scheduleId(member, { to: quiet.id, scheduled_delivery_timestamp: inSeconds(2) });
-      await system.db.stream.update({ where: { id: quiet.id }, data: { canSendMessageGroupId: nobody } });
+      expectSuccess(await system.api.patch(`/streams/${quiet.id}`, { can_send_message_group: { new: nobody } } as never, as(admin)));
       await waitUntil(async () => (await system.db.scheduledMessage.findUniqueOrThrow({ where: { id } })).failed);
       expect((await system.db.scheduledMessage.findUniqueOrThrow({ where: { id } })).failureMessage).toBe('You do not have permission to post in this channel.');
     });

@@ -32,6 +32,8 @@ export const configSchema = z.object({
   /** Each command service serves /health/live, /health/ready and /metrics here. */
   HEALTH_PORT: port(9100),
   AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** How long messaging keeps a channel's send context (0: not at all); events that change one empty the cache at once. */
+  SEND_CONTEXT_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   RATE_LIMIT_ENABLED: bool(true),
   RATE_LIMIT_API_PER_USER: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_API_PER_IP: z.coerce.number().int().positive().default(100),

@@ -3,6 +3,7 @@ import type { ServiceName } from '@teamchat/contracts';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from './config';
 import { CommandClient } from './commands/command-client';
+import { CommandConnection } from './commands/command-connection';
 import { LOGGER } from './logger';
 import { MetricsController, MetricsService } from './metrics';
 import { REDIS, createRedis, pingRedis } from './redis';
@@ -43,6 +44,7 @@ export class PlatformModule {
         },
         MetricsService,
         CommandClient,
+        CommandConnection,
         RateLimiter,
         EventBus,
         Shutdown,
@@ -59,7 +61,7 @@ export class PlatformModule {
           ],
         },
       ],
-      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, RateLimiter, EventBus, Shutdown, READINESS_CHECKS],
+      exports: [APP_CONFIG, LOGGER, SERVICE_NAME, REDIS, MetricsService, CommandClient, CommandConnection, RateLimiter, EventBus, Shutdown, READINESS_CHECKS],
     };
   }
 }

@@ -100,6 +100,9 @@ export class TestSystem {
       EXTERNAL_URL: `http://${TEST_ROOT_HOST}`,
       RATE_LIMIT_ENABLED: 'false',
       AUTH_CACHE_TTL_SECONDS: '1',
+      // Tests change the database behind the services' backs (factories), which no event tells
+      // messaging's send-context cache about; send-context-cache.spec turns it on.
+      SEND_CONTEXT_CACHE_SECONDS: '0',
       SHUTDOWN_GRACE_SECONDS: '0',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',

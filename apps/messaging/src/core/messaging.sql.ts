@@ -63,14 +63,14 @@ export const channelByNameForUser = statement<ChannelWithSubscriptionRow, [name:
   channelForUser(CHANNEL_COLUMNS, 'name'),
 );
 
-/** What sending to a channel needs besides the channel: who receives it and the topic's state. */
+/**
+ * What sending to a channel needs besides the channel: who receives it, the sender and who may
+ * post. None of it depends on the topic, so it can be cached (ChannelSendContexts); the topic's
+ * state is read by the insert itself.
+ */
 export interface ChannelSendContextRow extends ChannelWithSubscriptionRow {
   /** Active subscribers whose accounts are active. */
   subscriberIds: number[];
-  /** Who has a visibility policy for the topic. */
-  policies: { userId: number; policy: number }[];
-  /** Whether the topic has any message yet. */
-  hasMessages: boolean;
   /** The sender's profile row (it shows on the message, and its settings decide topic follows). */
   sender: MemberProfileRow;
   /** The channel's can_send_message_group, and whether it is role:everyone (then no membership check is needed). */
@@ -81,9 +81,6 @@ export interface ChannelSendContextRow extends ChannelWithSubscriptionRow {
 const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
   ARRAY(SELECT r.user_id FROM subscriptions r JOIN users u ON u.id = r.user_id
         WHERE r.stream_id = s.id AND r.active AND u.is_active) AS "subscriberIds",
-  coalesce((SELECT json_agg(json_build_object('userId', t.user_id, 'policy', t.visibility_policy)) FROM user_topics t
-            WHERE t.stream_id = s.id AND lower(t.topic_name) = lower($4)), '[]'::json) AS policies,
-  EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = s.id AND lower(m.topic) = lower($4)) AS "hasMessages",
   (SELECT json_build_object('id', u.id, 'fullName', u.full_name, 'deliveryEmail', u.delivery_email,
      'avatarSource', u.avatar_source, 'avatarVersion', u.avatar_version, 'isBot', u.is_bot, 'isActive', u.is_active,
      'role', u.role, 'settings', u.settings, 'realmDefaults', r.user_settings_defaults)
@@ -92,14 +89,14 @@ const SEND_CONTEXT_COLUMNS = `${CHANNEL_COLUMNS},
   EXISTS (SELECT 1 FROM user_groups g WHERE g.id = s.can_send_message_group_id AND g.is_system_group AND g.name = 'role:everyone')
     AS "everyoneMaySend"`;
 
-/** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription, the recipients, the topic. */
-export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number, topic: string]>(
+/** Everything a channel message needs read, in one statement: the channel by id, the sender's subscription and profile, the recipients. */
+export const channelSendContextById = statement<ChannelSendContextRow, [streamId: number, realmId: number, userId: number]>(
   'messaging.channel_send_context_by_id',
   channelForUser(SEND_CONTEXT_COLUMNS, 'id'),
 );
 
 /** The same, the channel named whatever its case. */
-export const channelSendContextByName = statement<ChannelSendContextRow, [name: string, realmId: number, userId: number, topic: string]>(
+export const channelSendContextByName = statement<ChannelSendContextRow, [name: string, realmId: number, userId: number]>(
   'messaging.channel_send_context_by_name',
   channelForUser(SEND_CONTEXT_COLUMNS, 'name'),
 );
@@ -160,8 +157,17 @@ type MessageValues = [
   hasAttachment: boolean,
 ];
 
-/** The one message-writing statement; `keyed` adds the scheduler's idempotency key as $14. */
-const insertMessageText = (keyed: boolean) => `WITH message AS (
+/**
+ * The one message-writing statement; `keyed` adds the scheduler's idempotency key as $14. It
+ * also answers the topic's state before the message (every part of one statement sees the
+ * same snapshot, which the insert's own rows are not in): whether the topic had messages, and
+ * who had a visibility policy for it. A direct message ($3 null) has no topic state.
+ */
+const insertMessageText = (keyed: boolean) => `WITH prior AS (
+     SELECT EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = $3 AND lower(m.topic) = lower($5)) AS had_messages,
+       coalesce((SELECT json_agg(json_build_object('userId', t.user_id, 'policy', t.visibility_policy)) FROM user_topics t
+                 WHERE t.stream_id = $3 AND lower(t.topic_name) = lower($5)), '[]'::json) AS policies
+   ), message AS (
      INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client,
        has_link, has_image, has_attachment${keyed ? ', scheduled_message_id' : ''})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13${keyed ? ', $14' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
@@ -173,19 +179,27 @@ const insertMessageText = (keyed: boolean) => `WITH message AS (
      UPDATE streams SET first_message_id = message.id FROM message
      WHERE streams.id = $3 AND streams.first_message_id IS NULL
    )
-   SELECT id, date_sent AS "dateSent" FROM message`;
+   SELECT id, date_sent AS "dateSent", prior.had_messages AS "topicHadMessages", prior.policies AS "topicPolicies" FROM message, prior`;
+
+/** What the insert answers: the message's id and time, and the topic's state before it. */
+export interface InsertedMessageRow {
+  id: number;
+  dateSent: Date;
+  topicHadMessages: boolean;
+  topicPolicies: { userId: number; policy: number }[];
+}
 
 /**
  * A new message and its recipients' rows in one statement, moving the channel's
  * first_message_id when it has none yet. Recipients come as two parallel arrays.
  */
-export const insertMessage = statement<{ id: number; dateSent: Date }, MessageValues>('messaging.insert_message', insertMessageText(false));
+export const insertMessage = statement<InsertedMessageRow, MessageValues>('messaging.insert_message', insertMessageText(false));
 
 /**
  * insertMessage with the scheduler's idempotency key: a key already used (by a committed or
  * concurrent insert, which this one waits for) inserts nothing and returns no row.
  */
-export const insertKeyedMessage = statement<{ id: number; dateSent: Date }, [...MessageValues, scheduledMessageId: number]>(
+export const insertKeyedMessage = statement<InsertedMessageRow, [...MessageValues, scheduledMessageId: number]>(
   'messaging.insert_keyed_message',
   insertMessageText(true),
 );

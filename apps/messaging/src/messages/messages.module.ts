@@ -5,6 +5,7 @@ import { GetMessages } from './get-messages.use-case';
 import { MessagesHandler } from './messages.handler';
 import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
+import { ChannelSendContexts } from './channel-send-contexts';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
 import { MarkAllAsRead } from './mark-all-as-read.use-case';
@@ -19,6 +20,7 @@ import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.u
   controllers: [MessagesHandler],
   providers: [
     SendMessage,
+    ChannelSendContexts,
     GetMessages,
     CheckMessage,
     SendScheduledMessage,

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PgService, PrismaService, isStoredId, type Queryable, type StreamModel } from '@teamchat/db';
+import { PgService, PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
 import {
-  channelSendContextById,
-  channelSendContextByName,
   createDirectMessageGroup,
   directMessageGroupByKey,
   insertKeyedMessage,
@@ -28,6 +26,7 @@ import { toMessageRecord, type StoredMessage } from './message-record';
 import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
+import { ChannelSendContexts } from './channel-send-contexts';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
 type Command = ApiCommand<Params>;
@@ -48,8 +47,6 @@ interface Delivery {
   subscriberCount: number;
   /** The sender's subscription is muted (channel messages). */
   channelMuted: boolean;
-  /** Channel messages: who has a visibility policy for the topic, and whether it has messages yet. */
-  topicState?: { policies: { userId: number; policy: number }[]; hasMessages: boolean };
   /** The sender's profile, when it was read with the rest. */
   senderProfile?: MemberProfileRow;
 }
@@ -77,6 +74,7 @@ export class SendMessage {
     private readonly users: UserDirectoryReadonly,
     private readonly profiles: MemberProfilesReadonly,
     private readonly events: EventBus,
+    private readonly channelContexts: ChannelSendContexts,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -157,10 +155,10 @@ export class SendMessage {
       [sender.id, ...delivery.dmMembers, ...mentions.mentionedUserIds],
       delivery.senderProfile ? [delivery.senderProfile] : [],
     );
-    const visibilityChanges = isChannel ? await this.visibilityChanges(delivery, sender.id, mentions, profiles) : [];
 
-    // One statement writes the message, its recipients' rows and the channel's first message;
-    // only topic visibility changes (a topic's first messages, mentions) need a transaction around it.
+    // One statement writes the message, its recipients' rows and the channel's first message,
+    // and answers the topic's state before it; topic visibility changes (a topic's first
+    // messages, mentions) follow in a transaction of their own.
     const unsaved: Omit<StoredMessage, 'id' | 'dateSent' | 'scheduledMessageId'> = {
       realmId: realm.id,
       senderId: sender.id,
@@ -172,31 +170,34 @@ export class SendMessage {
       sendingClient: command.client ?? 'API',
       ...contentFlags(content, renderedContent),
     };
-    const write = async (db: Queryable): Promise<StoredMessage | null> => {
-      const values = [
-        unsaved.realmId,
-        unsaved.senderId,
-        unsaved.streamId,
-        unsaved.dmGroupId,
-        unsaved.topic,
-        unsaved.content,
-        unsaved.renderedContent,
-        unsaved.sendingClient,
-        delivery.recipientIds,
-        delivery.recipientIds.map(flagsOf),
-        unsaved.hasLink,
-        unsaved.hasImage,
-        unsaved.hasAttachment,
-      ] as const;
-      // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
-      const [saved] =
-        scheduledMessageId === null ? await db.run(insertMessage, ...values) : await db.run(insertKeyedMessage, ...values, scheduledMessageId);
-      if (!saved) return null;
-      for (const change of visibilityChanges) await db.run(setTopicVisibility, change.userId, delivery.streamId!, delivery.topic, change.policy);
-      return { ...unsaved, ...saved, scheduledMessageId };
-    };
-    const message = visibilityChanges.length === 0 ? await write(this.pg) : await this.pg.transaction(write);
-    if (!message) return { id: null };
+    const values = [
+      unsaved.realmId,
+      unsaved.senderId,
+      unsaved.streamId,
+      unsaved.dmGroupId,
+      unsaved.topic,
+      unsaved.content,
+      unsaved.renderedContent,
+      unsaved.sendingClient,
+      delivery.recipientIds,
+      delivery.recipientIds.map(flagsOf),
+      unsaved.hasLink,
+      unsaved.hasImage,
+      unsaved.hasAttachment,
+    ] as const;
+    // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
+    const [saved] =
+      scheduledMessageId === null ? await this.pg.run(insertMessage, ...values) : await this.pg.run(insertKeyedMessage, ...values, scheduledMessageId);
+    if (!saved) return { id: null };
+    const message: StoredMessage = { ...unsaved, id: saved.id, dateSent: saved.dateSent, scheduledMessageId };
+    const visibilityChanges = isChannel
+      ? this.visibilityChanges(delivery, { policies: saved.topicPolicies, hasMessages: saved.topicHadMessages }, sender.id, mentions, profiles)
+      : [];
+    if (visibilityChanges.length > 0) {
+      await this.pg.transaction(async (tx) => {
+        for (const change of visibilityChanges) await tx.run(setTopicVisibility, change.userId, delivery.streamId!, delivery.topic, change.policy);
+      });
+    }
     const record = toMessageRecord(message, {
       realm,
       profiles,
@@ -247,7 +248,7 @@ export class SendMessage {
 
   private async toChannel({ realm, user, params }: Command): Promise<Delivery> {
     const target = parseChannelTarget(params.to);
-    // The topic is needed for the one read below, but its errors come after the channel's.
+    // The topic's errors come after the channel's.
     let topic = '';
     let topicError: unknown;
     try {
@@ -255,12 +256,7 @@ export class SendMessage {
     } catch (error) {
       topicError = error;
     }
-    const [context] =
-      'id' in target
-        ? isStoredId(target.id)
-          ? await this.pg.run(channelSendContextById, target.id, realm.id, user!.id, topic)
-          : []
-        : await this.pg.run(channelSendContextByName, target.name.trim(), realm.id, user!.id, topic);
+    const context = await this.channelContexts.of('id' in target ? target : { name: target.name.trim() }, realm.id, user!.id);
     const access = context ? accessFrom(context, user!) : null;
     if (!access) {
       const exists =
@@ -295,7 +291,6 @@ export class SendMessage {
       recipientIds,
       subscriberCount: active.length,
       channelMuted: access.subscription?.isMuted ?? false,
-      topicState: { policies: context!.policies, hasMessages: context!.hasMessages },
       senderProfile: context!.sender,
     };
   }
@@ -361,13 +356,13 @@ export class SendMessage {
   }
 
   /** The sender's automatic follow/unmute, and mentioned users who follow where mentioned. */
-  private async visibilityChanges(
+  private visibilityChanges(
     delivery: Delivery,
+    { policies, hasMessages }: { policies: { userId: number; policy: number }[]; hasMessages: boolean },
     senderId: number,
     mentions: MentionEnv,
     profiles: Awaited<ReturnType<MemberProfilesReadonly['of']>>,
-  ): Promise<{ userId: number; policy: number }[]> {
-    const { policies, hasMessages } = delivery.topicState!;
+  ): { userId: number; policy: number }[] {
     const policyOf = (userId: number) => policies.find((row) => row.userId === userId)?.policy ?? Visibility.INHERIT;
     const initiates = !hasMessages;
 

@@ -14,6 +14,8 @@ import { SERVICE_NAME } from '../service-name';
 import { CommandClient } from './command-client';
 import { CommandHandler } from './command-handler.decorator';
 import { CommandServer } from './command-server';
+import { CommandConnection } from './command-connection';
+import { connect } from 'nats';
 
 const tag = randomBytes(4).toString('hex');
 const def = <P, R>(name: string, payload: z.ZodType<P>): CommandDef<P, R> => ({
@@ -26,6 +28,11 @@ const double = def<{ n: number }, { doubled: number }>('double', z.object({ n: z
 const refuse = def<object, never>('refuse', z.object({}));
 const crash = def<object, never>('crash', z.object({}));
 const slow = def<{ ms: number }, { waited: number }>('slow', z.object({ ms: z.number() }));
+const seenSoFar = def<object, { seen: number }>('seen', z.object({}));
+const changeSubject = `test.${tag}.changed`;
+
+/** Changes told on the commands' connection (what a cache invalidated by events counts). */
+let seen = 0;
 
 let handled = 0;
 
@@ -40,6 +47,11 @@ class TestHandlers {
   @CommandHandler(refuse)
   refuse(): never {
     throw new ZulipError('BAD_REQUEST', 'Not today', { why: 'test' });
+  }
+
+  @CommandHandler(seenSoFar)
+  seenSoFar() {
+    return { seen };
   }
 
   @CommandHandler(crash)
@@ -61,6 +73,7 @@ const config = loadConfig({ NATS_URL: TEST_NATS_URL, NATS_REQUEST_TIMEOUT_MS: '2
   controllers: [TestHandlers],
   providers: [
     CommandServer,
+    CommandConnection,
     MetricsService,
     { provide: APP_CONFIG, useValue: config },
     { provide: LOGGER, useValue: pino({ level: 'silent' }) },
@@ -71,6 +84,7 @@ class TestServiceModule {}
 
 async function startService(): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(TestServiceModule, { logger: false });
+  app.get(CommandConnection).subscribe(changeSubject, () => (seen += 1));
   await app.init();
   return app;
 }
@@ -92,6 +106,23 @@ describe('CommandServer', () => {
       await expect(client.call(double, { n: 21 })).resolves.toEqual({ doubled: 42 });
       expect(app.get(CommandServer).isConnected()).toBe(true);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('hands a listener on the commands\' connection each event published before a command, before that command runs', async () => {
+    const app = await startService();
+    // Another process publishes (as EventBus does, on its own connection) and knows the server has it.
+    const publisher = await connect({ servers: TEST_NATS_URL });
+    try {
+      for (let i = 1; i <= 100; i++) {
+        const before = seen;
+        publisher.publish(changeSubject);
+        await publisher.flush();
+        await expect(client.call(seenSoFar, {})).resolves.toEqual({ seen: before + 1 });
+      }
+    } finally {
+      await publisher.close();
       await app.close();
     }
   });

@@ -11,6 +11,7 @@ import { SERVICE_NAME } from '../service-name';
 import { SpanKind, extractNats, failSpan, inSpan, tracing } from '../tracing';
 import { isDependencyUnavailable } from '../dependency-errors';
 import { COMMAND_DEF } from './command-handler.decorator';
+import { CommandConnection } from './command-connection';
 
 /** What a caller sends (Nest's NATS packet shape, which CommandClient and Nest's client both write). */
 interface RequestPacket {
@@ -43,6 +44,7 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly metrics: MetricsService,
+    private readonly alongside: CommandConnection,
     @Inject(SERVICE_NAME) private readonly service: ServiceName,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -57,6 +59,8 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
       // A stack captured per request is pure cost here: replies are matched by subject.
       noAsyncTraces: true,
     });
+    // Subscriptions that must precede any command (see CommandConnection) come first.
+    this.alongside.attach(this.connection);
     for (const { def, handler } of handlers) {
       const subscription = this.connection.subscribe(def.subject, {
         queue: this.service,
