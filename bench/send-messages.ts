@@ -8,7 +8,9 @@
  * (services, Postgres, Redis, NATS, and this client). The channel has BENCH_SUBSCRIBERS (default 10).
  */
 import http from 'node:http';
+import { eventStreamName } from '@teamchat/contracts';
 import { Factory, type TestUser } from '@teamchat/testing';
+import { connect } from 'nats';
 import { cpuSnapshot, printCpu } from './process-cpu';
 import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
@@ -48,14 +50,32 @@ async function main() {
     await Promise.all(Array.from({ length: clients }, (_, c) => send(warmAgent, c)));
     warmAgent.destroy();
 
+    // The gateways' fan-out of the sent messages' events: a phase counts as sustained only
+    // once the fan-out has caught up, so its figures include the time that took.
+    const nats = await connect({ servers: system.env.NATS_URL });
+    const jetstream = await nats.jetstreamManager();
+    const stream = eventStreamName(system.env.NATS_SUBJECT_PREFIX ?? '');
+    const fanoutBacklog = async () => {
+      const info = await jetstream.consumers.info(stream, 'gateway-fanout');
+      return info.num_pending + info.num_ack_pending;
+    };
     const phase = async (name: string, run: (agent: http.Agent) => Promise<PhaseResult>) => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
       const before = cpuSnapshot(system.pids());
       const result = await run(agent);
+      const backlog = await fanoutBacklog();
+      const caughtUpAt = Date.now();
+      while ((await fanoutBacklog()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const catchUp = (Date.now() - caughtUpAt) / 1000;
       const after = cpuSnapshot(system.pids());
       agent.destroy();
       report(name, result);
-      printCpu(before, after, result.elapsed);
+      const sent = result.latencies.length - result.errors;
+      console.log(
+        `  fan-out:       ${backlog} events behind when sending stopped, caught up ${catchUp.toFixed(1)} s later: ` +
+          `${(sent / (result.elapsed + catchUp)).toFixed(1)} messages/s sent and fanned out`,
+      );
+      printCpu(before, after, result.elapsed + catchUp);
     };
 
     console.log(`bench:send  channel of ${subscriberCount} subscribers, ${seconds} s per phase`);
@@ -98,6 +118,7 @@ async function main() {
       result.elapsed = Number(process.hrtime.bigint() - started) / 1e9;
       return result;
     });
+    await nats.close();
   } finally {
     await system.stop();
   }

@@ -21,6 +21,7 @@ export class ReplyInbox {
   private readonly prefix = `${createInbox()}.`;
   private readonly pending = new Map<string, Waiter>();
   private next = 0;
+  private outgoing: { subject: string; data: Uint8Array; token: string; headers?: MsgHdrs }[] = [];
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly connection: NatsConnection) {
@@ -37,14 +38,29 @@ export class ReplyInbox {
     const token = (this.next++).toString(36);
     return new Promise<Msg>((resolve, reject) => {
       this.pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
+      this.outgoing.push({ subject, data, token, headers });
+      if (this.outgoing.length === 1) setImmediate(this.send);
+    });
+  }
+
+  /**
+   * Publishes the requests made since the last turn of the event loop together: nats.js writes
+   * what is published within one task in one socket write, and under load many requests start
+   * in the same turn (one per HTTP request or database answer read), each in a task of its own.
+   */
+  private readonly send = (): void => {
+    const batch = this.outgoing;
+    this.outgoing = [];
+    for (const { subject, data, token, headers } of batch) {
       try {
         this.connection.publish(subject, data, headers ? { reply: this.prefix + token, headers } : { reply: this.prefix + token });
       } catch (error) {
+        const waiter = this.pending.get(token);
         this.pending.delete(token);
-        reject(error as Error);
+        waiter?.reject(error as Error);
       }
-    });
-  }
+    }
+  };
 
   private settle(message: Msg): void {
     const token = message.subject.slice(this.prefix.length);
