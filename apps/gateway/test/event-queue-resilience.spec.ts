@@ -1,6 +1,7 @@
 import { eventStreamName } from '@teamchat/contracts';
 import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type TestUser } from '@teamchat/testing';
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { JSONCodec, connect } from 'nats';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,6 +74,33 @@ describe('event queues across gateway restarts', () => {
     // Served by the restarted replica: the new event only (the 30 were acknowledged).
     const [last] = await queue.via(system.apiVia(1)).waitFor('message');
     expect(last).toMatchObject({ id: 30, message: expect.objectContaining({ id: later }) });
+  }, 60000);
+
+  it('hands the fan-out over in order when the replica holding its lease is killed mid-batch', async () => {
+    const redis = new Redis(system.env.REDIS_URL);
+    try {
+      const holderPid = async () => Number(((await redis.get(`${system.env.REDIS_KEY_PREFIX}eq:fanout-lease`)) ?? '').split(':')[0]);
+      const pid = await holderPid();
+      const [leader] = [...system.pids()].find(([name, candidate]) => name.startsWith('gateway') && candidate === pid) ?? [];
+      expect(leader).toBeDefined();
+      const survivor = leader === 'gateway' ? 1 : 0;
+      const queue = await EventQueueClient.register(system.apiVia(survivor), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
+      const collecting = queue.waitFor('drafts', 40, 30000);
+      // Events straight to JetStream, the lease holder killed while it works through them.
+      for (let i = 0; i < 40; i++) {
+        if (i === 15) await system.stopService(leader!, 'SIGKILL');
+        await publishDraftRemoved(bob.id, 1000 + i);
+      }
+      const received = await collecting;
+      expect(received.map((event) => event.draft_id)).toEqual(Array.from({ length: 40 }, (_, i) => 1000 + i));
+      await sleep(2500);
+      expect((await queue.settle()).filter((event) => event.type === 'drafts')).toHaveLength(40);
+      // The survivor holds the lease now.
+      expect(await holderPid()).toBe(system.pids().get(survivor === 0 ? 'gateway' : 'gateway#1'));
+      await system.startService(leader!);
+    } finally {
+      redis.disconnect();
+    }
   }, 60000);
 
   it('delivers events published while every gateway was down once one is back', async () => {

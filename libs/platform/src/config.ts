@@ -47,13 +47,13 @@ export const configSchema = z.object({
   EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
   /** After SIGTERM: how long a process answers not-ready while still serving, before it closes. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(2),
-  /** How long the fan-out may hold an event before JetStream hands it to another gateway replica. */
-  EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
   /**
-   * Domain events being fanned out at once across all gateway replicas. 1 keeps every queue in
-   * publication order; more trades that order for fan-out throughput.
+   * The fan-out's lease: how long a gateway replica that stopped renewing it (killed, paused)
+   * keeps it, and so how long its unacknowledged events wait before another replica takes over.
    */
-  EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(1),
+  EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
+  /** The most domain events the fan-out holds unacknowledged, and so the largest batch it fans out at once. */
+  EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(256),
   /**
    * Outgoing mail (Zulip's names). With no EMAIL_HOST, mail is not sent but written to the log
    * (the local default); otherwise SMTP to EMAIL_HOST:EMAIL_PORT, with STARTTLS required when

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, createRedis, type AppConfig } from '@teamchat/platform';
 import { ZulipError, badRequest } from '@teamchat/zulip';
@@ -14,15 +15,18 @@ export interface Delivery {
  * Appends deliveries atomically: each queue that still exists gets the next id of its own
  * counter. With a fan-out key the whole batch happens at most once (a redelivered domain
  * event finds its key set and appends nothing). Returns the queues appended to and the ones
- * that are gone, and wakes their long-polls on every replica.
+ * that are gone, and wakes their long-polls on every replica. Under the fan-out's lease
+ * (ARGV[3] the lease's key, ARGV[4] the holder's token) it appends nothing once the lease is
+ * someone else's, so a replica that lost it can never append out of turn.
  */
 const APPEND = `
 local prefix = ARGV[1]
+if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return 'fenced' end
 if ARGV[2] ~= '' then
   if not redis.call('SET', prefix .. 'done:' .. ARGV[2], '1', 'NX', 'EX', 86400) then return {{}, {}} end
 end
 local appended, gone = {}, {}
-for i = 3, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   local queue = ARGV[i]
   local meta = prefix .. 'q:' .. queue
   local ttl = redis.call('PTTL', meta)
@@ -96,9 +100,23 @@ if #kept == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', 
 return 1
 `;
 
+/** Makes the lease KEYS[1] ARGV[1]'s for ARGV[2] more milliseconds, if it is still theirs. */
+const LEASE_RENEW = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+`;
+
+/** Ends the lease KEYS[1] if it is still ARGV[1]'s. */
+const LEASE_RELEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+`;
+
 /** The store's scripts by command name, with how many of their arguments are keys. */
 const SCRIPTS = {
   eqAppend: { numberOfKeys: 0, lua: APPEND },
+  eqLeaseRenew: { numberOfKeys: 1, lua: LEASE_RENEW },
+  eqLeaseRelease: { numberOfKeys: 1, lua: LEASE_RELEASE },
   eqTake: { numberOfKeys: 2, lua: TAKE },
   eqIndexAdd: { numberOfKeys: 1, lua: INDEX_ADD },
   eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
@@ -107,6 +125,18 @@ const SCRIPTS = {
 /** Runs a script `defineCommand` gave the connection a method for, on it or on one of its pipelines. */
 function runScript<T extends Redis | ChainableCommander>(target: T, name: keyof typeof SCRIPTS, ...args: (string | number)[]): T extends Redis ? Promise<unknown> : ChainableCommander {
   return (target as unknown as Record<string, (...values: (string | number)[]) => never>)[name](...args);
+}
+
+/** The fan-out's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
+export interface FanoutLease {
+  token: string;
+}
+
+/** An append under a lease that is no longer held: another replica fans out now. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the fan-out lease passed to another replica');
+  }
 }
 
 export const badEventQueue = (queueId: string): ZulipError =>
@@ -223,15 +253,17 @@ export class EventQueueStore implements OnApplicationShutdown {
    * Appends in one atomic step. `onceKey` names the domain event being fanned out, so a
    * redelivery of it appends nothing. Queues found gone are dropped from their user's set.
    */
-  async append(deliveries: Delivery[], onceKey = '', owners?: Map<string, QueueDescriptor>): Promise<string[]> {
+  async append(deliveries: Delivery[], onceKey = '', fence?: FanoutLease): Promise<string[]> {
     if (deliveries.length === 0 && !onceKey) return [];
-    const args = [this.prefix, onceKey];
+    const args = [this.prefix, onceKey, fence ? this.leaseKey : '', fence?.token ?? ''];
     for (const { queueId, event } of deliveries) args.push(queueId, event);
-    const [appended, gone] = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]];
+    const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
+    if (outcome === 'fenced') throw new LeaseLost();
+    const [appended, gone] = outcome;
     if (gone.length > 0) {
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
-        const owner = owners?.get(queueId) ?? this.descriptors.get(queueId);
+        const owner = this.descriptors.get(queueId);
         if (owner) this.unindex(pipeline, owner);
         this.descriptors.delete(queueId);
       }
@@ -288,6 +320,26 @@ export class EventQueueStore implements OnApplicationShutdown {
     }
     await transaction.publish(this.wakeChannel, queueIds.join(' ')).exec();
     return queueIds.length;
+  }
+
+  private get leaseKey(): string {
+    return `${this.prefix}fanout-lease`;
+  }
+
+  /** The fan-out's lease for `ms` milliseconds if nobody holds it: only its holder fans out. */
+  async acquireLease(ms: number): Promise<FanoutLease | null> {
+    // The holder's process id first: operators (and tests) can tell which replica fans out.
+    const token = `${process.pid}:${randomUUID()}`;
+    return (await this.redis.set(this.leaseKey, token, 'PX', ms, 'NX')) === 'OK' ? { token } : null;
+  }
+
+  /** Whether the lease is still ours, for `ms` milliseconds more. */
+  async renewLease(lease: FanoutLease, ms: number): Promise<boolean> {
+    return (await runScript(this.redis, 'eqLeaseRenew', this.leaseKey, lease.token, ms)) === 1;
+  }
+
+  async releaseLease(lease: FanoutLease): Promise<void> {
+    await runScript(this.redis, 'eqLeaseRelease', this.leaseKey, lease.token);
   }
 
   /** Drops a queue from the indexes the fan-out reads. */

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '@teamchat/platform';
+import { TEST_REDIS_URL } from '@teamchat/testing';
+import { EventQueueStore, LeaseLost } from './event-queue.store';
+import type { QueueDescriptor } from './queue-descriptor';
+
+/** The fan-out's lease in Redis: one holder at a time, and appends fenced by it. */
+describe('the fan-out lease', () => {
+  let store: EventQueueStore;
+  const queue: QueueDescriptor = {
+    queueId: 'q1',
+    realmId: 1,
+    userId: 7,
+    eventTypes: null,
+    narrow: [],
+    applyMarkdown: true,
+    clientGravatar: false,
+    allPublicStreams: false,
+    capabilities: {},
+    lifespanSeconds: 60,
+  };
+
+  beforeEach(async () => {
+    store = new EventQueueStore(loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:lease:${randomBytes(4).toString('hex')}:` }));
+    await store.create(queue);
+  });
+  afterEach(() => store.onApplicationShutdown());
+
+  it('has one holder at a time, renewed and given up only by its holder', async () => {
+    const first = await store.acquireLease(5000);
+    expect(first).not.toBeNull();
+    expect(await store.acquireLease(5000)).toBeNull();
+    const impostor = { token: `${process.pid}:not-the-holder` };
+    expect(await store.renewLease(impostor, 5000)).toBe(false);
+    await store.releaseLease(impostor);
+    expect(await store.acquireLease(5000)).toBeNull();
+    expect(await store.renewLease(first!, 5000)).toBe(true);
+    await store.releaseLease(first!);
+    expect(await store.acquireLease(5000)).not.toBeNull();
+  });
+
+  it('passes to another replica once it runs out', async () => {
+    const first = await store.acquireLease(100);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await store.acquireLease(5000);
+    expect(second).not.toBeNull();
+    expect(await store.renewLease(first!, 5000)).toBe(false);
+  });
+
+  it('refuses an append under a lease that passed on, and appends nothing of it', async () => {
+    const first = await store.acquireLease(100);
+    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e1', first!);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await store.acquireLease(5000);
+    await expect(store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e2', first!)).rejects.toBeInstanceOf(LeaseLost);
+    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e3', second!);
+    // e1 and e3 only, with consecutive ids.
+    expect(await store.take('q1', 1, 7, -1)).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
+  });
+});
