@@ -173,7 +173,7 @@ async function main() {
       count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
       sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
     }
-    console.log(`  fan-out: ${count} domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
+    console.log(`  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
     for (const { rate, before, after, seconds: elapsed, delivered: got } of cpu) {
       console.log(`\n  at ${rate} messages/s:`);
       printCpu(before, after, elapsed);

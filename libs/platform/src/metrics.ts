@@ -24,7 +24,7 @@ export class MetricsService {
 
   readonly fanoutDuration = new Histogram({
     name: 'event_fanout_duration_seconds',
-    help: 'Domain events fanned out to client event queues (gateway), by outcome',
+    help: 'Batches of domain events fanned out to client event queues (gateway), by outcome',
     labelNames: ['outcome'],
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
