@@ -184,7 +184,8 @@ describe('observability: one trace per sent message, and the operations metrics'
       expect(res.headers.get('x-request-id')).toBe('0af7651916cd43dd8448eb211c80319c');
       const spans = await eventually(() => {
         const found = receiver.ofTrace('0af7651916cd43dd8448eb211c80319c');
-        return found.some((s) => s.service === 'messaging') ? found : undefined;
+        // Each service exports on its own schedule: wait for both ends of the trace.
+        return found.some((s) => s.service === 'messaging') && found.some((s) => s.name === 'POST /api/v1/messages') ? found : undefined;
       }, 'the continued trace');
       expect(spans.find((s) => s.name === 'POST /api/v1/messages')!.parentSpanId).toBe('b7ad6b7169203331');
     });

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import multer from 'multer';
+import { FORM_PARAMETER_LIMIT, plainFormBodies } from './form-body';
 
 /**
  * Zulip's request encodings: form-urlencoded bodies, and multipart form fields for clients
@@ -16,7 +17,8 @@ export function configureBodyParsing(app: INestApplication, maxBodyBytes: number
   instance.set('trust proxy', 'loopback, linklocal, uniquelocal');
   const fieldsOnly = multer({ limits: { fieldSize: maxBodyBytes, fields: 1000, files: 0 } }).none();
   const parsers: RequestHandler[] = [
-    express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: 1000 }),
+    plainFormBodies(maxBodyBytes),
+    express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: FORM_PARAMETER_LIMIT }),
     (req: Request, res: Response, next: NextFunction) => {
       if (req.is('multipart/form-data')) return fieldsOnly(req, res, next);
       next();
