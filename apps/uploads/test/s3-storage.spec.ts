@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { Factory, TestSystem, type TestUser } from '@teamchat/testing';
+import { Factory, TestSystem, freePort, type TestUser } from '@teamchat/testing';
 // s3rver: an S3-compatible server, run here for real (its own HTTP server, files on a temporary disk).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<unknown>; close(): Promise<void> };
@@ -11,16 +10,6 @@ import { bytes, multipart, send } from './http';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'teamchat-uploads';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 /**
  * The S3 backend against a real S3-compatible server (s3rver), through the same HTTP routes

@@ -26,15 +26,32 @@ export interface SystemOptions {
 /** A process of the system: a service, or `<service>#<n>` for its n-th extra replica. */
 export type ProcessName = ServiceName | `${ServiceName}#${number}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports for the services, drawn below Linux's ephemeral range (32768–60999). A port the kernel
+ * picks (listen on 0) lies in that range, which outgoing connections draw from too: between the
+ * pick and the service's own listen, a client socket could take it (seen as EADDRINUSE).
+ * Outside the range only another test process can, so each pick is random and checked free.
+ */
+const PORTS = { low: 10000, high: 30000 };
+const handedOut = new Set<number>();
+
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PORTS.low + Math.floor(Math.random() * (PORTS.high - PORTS.low));
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${PORTS.low} and ${PORTS.high}`);
+}
+
+/** Whether a service could listen on `port` now (the services listen on every address). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
 
