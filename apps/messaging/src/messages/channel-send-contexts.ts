@@ -45,7 +45,7 @@ export class ChannelSendContexts implements OnModuleInit {
     for (const subject of CHANGES) this.connection.subscribe(subject, () => this.clear());
   }
 
-  clear(): void {
+  private clear(): void {
     this.generation += 1;
     this.entries.clear();
   }

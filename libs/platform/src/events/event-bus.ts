@@ -73,16 +73,21 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
     if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description ?? ack.error.code}`);
   }
 
-  /** Publishes in order; a failure is logged, never thrown, since the change has committed. */
+  /**
+   * Publishes in order and waits for every acknowledgement at once: the events go out on one
+   * connection in the order given, which is the order the stream stores them in, so there is no
+   * need to wait for one before sending the next. A failure is logged, never thrown, since the
+   * change has committed.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async publishAll(events: { def: EventDef<any>; payload: unknown }[], requestId?: string): Promise<void> {
-    for (const { def, payload } of events) {
-      try {
-        await this.publish(def as EventDef<unknown>, payload);
-      } catch (error) {
-        this.logger.error({ err: error, subject: def.subject, requestId }, 'event not published');
-      }
-    }
+    await Promise.all(
+      events.map(({ def, payload }) =>
+        this.publish(def as EventDef<unknown>, payload).catch((error: unknown) =>
+          this.logger.error({ err: error, subject: def.subject, requestId }, 'event not published'),
+        ),
+      ),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
