@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { GroupMembership, PgService, openPrisma, type PrismaService } from '@teamchat/db';
+import { GroupMembership, PgService, channelIdsNamed, openPrisma, type PrismaService } from '@teamchat/db';
 import { CommandClient, ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
 import { CHANNEL_PERMISSION_SETTING_NAMES } from '@teamchat/contracts';
 import { Role, ZulipError } from '@teamchat/zulip';
@@ -231,9 +231,9 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
         },
       }),
       );
-      const channel = await prisma.stream.findFirstOrThrow({
-        where: { realmId: realm.id, name: { equals: name.trim(), mode: 'insensitive' }, isArchived: false },
-      });
+      const [id] = await channelIdsNamed(prisma, realm.id, [name.trim()]);
+      if (id === undefined) throw new UsageError(`No channel named '${name.trim()}'`);
+      const channel = await prisma.stream.findUniqueOrThrow({ where: { id } });
       return { stream_id: channel.id, name: channel.name, invite_only: channel.inviteOnly, subscribed: result.subscribed };
     }
     default:

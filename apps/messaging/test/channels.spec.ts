@@ -358,4 +358,32 @@ describe('channels and subscriptions', () => {
       );
     });
   });
+
+  // Last: it adds channels and a subscriber that the listings above would count.
+  describe('names', () => {
+    it('compares names exactly: `_` and `%` are characters, not wildcards', async () => {
+      // `secre_` once matched the private `secret` (a LIKE pattern), and its error named it.
+      const realm = await system.db.realm.findFirstOrThrow({ where: { subdomain } });
+      const member = await factory.user(realm, { fullName: 'Wildcard Tester' });
+      expectSuccess(await subscribe(member, { subscriptions: [{ name: 'general' }] }));
+      const body = expectSuccess(await subscribe(member, { subscriptions: [{ name: 'secre_' }, { name: 'genera%' }] }));
+      expect(body).toMatchObject({ subscribed: { [member.id]: ['secre_', 'genera%'] }, already_subscribed: {} });
+      expect(await system.db.subscription.count({ where: { userId: member.id, streamId: await channelId('secret') } })).toBe(0);
+      expectError(
+        await system.api.delete('/users/me/subscriptions', { subscriptions: ['gener_l'] }, as(member)),
+        400,
+        'STREAM_DOES_NOT_EXIST',
+        "Channel 'gener_l' does not exist",
+        { stream: 'gener_l' },
+      );
+      expect(await system.db.subscription.count({ where: { userId: member.id, streamId: await channelId('general'), active: true } })).toBe(1);
+      expectError(
+        await system.api.post('/messages', { type: 'stream', to: 'gen%', topic: 't', content: 'x' }, as(member)),
+        400,
+        'STREAM_DOES_NOT_EXIST',
+        "Channel 'gen%' does not exist",
+        { stream: 'gen%' },
+      );
+    });
+  });
 });

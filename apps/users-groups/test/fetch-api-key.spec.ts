@@ -47,6 +47,11 @@ describe('POST /fetch_api_key', () => {
     expect(expectSuccess(res)).toMatchObject({ api_key: user.apiKey, email: 'Kim.Keys@Example.Test', user_id: user.id });
   });
 
+  it('compares the username exactly: `_` and `%` are not wildcards', async () => {
+    wrongCredentials(await fetchKey({ username: 'kim_keys@example.test', password: user.password }));
+    wrongCredentials(await fetchKey({ username: 'kim.keys@%', password: user.password }));
+  });
+
   it('issues a key to an account that has none yet, and the same key on the next call', async () => {
     const keyless = await factory.user(realm);
     await system.db.apiKey.delete({ where: { userId: keyless.id } });

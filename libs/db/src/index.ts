@@ -21,3 +21,4 @@ export type {
   ScheduledMessageModel,
 } from './generated/prisma/models';
 export * from './stored-id';
+export * from './same-name';

@@ -6,7 +6,7 @@ import {
   type ChannelPermissionSettingName,
   type Messaging,
 } from '@teamchat/contracts';
-import { PrismaService, type StreamModel } from '@teamchat/db';
+import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, mustBeOwner, isOwnerRole, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelCreated, channelEvent, channelsGone, type PendingEvent } from '../channels/channel-events';
@@ -56,10 +56,8 @@ export class UpdateChannel {
     if (params.new_name !== undefined) {
       const name = checkChannelName(params.new_name);
       if (name !== channel.name) {
-        const taken = await this.prisma.stream.count({
-          where: { realmId: realm.id, id: { not: channel.id }, name: { equals: name, mode: 'insensitive' } },
-        });
-        if (taken > 0) throw badRequest('Channel name already in use.');
+        const taken = (await channelIdsNamed(this.prisma, realm.id, [name], true)).filter((id) => id !== channel.id);
+        if (taken.length > 0) throw badRequest('Channel name already in use.');
         data.name = name;
       }
     }

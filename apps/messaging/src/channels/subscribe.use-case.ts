@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
-import { type Prisma, PrismaService, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
+import { type Prisma, PrismaService, channelIdsNamed, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
@@ -78,8 +78,7 @@ export class Subscribe {
     const existing = await this.prisma.stream.findMany({
       where: {
         realmId,
-        ...(input.mustCreate ? {} : { isArchived: false }),
-        OR: input.channels.map((r) => ({ name: { equals: r.name, mode: 'insensitive' as const } })),
+        id: { in: await channelIdsNamed(this.prisma, realmId, input.channels.map((r) => r.name), input.mustCreate) },
       },
       include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService, type StreamModel } from '@teamchat/db';
+import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
@@ -33,8 +33,9 @@ export class Unsubscribe {
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
     const channels: StreamModel[] = [];
     for (const name of names) {
-      const channel = await this.prisma.stream.findFirst({
-        where: { realmId: realm.id, isArchived: false, name: { equals: name, mode: 'insensitive' } },
+      const [id] = await channelIdsNamed(this.prisma, realm.id, [name]);
+      const channel = id === undefined ? null : await this.prisma.stream.findFirst({
+        where: { id },
         include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
       });
       if (!channel || !canSeeChannel(channel, caller, channel.subscriptions.length > 0)) {

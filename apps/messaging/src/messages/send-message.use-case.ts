@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PgService, PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
+import { PgService, PrismaService, channelIdsNamed, isStoredId, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
@@ -262,9 +262,7 @@ export class SendMessage {
       const exists =
         'id' in target
           ? isStoredId(target.id) && (await this.prisma.stream.count({ where: { id: target.id, realmId: realm.id, isArchived: false } }))
-          : await this.prisma.stream.count({
-              where: { realmId: realm.id, isArchived: false, name: { equals: target.name, mode: 'insensitive' } },
-            });
+          : (await channelIdsNamed(this.prisma, realm.id, [target.name])).length;
       if (!exists && 'id' in target) {
         throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${target.id}' does not exist`, { stream_id: target.id });
       }

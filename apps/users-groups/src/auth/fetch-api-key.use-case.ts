@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, FetchApiKeyResult, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, userIdsWithEmail } from '@teamchat/db';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { generateApiKey } from './api-keys';
 import { PasswordAttempts } from './password-attempts';
@@ -35,10 +35,8 @@ export class FetchApiKey {
     const wait = await this.attempts.secondsToWait(realm.id, username);
     if (wait > 0) throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': wait });
 
-    const user = await this.prisma.user.findFirst({
-      where: { realmId: realm.id, deliveryEmail: { equals: username, mode: 'insensitive' } },
-      include: { password: true, apiKey: true },
-    });
+    const [id] = await userIdsWithEmail(this.prisma, realm.id, username);
+    const user = id === undefined ? null : await this.prisma.user.findUnique({ where: { id }, include: { password: true, apiKey: true } });
     const passwordOk = await verifyPassword(user?.password?.hash, params.password);
     if (!user || !passwordOk) {
       await this.attempts.failed(realm.id, username);

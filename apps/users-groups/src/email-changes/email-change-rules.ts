@@ -1,4 +1,4 @@
-import type { Prisma } from '@teamchat/db';
+import { userIdsWithEmail, type Prisma } from '@teamchat/db';
 import { ZulipError, badRequest, isAdminRole } from '@teamchat/zulip';
 import { isValidEmailAddress } from './email-address';
 
@@ -22,9 +22,7 @@ export async function checkEmailChange(db: Prisma.TransactionClient, user: Email
     throw badRequest('Email address changes are disabled in this organization.');
   }
   if (!isValidEmailAddress(newEmail)) throw badRequest('Invalid address.');
-  const holder = await db.user.findFirst({
-    where: { realmId: user.realmId, deliveryEmail: { equals: newEmail, mode: 'insensitive' } },
-    select: { isActive: true },
-  });
+  const [holderId] = await userIdsWithEmail(db, user.realmId, newEmail);
+  const holder = holderId === undefined ? null : await db.user.findUnique({ where: { id: holderId }, select: { isActive: true } });
   if (holder) throw badRequest(holder.isActive ? 'Already has an account.' : 'Account has been deactivated.');
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type UserModel } from '@teamchat/db';
+import { PrismaService, userIdsWithEmail, type UserModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
@@ -10,9 +10,8 @@ export class AccountCredentials {
   constructor(private readonly prisma: PrismaService) {}
 
   async findByEmail(realmId: number, email: string): Promise<UserModel> {
-    const user = await this.prisma.user.findFirst({
-      where: { realmId, deliveryEmail: { equals: email.trim(), mode: 'insensitive' } },
-    });
+    const [id] = await userIdsWithEmail(this.prisma, realmId, email.trim());
+    const user = id === undefined ? null : await this.prisma.user.findUnique({ where: { id } });
     if (!user) throw badRequest(`No such user: ${email}`);
     return user;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, type UserModel } from '@teamchat/db';
+import { Prisma, PrismaService, userIdsWithEmail, type UserModel } from '@teamchat/db';
 import { LIMITS, Role, badRequest, isRole } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
@@ -44,11 +44,8 @@ export class CreateUser {
     checkNewUser(input);
     const realm = await tx.realm.findUnique({ where: { id: input.realmId } });
     if (!realm) throw badRequest('Invalid organization');
-    const taken = await tx.user.findFirst({
-      where: { realmId: input.realmId, deliveryEmail: { equals: input.email, mode: 'insensitive' } },
-      select: { id: true },
-    });
-    if (taken) throw badRequest(`Email '${input.email}' already in use`);
+    const taken = await userIdsWithEmail(tx, input.realmId, input.email);
+    if (taken.length > 0) throw badRequest(`Email '${input.email}' already in use`);
 
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
     return tx.user.create({
