@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: checks Postgres, Redis and NATS, builds, applies migrations, then runs every
-// service as its own process with prefixed logs until Ctrl-C (which stops them with SIGTERM).
+// `npm start`: makes sure Postgres, Redis and NATS run (tools/deps starts private ones when
+// they do not), builds, applies migrations, then runs every service as its own process with
+// prefixed logs, restarting one that dies (tools/launcher/supervisor.js), until Ctrl-C or
+// SIGTERM: then the services stop, and after them the dependencies it started.
 const { spawn, execFileSync } = require('node:child_process');
-const net = require('node:net');
 const path = require('node:path');
+const { ensureDependencies, defaultStateDir, DependencyError } = require('../deps');
+const { createSupervisor } = require('./supervisor');
 
 const root = path.resolve(__dirname, '../..');
 const env = {
@@ -15,40 +18,6 @@ const env = {
 const SERVICES = ['users-groups', 'messaging', 'scheduler', 'presence', 'uploads', 'push', 'gateway'];
 const FIRST_HEALTH_PORT = Number(process.env.FIRST_HEALTH_PORT ?? 9101);
 const COLORS = [36, 35, 33, 32, 34, 31, 37];
-
-const HOW_TO_START = {
-  Postgres:
-    'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or: apt-get install -y postgresql)',
-  Redis:
-    'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no   (or: apt-get install -y redis-server)',
-  NATS: 'nats-server -a 127.0.0.1 -p 4222 -js &   (or: apt-get install -y nats-server)',
-};
-
-function reachable(url, fallbackPort) {
-  const { hostname, port } = new URL(url.replace(/^nats:/, 'http:'));
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || fallbackPort) });
-    socket.setTimeout(1500);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function checkDependencies() {
-  const checks = [
-    ['Postgres', env.DATABASE_URL, 5432],
-    ['Redis', env.REDIS_URL, 6379],
-    ['NATS', env.NATS_URL, 4222],
-  ];
-  const missing = [];
-  for (const [name, url, port] of checks) if (!(await reachable(url, port))) missing.push([name, url]);
-  if (missing.length === 0) return;
-  for (const [name, url] of missing) {
-    console.error(`${name} is not reachable at ${url.replace(/\/\/[^@]*@/, '//')}. Start it with:\n  ${HOW_TO_START[name]}`);
-  }
-  process.exit(1);
-}
 
 async function ensureDatabase() {
   const { Client } = require('pg');
@@ -93,10 +62,13 @@ let formatLine = (line) => line;
 
 function run(service, index) {
   const port = service === 'gateway' ? {} : { HEALTH_PORT: String(FIRST_HEALTH_PORT + index) };
+  // In its own process group: a Ctrl-C at the terminal reaches the launcher only, which stops
+  // the services itself (otherwise a service could die of the SIGINT first and be restarted).
   const child = spawn(process.execPath, [path.join(root, 'dist/apps', service, 'src/main.js')], {
     cwd: root,
     env: { ...env, ...port },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const prefix = process.stdout.isTTY ? `\x1b[${COLORS[index % COLORS.length]}m${service.padEnd(12)}\x1b[0m|` : `${service.padEnd(12)}|`;
   for (const stream of [child.stdout, child.stderr]) {
@@ -110,51 +82,77 @@ function run(service, index) {
   return child;
 }
 
-async function waitForGateway(port, children) {
-  const deadline = Date.now() + 60000;
-  while (Date.now() < deadline) {
-    if (children.some((child) => child.exitCode !== null)) return false;
+/** Restarts are announced on stderr, in red in a terminal. */
+function loud(line) {
+  process.stderr.write(process.stderr.isTTY ? `\x1b[1;31m${line}\x1b[0m\n` : `${line}\n`);
+}
+
+async function waitForGateway(port) {
+  const started = Date.now();
+  let warned = false;
+  while (!shutdownStarted) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
       if (res.status === 200) return true;
     } catch {
       // not listening yet
     }
+    if (!warned && Date.now() - started > 60000) {
+      warned = true;
+      loud('Not every service is ready after 60 s (see the logs above); still waiting.');
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return false;
 }
 
+let depsReady = null;
+let supervisor = null;
+let shutdownStarted = false;
+
+/** Stops the services, then the dependencies this launcher started, then exits. */
+async function shutdown(reason, code) {
+  if (shutdownStarted) {
+    if (supervisor) {
+      console.log(`${reason} again: killing the services.`);
+      supervisor.kill();
+    }
+    return;
+  }
+  shutdownStarted = true;
+  if (reason) console.log(`\n${reason}: stopping every service…`);
+  try {
+    if (supervisor) await supervisor.stop('SIGTERM');
+    // Last, and after any start still under way has finished.
+    const deps = await depsReady?.catch(() => null);
+    if (deps) await deps.stop();
+  } catch (error) {
+    console.error(error);
+    code = 1;
+  }
+  process.exit(code);
+}
+
 async function main() {
   const started = Date.now();
-  await checkDependencies();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => shutdown(signal, 0));
+  // A launcher that dies of an error leaves no service behind it.
+  process.on('exit', () => supervisor?.kill());
+
+  depsReady = ensureDependencies({ stateDir: defaultStateDir(root, env), env, log: (line) => console.log(line) });
+  await depsReady;
+  if (shutdownStarted) return;
   await ensureDatabase();
   require('../build').build({ quiet: true });
   formatLine = lineFormatter();
   execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: root, env, stdio: 'inherit' });
+  if (shutdownStarted) return;
 
-  const children = SERVICES.map(run);
-  let stopping = false;
-  const stop = (signal) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping every service…`);
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  for (const child of children) {
-    child.on('exit', (code) => {
-      if (!stopping) {
-        console.error(`A service exited (code ${code}); stopping the others.`);
-        stop('exit');
-      }
-      if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(stopping && code === 0 ? 0 : 1);
-    });
-  }
+  supervisor = createSupervisor({ log: loud });
+  SERVICES.forEach((service, index) => supervisor.add(service, () => run(service, index)));
 
   const gatewayPort = Number(env.GATEWAY_PORT ?? 9991);
-  if (!(await waitForGateway(gatewayPort, children))) return stop('not ready');
+  if (!(await waitForGateway(gatewayPort))) return;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`\nAll seven services are ready in ${seconds} s: http://localhost:${gatewayPort}/api/v1`);
   if ((await organizationCount()) === 0) {
@@ -168,6 +166,6 @@ then fetch your API key:
 }
 
 main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  console.error(error instanceof DependencyError ? error.message : error);
+  return shutdown(null, 1);
 });
