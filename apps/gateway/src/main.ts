@@ -1,10 +1,13 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import express from 'express';
 import { CommandClient, MetricsService, PinoNestLogger, PlatformModule, configOrExit, createLogger, startTracing, tracing } from '@teamchat/platform';
 import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { CommandRoutes } from './http/command-routes';
+import { EXACT_ROUTING } from './http/exact-routing';
 import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
@@ -21,7 +24,11 @@ async function bootstrap() {
   @Module({ imports: [PlatformModule.forRoot('gateway', config, logger), GatewayModule] })
   class GatewayRootModule {}
 
-  const app = await NestFactory.create(GatewayRootModule, { logger: new PinoNestLogger(logger), bodyParser: false });
+  // The application's own router (Nest's routes) matches exactly too: settings read when it is made.
+  const expressApp = express();
+  expressApp.set('case sensitive routing', EXACT_ROUTING.caseSensitive);
+  expressApp.set('strict routing', EXACT_ROUTING.strict);
+  const app = await NestFactory.create(GatewayRootModule, new ExpressAdapter(expressApp), { logger: new PinoNestLogger(logger), bodyParser: false });
   const unmounted = unmountedEndpoints();
   if (unmounted.length > 0) {
     logger.fatal({ unmounted }, 'gateway serves none of some declared endpoints');

@@ -3,6 +3,7 @@ import { UsersGroups } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Request, type Response } from 'express';
+import { EXACT_ROUTING } from './exact-routing';
 import type { Logger } from 'pino';
 import type { ApiRequest } from './request-context';
 import { sendSuccess } from './success-envelope.interceptor';
@@ -28,7 +29,7 @@ function page(res: Response, status: number, title: string, body: string): void 
  */
 @Injectable()
 export class AccountPages {
-  readonly router = Router();
+  readonly router = Router(EXACT_ROUTING);
 
   constructor(
     private readonly commands: CommandClient,

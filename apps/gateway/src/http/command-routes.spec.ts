@@ -50,7 +50,7 @@ describe('CommandRoutes.match picks the route Express would', () => {
     expect(commandEndpoints.length).toBeGreaterThan(50);
   });
 
-  it('agrees with Express on every declared path shape filled with sample values, in any letter case', async () => {
+  it('agrees with Express on every declared path shape filled with sample values, in any letter case (upper case: no route for both)', async () => {
     const checked: string[] = [];
     for (const endpoint of commandEndpoints) {
       const method = endpoint.method.toUpperCase();
@@ -75,6 +75,15 @@ describe('CommandRoutes.match picks the route Express would', () => {
     expect(at('GET', '/api/v1/users/me')).toBe('/users/me');
     expect(at('GET', '/api/v1/users/7')).toBe('/users/{user_id}');
     expect(at('GET', '/api/v1/users/iago%40zulip.com')).toBe('/users/{email}');
+  });
+
+  it('matches literal segments exactly: another letter case is no route, in match or in Express', async () => {
+    for (const path of ['/API/V1/register', '/api/v1/Messages', '/Api/v1/users/me', '/api/v1/USERS/7']) {
+      expect(routes.match({ method: 'GET', url: path } as ApiRequest)).toBeUndefined();
+      expect(routes.match({ method: 'POST', url: path } as ApiRequest)).toBeUndefined();
+      const viaExpress = await fetch(`${base}${path}`).then((res) => res.json() as Promise<{ msg: string }>);
+      expect(viaExpress.msg).toBe('none');
+    }
   });
 
   it('leaves trailing slashes, empty segments, undecodable segments and unknown paths to Express', () => {

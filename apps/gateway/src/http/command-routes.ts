@@ -3,6 +3,7 @@ import { ENDPOINT_REGISTRY, expressPath, type ApiCommandDef, type Endpoint } fro
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { ParamSpecs } from '@teamchat/zulip';
 import { Router, type NextFunction, type Request, type Response } from 'express';
+import { EXACT_ROUTING } from './exact-routing';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
 import { commandEnvelope, pathSegmentsMatch } from './endpoint-request';
@@ -18,7 +19,7 @@ const isCommand = (endpoint: Endpoint): endpoint is AnyCommand => 'subject' in e
 /** A command route ready to be matched without Express: its path split into segments. */
 interface CompiledRoute {
   endpoint: AnyCommand;
-  /** Lowercased literal segments, and null where a parameter goes. */
+  /** Literal segments, and null where a parameter goes. */
   segments: (string | null)[];
   names: string[];
   /** The last parameter takes the rest of the path (`{name+}`). */
@@ -48,7 +49,7 @@ export interface CommandMatch {
  */
 @Injectable()
 export class CommandRoutes {
-  readonly router = Router();
+  readonly router = Router(EXACT_ROUTING);
   private readonly table = new Map<string, CompiledRoute[]>();
 
   constructor(
@@ -71,7 +72,7 @@ export class CommandRoutes {
   /**
    * The route Express would pick for `method` and the URL's path, or undefined when there is
    * none or the path is one to leave to Express (an empty segment, a trailing slash, one that does
-   * not decode). Literal segments compare case-insensitively, as in Express's default routing.
+   * not decode). Literal segments compare exactly, as every route does (EXACT_ROUTING).
    */
   match(req: ApiRequest): CommandMatch | undefined {
     const routes = this.table.get(req.method ?? '');
@@ -82,9 +83,8 @@ export class CommandRoutes {
     if (!path.startsWith('/api/v1/')) return undefined;
     const segments = path.slice('/api/v1/'.length).split('/');
     if (segments.includes('')) return undefined;
-    const lowered = segments.map((segment) => segment.toLowerCase());
     for (const route of routes) {
-      const params = matchSegments(route, segments, lowered);
+      const params = matchSegments(route, segments);
       if (params === null) continue;
       if (params === undefined) return undefined; // undecodable: Express answers it its own way
       req.params = params as ApiRequest['params'];
@@ -102,7 +102,7 @@ export class CommandRoutes {
     const parts = expressPath(endpoint).split('/');
     const route: CompiledRoute = {
       endpoint,
-      segments: parts.map((part) => (part.startsWith(':') || part.startsWith('*') ? null : part.toLowerCase())),
+      segments: parts.map((part) => (part.startsWith(':') || part.startsWith('*') ? null : part)),
       names: parts.filter((part) => part.startsWith(':') || part.startsWith('*')).map((part) => part.slice(1)),
       rest: endpoint.restPathParam !== undefined,
       label: `/api/v1/${expressPath(endpoint)}`,
@@ -127,7 +127,7 @@ export class CommandRoutes {
  * The route's parameters when the segments fit it, null when they do not, undefined when a
  * parameter does not decode (Express answers that itself).
  */
-function matchSegments(route: CompiledRoute, segments: string[], lowered: string[]): Record<string, string | string[]> | null | undefined {
+function matchSegments(route: CompiledRoute, segments: string[]): Record<string, string | string[]> | null | undefined {
   const count = route.segments.length;
   if (route.rest ? segments.length < count : segments.length !== count) return null;
   const params: Record<string, string | string[]> = {};
@@ -135,7 +135,7 @@ function matchSegments(route: CompiledRoute, segments: string[], lowered: string
   for (let i = 0; i < count; i++) {
     const literal = route.segments[i];
     if (literal !== null) {
-      if (literal !== lowered[i]) return null;
+      if (literal !== segments[i]) return null;
       continue;
     }
     const taken = route.rest && i === count - 1 ? segments.slice(i) : [segments[i]];

@@ -4,6 +4,7 @@ import { TUS_PATH, Uploads } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Response } from 'express';
+import { EXACT_ROUTING } from './exact-routing';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
 import type { ApiRequest } from './request-context';
@@ -26,7 +27,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'p
  */
 @Injectable()
 export class UploadsProxy {
-  readonly router = Router();
+  readonly router = Router(EXACT_ROUTING);
   private readonly target: URL;
 
   constructor(
@@ -43,10 +44,9 @@ export class UploadsProxy {
     this.router.all([TUS_PATH, `${TUS_PATH}/*rest`], (req, res) => void this.forward(req as ApiRequest, res, 'tus'));
   }
 
-  /** Whether a URL is one of these routes' (compared as Express's routing compares: ignoring case). */
+  /** Whether a URL is one of these routes' (compared exactly, as every route is). */
   claims(url: string): boolean {
-    const path = url.toLowerCase();
-    return path.startsWith('/user_uploads/') || path.startsWith('/api/v1/user_uploads') || path.startsWith(TUS_PATH);
+    return url.startsWith('/user_uploads/') || url.startsWith('/api/v1/user_uploads') || url.startsWith(TUS_PATH);
   }
 
   private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {

@@ -52,14 +52,19 @@ function toZulipError(exception: unknown, req: IncomingMessage & Partial<Pick<Ap
     });
 }
 
-/** body-parser and multer failures: malformed, oversized or unreadable bodies. */
+/**
+ * body-parser and multer failures: malformed, oversized or unreadable bodies. body-parser marks
+ * its client errors with a 4xx `status` and `expose` (http-errors), a bad compressed body
+ * included (zlib's error, given status 400); multer and busboy name theirs by code or message.
+ */
 function bodyParserError(exception: unknown): ZulipError | undefined {
   if (!exception || typeof exception !== 'object') return undefined;
-  const { type, status, code } = exception as { type?: string; status?: number; code?: string };
-  if (type === 'entity.too.large' || code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FILE_SIZE') {
+  const { type, status, code, expose } = exception as { type?: string; status?: number; code?: string; expose?: boolean };
+  if (type === 'entity.too.large' || code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FILE_SIZE' || code === 'LIMIT_BODY_SIZE') {
     return new ZulipError('BAD_REQUEST', 'Request body too large', {}, 413);
   }
-  if (typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500) {
+  if (type === 'encoding.unsupported') return new ZulipError('BAD_REQUEST', 'Unsupported content encoding', {}, 415);
+  if ((typeof type === 'string' || expose === true) && typeof status === 'number' && status >= 400 && status < 500) {
     return new ZulipError('BAD_REQUEST', 'Malformed request body', {}, status);
   }
   if (typeof code === 'string' && code.startsWith('LIMIT_')) {

@@ -6,7 +6,7 @@ import {
   type ChannelPermissionSettingName,
   type Messaging,
 } from '@teamchat/contracts';
-import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
+import { MAX_STORED_ID, PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, mustBeOwner, isOwnerRole, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelCreated, channelEvent, channelsGone, type PendingEvent } from '../channels/channel-events';
@@ -72,7 +72,8 @@ export class UpdateChannel {
     if (params.message_retention_days !== undefined) {
       if (!isOwnerRole(caller.role)) throw mustBeOwner();
       const days = params.message_retention_days;
-      if (typeof days === 'number' && days < 1) {
+      // A count of days the column holds: more is not a period anyone means.
+      if (typeof days === 'number' && (days < 1 || days > MAX_STORED_ID)) {
         throw new ZulipError('REQUEST_VARIABLE_INVALID', `Bad value for 'message_retention_days': ${days}`, { var_name: 'message_retention_days' });
       }
       const stored = days === 'unlimited' ? UNLIMITED_RETENTION : days === 'realm_default' ? null : days;

@@ -35,24 +35,29 @@ export class UpdateSubscriptionProperties {
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
     const caller = user!;
-    const updates: { subscriptionId: number; data: Prisma.SubscriptionUpdateInput }[] = [];
+    // Every channel named, read at once: a request may carry thousands of changes.
+    const ids = [...new Set(params.subscription_data.map((change) => change.stream_id).filter(isStoredId))];
+    const channels = new Map(
+      (
+        await this.prisma.stream.findMany({
+          where: { id: { in: ids }, realmId: realm.id },
+          include: { subscriptions: { where: { userId: caller.id, active: true } } },
+        })
+      ).map((channel) => [channel.id, channel]),
+    );
+    // The changes to one subscription fold into one write, in order (a later change of a column wins).
+    const updates = new Map<number, Prisma.SubscriptionUpdateInput>();
     const events: PendingEvent[] = [];
     for (const { stream_id: streamId, property, value } of params.subscription_data) {
-      const channel =
-        isStoredId(streamId)
-          ? await this.prisma.stream.findFirst({
-              where: { id: streamId, realmId: realm.id },
-              include: { subscriptions: { where: { userId: caller.id, active: true } } },
-            })
-          : null;
+      const channel = channels.get(streamId);
       const subscription = channel?.subscriptions[0];
       if (!channel || !canSeeChannel(channel, caller, subscription !== undefined)) throw badRequest('Invalid channel ID');
       if (!subscription) throw badRequest(`Not subscribed to channel ID ${streamId}`);
-      updates.push({ subscriptionId: subscription.id, data: toColumn(property, value) });
+      updates.set(subscription.id, { ...updates.get(subscription.id), ...toColumn(property, value) });
       events.push(...changeEvents(realm.id, caller.id, streamId, property, value));
     }
     await this.prisma.$transaction(
-      updates.map(({ subscriptionId, data }) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })),
+      [...updates].map(([subscriptionId, data]) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })),
     );
     await this.events.publishAll(events, requestId);
     return {};

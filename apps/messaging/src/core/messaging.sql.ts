@@ -276,12 +276,19 @@ export const activeUsersByIds = statement<DirectoryUserRow, [realmId: number, us
   `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND is_active AND id = ANY($2::int[])`,
 );
 
-/** The active user with this real address (any case), or with this id (Zulip's dummy `user<id>@…` form). */
-export const activeUserByEmail = statement<DirectoryUserRow, [realmId: number, email: string, dummyId: number | null]>(
-  'messaging.active_user_by_email',
-  `SELECT ${DIRECTORY_COLUMNS} FROM users
-   WHERE realm_id = $1 AND is_active AND (lower(delivery_email) = lower($2) OR id = $3)
-   ORDER BY id LIMIT 1`,
+/**
+ * For each address in order, the active user with that real address (any case) or with its
+ * dummy id (Zulip's `user<id>@…` form), in one round trip; `position` is the address's 1-based
+ * place in the list, and an address nobody has is absent.
+ */
+export const activeUsersByEmails = statement<DirectoryUserRow & { position: number }, [realmId: number, emails: string[], dummyIds: (number | null)[]]>(
+  'messaging.active_users_by_emails',
+  `SELECT e.position::int AS position, u.*
+     FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS e(email, dummy_id, position)
+     CROSS JOIN LATERAL (
+       SELECT ${DIRECTORY_COLUMNS} FROM users
+        WHERE realm_id = $1 AND is_active AND (lower(delivery_email) = lower(e.email) OR id = e.dummy_id)
+        ORDER BY id LIMIT 1) u`,
 );
 
 /** Every active user of the organization, in id order. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
-import { activeUserByEmail, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './messaging.sql';
+import { activeUsersByEmails, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './messaging.sql';
 
 /** What messaging needs to know about a user. */
 export type DirectoryUser = DirectoryUserRow;
@@ -39,14 +39,18 @@ export class UserDirectoryReadonly {
    * Active users by email: the real address or Zulip's dummy `user<id>@…` form, case-insensitive.
    */
   async byEmails(realmId: number, emails: string[], invalid: (email: string) => string): Promise<DirectoryUser[]> {
-    const result: DirectoryUser[] = [];
-    for (const email of [...new Set(emails.map((e) => e.trim()))]) {
+    const unique = [...new Set(emails.map((e) => e.trim()))];
+    // Postgres refuses a NUL in text; no address holds one.
+    const impossible = unique.find((email) => email.includes('\0'));
+    if (impossible !== undefined) throw badRequest(invalid(impossible));
+    const dummyIds = unique.map((email) => {
       const dummy = DUMMY_EMAIL.exec(email);
-      const dummyId = dummy && isStoredId(Number(dummy[1])) ? Number(dummy[1]) : null;
-      const [user] = await this.pg.run(activeUserByEmail, realmId, email, dummyId);
-      if (!user) throw badRequest(invalid(email));
-      result.push(user);
-    }
-    return result;
+      return dummy && isStoredId(Number(dummy[1])) ? Number(dummy[1]) : null;
+    });
+    const rows = await this.pg.run(activeUsersByEmails, realmId, unique, dummyIds);
+    const found = new Map(rows.map(({ position, ...user }) => [position - 1, user]));
+    const missing = unique.findIndex((_, i) => !found.has(i));
+    if (missing >= 0) throw badRequest(invalid(unique[missing]));
+    return unique.map((_, i) => found.get(i)!);
   }
 }

@@ -9,7 +9,7 @@ export type ChannelTarget = { id: number } | { name: string };
  */
 export function parseChannelTarget(to: string): ChannelTarget {
   let value: unknown;
-  if (!mayBeJson(to)) return { name: to.trim() };
+  if (!mayBeJson(to)) return { name: checkNoNul(to.trim()) };
   try {
     value = JSON.parse(to);
   } catch {
@@ -20,7 +20,7 @@ export function parseChannelTarget(to: string): ChannelTarget {
     value = value[0];
   }
   if (typeof value === 'number' && Number.isInteger(value)) return { id: value };
-  if (typeof value === 'string') return { name: value.trim() };
+  if (typeof value === 'string') return { name: checkNoNul(value.trim()) };
   throw badRequest('Invalid data type for channel');
 }
 
@@ -53,6 +53,13 @@ export function parseDirectTargets(to: string): DirectTargets {
     throw badRequest('Recipient lists may contain emails or user IDs, but not both.');
   }
   throw badRequest('Invalid data type for recipients');
+}
+
+/** No channel's name holds a NUL (and Postgres refuses one in text): Zulip's check_stream_name's words. */
+function checkNoNul(name: string): string {
+  const position = [...name].indexOf('\0');
+  if (position >= 0) throw badRequest(`Invalid character in channel name, at position ${position + 1}.`);
+  return name;
 }
 
 /** HTML-escapes a channel name for the error text, as Zulip does. */

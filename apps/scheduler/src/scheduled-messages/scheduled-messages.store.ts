@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type ScheduledMessageModel } from '@teamchat/db';
+import { PrismaService, isStoredId, type ScheduledMessageModel } from '@teamchat/db';
 
 export type StoredScheduledMessage = ScheduledMessageModel;
 
@@ -37,7 +37,8 @@ export class ScheduledMessagesStore {
   }
 
   /** One of the caller's, not yet delivered (Zulip's access_scheduled_message). */
-  ownUndelivered(realmId: number, senderId: number, id: number): Promise<StoredScheduledMessage | null> {
+  async ownUndelivered(realmId: number, senderId: number, id: number): Promise<StoredScheduledMessage | null> {
+    if (!isStoredId(id)) return null;
     return this.prisma.scheduledMessage.findFirst({ where: { id, realmId, senderId, delivered: false } });
   }
 
@@ -56,6 +57,7 @@ export class ScheduledMessagesStore {
 
   /** Deletes one of the caller's undelivered ones; false when there was none. */
   async delete(realmId: number, senderId: number, id: number): Promise<boolean> {
+    if (!isStoredId(id)) return false;
     const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false } });
     return count > 0;
   }

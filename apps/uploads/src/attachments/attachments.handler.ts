@@ -1,7 +1,7 @@
 import { Controller, Injectable } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Uploads, type PayloadOf } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
+import { PgService, isStoredId } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import { FileStorage } from '../storage/file-storage';
@@ -37,7 +37,7 @@ export class RemoveAttachment {
   ) {}
 
   async execute({ user, params }: PayloadOf<typeof Uploads.removeAttachment>) {
-    const [removed] = await this.pg.run(deleteOwnAttachment, params.attachment_id!, user!.id);
+    const [removed] = isStoredId(params.attachment_id!) ? await this.pg.run(deleteOwnAttachment, params.attachment_id!, user!.id) : [];
     if (!removed) throw badRequest('Invalid attachment');
     await this.storage.delete(removed.pathId);
     return {};

@@ -7,6 +7,7 @@ import { lookup } from 'mime-types';
 import type { Readable } from 'node:stream';
 import { FileStorage } from '../storage/file-storage';
 import { sanitizeName } from './sanitize-name';
+import { isMediaType } from './storable-text';
 import { insertAttachment, realmSpaceUsed } from './uploads.sql';
 
 /** The largest file, in bytes: the `max_file_upload_size_mib` POST /register announces. */
@@ -30,9 +31,12 @@ export function newPathId(realmId: number, name: string): string {
   return `${realmId}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${name}`;
 }
 
-/** The Content-Type to store: the client's, unless it is missing or generic, then the name's. */
+/**
+ * The Content-Type to store: the client's, unless it is missing, generic, or nothing a header may
+ * carry or the column hold (a tus `filetype` is any text), then the name's.
+ */
 export function contentTypeFor(name: string, given: string | undefined): string {
-  if (given && given !== 'application/octet-stream') return given;
+  if (given && given !== 'application/octet-stream' && isMediaType(given)) return given;
   return lookup(name) || 'application/octet-stream';
 }
 

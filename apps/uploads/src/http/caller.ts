@@ -24,20 +24,6 @@ export function callerOf(req: IncomingMessage): Caller {
   return { ...parsed, requestId };
 }
 
-/** Zulip's error envelope (the gateway's sendError, for the routes served here). */
-export function sendZulipError(res: ServerResponse, error: unknown, requestId: string, log: (error: unknown) => void): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const known =
-    error instanceof ZulipError
-      ? error
-      : new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error', requestId ? { request_id: requestId } : {});
-  if (!(error instanceof ZulipError)) log(error);
-  sendJson(res, known.status, { result: 'error', msg: known.message, code: known.code, ...known.extra });
-}
-
 export function sendJson(res: ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });

@@ -8,6 +8,7 @@ import { ZulipError } from '@teamchat/zulip';
 import type { Redis } from 'ioredis';
 import parseRange from 'range-parser';
 import { AttachmentAccess } from '../attachments/attachment-access';
+import { isMediaType, isStorableText } from '../attachments/storable-text';
 import { attachmentByPath, type AttachmentRow } from '../attachments/uploads.sql';
 import { FileStorage } from '../storage/file-storage';
 import type { Caller } from './caller';
@@ -47,11 +48,11 @@ export class ServeFileRoute {
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  /** The attachment the caller asks for, when they may read it (404 unknown or of another organization, 403 not theirs to see). */
+  /** The attachment the caller asks for, when they may read it (404 unknown, of another organization or no path Postgres could hold; 403 not theirs to see). */
   async readable(caller: Caller, realmId: number, rest: string): Promise<AttachmentRow> {
     const user = caller.user;
     if (!user) throw new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required');
-    if (realmId !== caller.realm.id) throw fileNotFound();
+    if (realmId !== caller.realm.id || !isStorableText(rest)) throw fileNotFound();
     const [attachment] = await this.pg.run(attachmentByPath, `${realmId}/${rest}`);
     if (!attachment) throw fileNotFound();
     if (!(await this.access.mayRead(user, attachment))) throw fileForbidden();
@@ -73,9 +74,11 @@ export class ServeFileRoute {
   }
 
   async send(req: IncomingMessage, res: ServerResponse, attachment: AttachmentRow): Promise<void> {
-    const inline = INLINE_TYPES.has(attachment.contentType.split(';')[0].trim().toLowerCase());
+    // A stored type no header may carry (a row written before types were checked) is served as bytes.
+    const type = isMediaType(attachment.contentType) ? attachment.contentType : 'application/octet-stream';
+    const inline = INLINE_TYPES.has(type.split(';')[0].trim().toLowerCase());
     const headers: Record<string, string | number> = {
-      'Content-Type': attachment.contentType,
+      'Content-Type': type,
       'Content-Disposition': contentDisposition(inline ? 'inline' : 'attachment', attachment.fileName),
       'Accept-Ranges': 'bytes',
       'Cache-Control': 'private, max-age=86400',

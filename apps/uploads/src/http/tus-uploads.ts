@@ -5,10 +5,11 @@ import { TUS_PATH } from '@teamchat/contracts';
 import { PgService } from '@teamchat/db';
 import { LOGGER } from '@teamchat/platform';
 import { LIMITS, ZulipError } from '@teamchat/zulip';
-import { Server, type Upload } from '@tus/server';
+import { EVENTS, Server, type Upload } from '@tus/server';
 import type { Logger } from 'pino';
 import { MAX_FILE_BYTES, StoreAttachment, contentTypeFor } from '../attachments/store-attachment.use-case';
 import { sanitizeName } from '../attachments/sanitize-name';
+import { storableText } from '../attachments/storable-text';
 import { FileStorage } from '../storage/file-storage';
 import { StorageTusStore } from '../storage/storage-tus-store';
 import { CALLER_HEADER, callerOf } from './caller';
@@ -20,18 +21,23 @@ const refuse = (status_code: number, message: string) => ({ status_code, body: J
 const EXPIRY_SWEEP_MS = 3600 * 1000;
 
 /**
- * Resumable uploads (the tus 1.0 protocol: creation, offsets, HEAD, termination) at /api/v1/tus,
+ * Resumable uploads (the tus 1.0 protocol: creation, creation-with-upload, offsets, HEAD,
+ * termination) at /api/v1/tus,
  * with @tus/server. Parts are staged through the service's FileStorage with the upload's state
  * in Postgres (StorageTusStore), so any replica resumes any upload, on disk or on S3. At
  * creation the length must be given (411 otherwise) and fit the size limit (413) and the quota
  * (413); the uploader is recorded in the upload's metadata and only they may continue, inspect
- * or end it. On completion the file moves to attachment storage under a new path id, the
- * attachment row is written, and the answer carries `url` and `filename` (Zulip's pre-finish hook).
+ * or end it. On completion (by a PATCH, or at once by the creation request: a length of 0, or
+ * all the data in the POST) the file moves to attachment storage under a new path id, the
+ * attachment row is written, and the answer carries `url` and `filename` (Zulip's pre-finish
+ * hook). Metadata is stored with NUL dropped (Postgres refuses it).
  */
 @Injectable()
 export class TusUploads implements OnModuleInit, OnApplicationShutdown {
   readonly server: Server;
   private readonly datastore: StorageTusStore;
+  /** The upload each creation request made (to remove it if that request fails). */
+  private readonly creating = new WeakMap<Request, string>();
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -61,7 +67,10 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
           if (error instanceof ZulipError) throw refuse(413, error.message);
           throw error;
         }
-        return { metadata: { ...upload.metadata, owner: String(caller.user.id), realm: String(caller.realm.id) } };
+        // Postgres stores the metadata (jsonb): a NUL or lone surrogate in any of it would fail the creation.
+        const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([key, value]) => [storableText(key), value === null ? null : storableText(value)]));
+        this.creating.set(req, upload.id);
+        return { metadata: { ...metadata, owner: String(caller.user.id), realm: String(caller.realm.id) } };
       },
       onIncomingRequest: async (req, uploadId) => {
         if (req.method === 'POST' || req.method === 'OPTIONS') return;
@@ -72,9 +81,36 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
       onUploadFinish: async (req, upload) => {
         const caller = callerFrom(req);
         const result = await this.finish(caller, upload);
-        return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(result) };
+        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+        if (req.method === 'POST') {
+          // Completed by its creation request (Upload-Length 0, or creation-with-upload): tusd
+          // keeps the Location of a 201 on the 200 its pre-finish hook makes, and tus clients read
+          // it. @tus/server reads the upload again after this, so it goes once the answer is made.
+          headers.Location = `${TUS_PATH}/${upload.id}`;
+        } else {
+          await this.removeFinished(upload.id);
+        }
+        return { status_code: 200, headers, body: JSON.stringify(result) };
+      },
+      onResponseError: (req, error) => {
+        // A creation request that fails after the upload was made (its data past the length, the
+        // client gone, the finish failed) answers no Location: no one could go on with it, so it goes.
+        const created = req.method === 'POST' ? this.creating.get(req) : undefined;
+        if (created) void this.datastore.remove(created).catch(() => undefined);
+        // Failures that are no tus refusal (theirs carry a status) are ours: logged, and a 500 that tells nothing of the cause.
+        if (!(error instanceof Error) || (error as Error & { status_code?: number }).status_code !== undefined) return undefined;
+        this.logger.error({ err: error, requestId: req.headers.get('x-request-id') ?? '', method: req.method }, 'unexpected tus fault');
+        return { status_code: 500, body: JSON.stringify({ message: 'Internal server error' }) };
       },
     });
+    this.server.on(EVENTS.POST_FINISH, (req: Request, _res: Response, upload: Upload) => {
+      if (req.method === 'POST') void this.removeFinished(upload.id);
+    });
+  }
+
+  /** A finished upload's parts and row (its file is in attachment storage by now); never fails. */
+  private async removeFinished(id: string): Promise<void> {
+    await this.datastore.remove(id).catch((error: unknown) => this.logger.warn({ err: error, upload: id }, 'finished resumable upload not removed'));
   }
 
   onModuleInit(): void {
@@ -95,7 +131,7 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async finish(caller: TusCaller, upload: Upload): Promise<{ url: string; filename: string }> {
-    const given = (upload.metadata?.filename ?? '').replace(/\0/g, '');
+    const given = storableText(upload.metadata?.filename ?? '');
     const filename = ['', '.', '..'].includes(given) ? 'uploaded-file' : given;
     const contentType = contentTypeFor(filename, upload.metadata?.filetype ?? undefined);
     const body = await this.datastore.read(upload.id);
@@ -105,7 +141,6 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
       { pathId: file.pathId, filename, contentType },
       upload.size ?? upload.offset,
     );
-    await this.datastore.remove(upload.id).catch(() => undefined);
     return { url: attachment.url, filename };
   }
 }
@@ -114,7 +149,12 @@ type TusCaller = { realm: { id: number }; user: { id: number } };
 
 function callerFrom(req: Request): TusCaller {
   const header = req.headers.get(CALLER_HEADER);
-  const caller = header ? callerOf({ headers: { [CALLER_HEADER]: header } } as unknown as IncomingMessage) : undefined;
+  let caller: ReturnType<typeof callerOf> | undefined;
+  try {
+    caller = header ? callerOf({ headers: { [CALLER_HEADER]: header } } as unknown as IncomingMessage) : undefined;
+  } catch {
+    caller = undefined; // a header the gateway did not write
+  }
   if (!caller?.user) throw refuse(401, 'Unauthenticated upload');
   return { realm: caller.realm, user: caller.user };
 }

@@ -1,11 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import busboy from 'busboy';
 import { badRequest } from '@teamchat/zulip';
 import { FileStorage } from '../storage/file-storage';
 import { MAX_FILE_BYTES, StoreAttachment, fileTooLarge } from '../attachments/store-attachment.use-case';
 import type { Caller } from './caller';
+import { ClientGone, guarded, multipartFault } from './request-errors';
 
 /** Counts the bytes passing through and fails past `limit`, so storage never gets more. */
 class ByteCounter extends Transform {
@@ -20,12 +21,16 @@ class ByteCounter extends Transform {
   }
 }
 
+type StoredFile = { pathId: string; filename: string; contentType: string; size: number };
+
 /**
  * POST /user_uploads (Zulip's upload_file_backend): multipart form data with exactly one file,
  * streamed part by part to storage, never held whole in memory. The first file part is stored
  * as it arrives; any further one is drained and refuses the upload, as is a file past the size
  * limit (its partial data is removed); either way the request is read to its end before the
- * answer, so the client sees the error rather than a reset connection.
+ * answer, so the client sees the error rather than a reset connection. A body the parser
+ * refuses (see readForm) is a 400 and a client gone mid-body answers nothing; either way the
+ * part being stored is dropped.
  */
 @Injectable()
 export class UploadFileRoute {
@@ -34,56 +39,100 @@ export class UploadFileRoute {
     private readonly storage: FileStorage,
   ) {}
 
-  async serve(req: IncomingMessage, res: ServerResponse, caller: Caller & { user: NonNullable<Caller['user']> }): Promise<object> {
-    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+  async serve(req: IncomingMessage, caller: Caller & { user: NonNullable<Caller['user']> }): Promise<object> {
+    // No multipart body, or an empty one (Django's parser reads a zero Content-Length as an empty form).
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data') || req.headers['content-length'] === '0') {
       req.resume();
       throw badRequest('You must specify a file to upload');
     }
     await this.store.checkQuota(caller.realm.id, 0);
-    const parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 1000, fieldSize: 1024 * 1024 } });
     let files = 0;
-    let stored: Promise<{ pathId: string; filename: string; contentType: string; size: number }> | undefined;
-    let failure: unknown;
+    let stored: Promise<StoredFile> | undefined;
 
-    const parsed = new Promise<void>((resolve, reject) => {
-      parser.on('file', (_field, stream, info) => {
+    let formError: unknown;
+    try {
+      await readForm(req, (stream, info) => {
         // A part without a file name is no file (Django leaves it out of request.FILES).
-        if (!info.filename) return stream.resume();
+        if (!info.filename) return void stream.resume();
         files++;
-        if (files > 1) return stream.resume();
+        if (files > 1) return void stream.resume();
         const counter = new ByteCounter(MAX_FILE_BYTES);
-        const body = new PassThrough();
-        stream.pipe(counter).pipe(body);
-        counter.on('error', (error) => {
+        // Past the limit, or when storage fails: the rest of the part is read and dropped, so the form goes on to its end.
+        const drain = () => {
           stream.unpipe(counter);
-          stream.resume(); // drain the rest of the part
-          body.destroy(error);
-        });
+          stream.resume();
+        };
+        // A part that fails (the form cut short, the client gone) fails its write, which removes the partial file.
+        stream.on('error', (error) => counter.destroy(error));
+        counter.on('error', drain);
+        stream.pipe(counter);
         // busboy reports text/plain for a part that names no type: then the name decides.
         const given = info.mimeType === 'text/plain' && !/\.te?xt$/i.test(info.filename) ? undefined : info.mimeType;
-        stored = this.store.write(caller.realm.id, info.filename, body, given).then((file) => ({ ...file, size: counter.bytes }));
-        stored.catch((error: unknown) => {
-          failure ??= error;
-        });
+        stored = this.store.write(caller.realm.id, info.filename, counter, given).then((file) => ({ ...file, size: counter.bytes }));
+        stored.catch(drain);
       });
-      parser.on('close', resolve);
-      parser.on('error', reject);
-      req.on('aborted', () => reject(new Error('request aborted')));
-    });
-    req.pipe(parser);
-    try {
-      await parsed;
     } catch (error) {
-      failure ??= error;
+      formError = error;
     }
-    const file = stored ? await stored.catch(() => undefined) : undefined;
-    if (failure || files !== 1 || !file) {
+    const outcome = stored ? await stored.then((file) => ({ file, error: undefined }), (error: unknown) => ({ file: undefined, error })) : undefined;
+    const file = outcome?.file;
+    if (formError || files !== 1 || !file) {
       if (file) await this.storage.delete(file.pathId).catch(() => undefined);
+      if (formError) throw formError;
       if (files > 1) throw badRequest('You may only upload one file at a time');
       if (files === 0) throw badRequest('You must specify a file to upload');
-      throw failure;
+      throw outcome?.error; // too large (a ZulipError), or storage's own failure (a server fault)
     }
     const attachment = await this.store.record({ id: caller.user.id, realmId: caller.realm.id }, file, file.size);
     return { uri: attachment.url, url: attachment.url, filename: attachment.filename };
   }
+}
+
+/**
+ * Reads the request's multipart body with busboy, handing each file part to `onFile`; resolves
+ * once the whole body is parsed. Every way it can fail ends here, once: whatever busboy refuses
+ * (thrown at construction, or emitted by the parser or a part stream) rejects with
+ * multipartFault's verdict, a client gone mid-body with ClientGone. On failure the parser is
+ * destroyed, which fails any part still being read (so its write is abandoned), and the rest of
+ * the request is read and dropped. No handler here can throw out of an event.
+ */
+function readForm(req: IncomingMessage, onFile: (stream: Readable, info: busboy.FileInfo) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fields: 1000, fieldSize: 1024 * 1024 } });
+    } catch (error) {
+      req.resume();
+      reject(multipartFault(error));
+      return;
+    }
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      const fault = multipartFault(error);
+      req.unpipe(parser);
+      req.resume();
+      parser.destroy(fault);
+      reject(fault);
+    };
+    parser.on('error', fail);
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      resolve();
+    });
+    parser.on(
+      'file',
+      guarded(fail, (_field: string, stream: Readable, info: busboy.FileInfo) => {
+        stream.on('error', fail);
+        onFile(stream, info);
+      }),
+    );
+    req.on('error', (error) => fail(new ClientGone(error)));
+    req.on('close', () => {
+      if (!req.complete) fail(new ClientGone());
+    });
+    req.pipe(parser);
+  });
 }

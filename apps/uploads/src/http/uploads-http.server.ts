@@ -4,7 +4,8 @@ import { TUS_PATH } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { callerOf, sendJson, sendZulipError, type Caller } from './caller';
+import { callerOf, sendJson, type Caller } from './caller';
+import { answerFailure } from './request-errors';
 import { ServeFileRoute, fileNotFound } from './serve-file.route';
 import { TusUploads } from './tus-uploads';
 import { UploadFileRoute } from './upload-file.route';
@@ -15,7 +16,9 @@ const notLoggedIn = () => new ZulipError('UNAUTHORIZED', 'Not logged in: API aut
  * The uploads service's own HTTP listener (UPLOADS_HTTP_PORT) for the routes that carry a
  * file's bytes, which cannot travel as JSON commands over NATS. Only the gateway calls it: it
  * admits the caller (credentials, rate limit) and streams the request here with the caller in
- * a header (see caller.ts); this listener writes Zulip's envelopes itself.
+ * a header (see caller.ts); this listener writes Zulip's envelopes itself. Whatever fails in a
+ * request answers that request (answerFailure: 4xx for the client's faults, 500 only for ours)
+ * and never the process: see serve.
  */
 @Injectable()
 export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -30,7 +33,7 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.server = createServer((req, res) => void this.route(req, res));
+    this.server = createServer((req, res) => this.serve(req, res));
     this.server.requestTimeout = 0; // large uploads take as long as they take; the gateway bounds idle sockets
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
@@ -39,33 +42,47 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     this.logger.info({ port: this.config.UPLOADS_HTTP_PORT }, 'uploads HTTP listener ready');
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * One request, guarded at the last resort: an 'error' event of its request or response with no
+   * listener would end the process (the routes hear the request's own failures through their
+   * streams; a failed response is a dead connection), and whatever the route throws or rejects
+   * with, synchronously or not, is answered by answerFailure, which never throws.
+   */
+  private serve(req: IncomingMessage, res: ServerResponse): void {
     const requestId = String(req.headers['x-request-id'] ?? '');
-    const url = new URL(req.url ?? '/', 'http://uploads');
-    const pathname = url.pathname;
-    try {
-      if (pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`)) return await this.tus.handle(req, res);
-      const method = req.method ?? 'GET';
-      if (pathname === '/api/v1/user_uploads' && method === 'POST') {
-        const caller = withUser(callerOf(req));
-        return sendJson(res, 200, { result: 'success', msg: '', ...(await this.upload.serve(req, res, caller)) });
-      }
-      const temporary = /^\/user_uploads\/temporary\/([A-Za-z0-9_-]+)\/[^/]+$/.exec(pathname);
-      if (temporary && (method === 'GET' || method === 'HEAD')) {
-        return await this.files.send(req, res, await this.files.byToken(temporary[1]));
-      }
-      const file = /^\/(api\/v1\/)?user_uploads\/(\d+)\/(.+)$/.exec(pathname);
-      if (file && (method === 'GET' || method === 'HEAD')) {
-        const rest = decodePath(file[3]);
-        const attachment = await this.files.readable(callerOf(req), Number(file[2]), rest);
-        if (file[1]) return sendJson(res, 200, { result: 'success', msg: '', ...(await this.files.temporaryUrl(attachment)) });
-        return await this.files.send(req, res, attachment);
-      }
-      throw new ZulipError('NOT_FOUND', 'Not Found');
-    } catch (error) {
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const fail = (error: unknown) => {
       req.resume();
-      sendZulipError(res, error, requestId, (err) => this.logger.error({ err, requestId, path: pathname }, 'unexpected fault'));
+      answerFailure(res, error, requestId, (err) => this.logger.error({ err, requestId, path: req.url }, 'unexpected fault'));
+    };
+    try {
+      this.route(req, res).catch(fail);
+    } catch (error) {
+      fail(error);
     }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = pathOf(req.url);
+    if (pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`)) return await this.tus.handle(req, res);
+    const method = req.method ?? 'GET';
+    if (pathname === '/api/v1/user_uploads' && method === 'POST') {
+      const caller = withUser(callerOf(req));
+      return sendJson(res, 200, { result: 'success', msg: '', ...(await this.upload.serve(req, caller)) });
+    }
+    const temporary = /^\/user_uploads\/temporary\/([A-Za-z0-9_-]+)\/[^/]+$/.exec(pathname);
+    if (temporary && (method === 'GET' || method === 'HEAD')) {
+      return await this.files.send(req, res, await this.files.byToken(temporary[1]));
+    }
+    const file = /^\/(api\/v1\/)?user_uploads\/(\d+)\/(.+)$/.exec(pathname);
+    if (file && (method === 'GET' || method === 'HEAD')) {
+      const rest = decodePath(file[3]);
+      const attachment = await this.files.readable(callerOf(req), Number(file[2]), rest);
+      if (file[1]) return sendJson(res, 200, { result: 'success', msg: '', ...(await this.files.temporaryUrl(attachment)) });
+      return await this.files.send(req, res, attachment);
+    }
+    throw new ZulipError('NOT_FOUND', 'Not Found');
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -78,6 +95,16 @@ function withUser(caller: Caller): Caller & { user: NonNullable<Caller['user']> 
   return caller as Caller & { user: NonNullable<Caller['user']> };
 }
 
+/** The request's path; a target no URL parser takes (an absolute-form one with a bad host) names nothing here. */
+function pathOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://uploads').pathname;
+  } catch {
+    throw new ZulipError('NOT_FOUND', 'Not Found');
+  }
+}
+
+/** A path segment as stored: bad percent-encoding or UTF-8 names no file. */
 function decodePath(raw: string): string {
   try {
     return decodeURIComponent(raw);

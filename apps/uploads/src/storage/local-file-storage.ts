@@ -28,7 +28,7 @@ export class LocalFileStorage extends FileStorage {
     try {
       await pipeline(body, createWriteStream(file, { flags: 'wx' }));
     } catch (error) {
-      await rm(file, { force: true });
+      await this.delete(key).catch(() => undefined); // the partial file, and its directory once empty
       throw error;
     }
   }

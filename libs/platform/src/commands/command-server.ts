@@ -9,7 +9,7 @@ import { LOGGER } from '../logger';
 import { MetricsService } from '../metrics';
 import { SERVICE_NAME } from '../service-name';
 import { SpanKind, extractNats, failSpan, inSpan, tracing } from '../tracing';
-import { isDependencyUnavailable } from '../dependency-errors';
+import { inputOutOfRange, isDependencyUnavailable } from '../dependency-errors';
 import { COMMAND_DEF } from './command-handler.decorator';
 import { CommandConnection } from './command-connection';
 
@@ -151,6 +151,11 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
       if (isDependencyUnavailable(error)) {
         this.logger.warn({ err: error, subject: def.subject, requestId }, 'command failed: a dependency is unavailable');
         return this.fail(def, new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable'), stopTimer);
+      }
+      const refused = inputOutOfRange(error);
+      if (refused) {
+        this.logger.warn({ err: error, subject: def.subject, requestId }, 'command refused: the database could not hold a value');
+        return this.fail(def, new ZulipError('BAD_REQUEST', refused), stopTimer);
       }
       this.logger.error({ err: error, subject: def.subject, requestId }, 'command failed unexpectedly');
       return this.fail(def, new ZulipError('INTERNAL_SERVER_ERROR', 'Internal server error'), stopTimer);

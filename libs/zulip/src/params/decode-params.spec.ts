@@ -124,6 +124,26 @@ describe('decodeParams', () => {
     });
   });
 
+  describe('nesting', () => {
+    const anything = { value: param.json(z.unknown()) };
+    it('refuses JSON nested deeper than Zulip parses (1,024 levels) as invalid JSON, lists or objects', () => {
+      expect(failure({ flag: param.bool() }, { flag: `${'['.repeat(10000)}${']'.repeat(10000)}` })).toEqual(badRequest('flag is not valid JSON'));
+      expect(failure(anything, { value: `${'{"a":'.repeat(1025)}1${'}'.repeat(1025)}` })).toEqual(badRequest('value is not valid JSON'));
+    });
+
+    it('takes nesting up to the limit, and finds a NUL at its bottom', () => {
+      const deepest = `${'['.repeat(1024)}"x"${']'.repeat(1024)}`;
+      expect(decodeParams(anything, { value: deepest }).values.value).toBeDefined();
+      const nul = `${'['.repeat(3)}"a\\u0000"${']'.repeat(3)}`;
+      expect(failure(anything, { value: nul })).toEqual(badRequest('value[0][0][0] must not contain null bytes'));
+    });
+
+    it('walks a wide value without recursion', () => {
+      const wide = JSON.stringify(Array.from({ length: 100000 }, (_, i) => [i, 'ok']));
+      expect((decodeParams(anything, { value: wide }).values.value as unknown[]).length).toBe(100000);
+    });
+  });
+
   describe('required, defaulted and optional parameters', () => {
     it('reports a missing required parameter with its name', () => {
       expect(failure({ x: param.string() }, {})).toEqual({

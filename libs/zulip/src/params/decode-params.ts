@@ -60,8 +60,11 @@ function decodeOne(
     } catch {
       throw badRequest(`${name} is not valid JSON`);
     }
+    // Zulip's parser (orjson) refuses nesting this deep as invalid JSON; so do we, before any
+    // recursive walk (a schema's, ours) meets 10,000 levels.
+    if (nestingDepth(value) > MAX_JSON_DEPTH) throw badRequest(`${name} is not valid JSON`);
   }
-  const nulPath = nullBytesAllowed ? undefined : findNullByte(value, []);
+  const nulPath = nullBytesAllowed ? undefined : findNullByte(value);
   if (nulPath) throw badRequest(`${name}${formatPath(nulPath)} must not contain null bytes`);
 
   const result = schema.safeParse(value);
@@ -69,18 +72,39 @@ function decodeOne(
   throw badRequest(describeIssue(name, result.error.issues[0]));
 }
 
-function findNullByte(value: unknown, path: PropertyKey[]): PropertyKey[] | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNullByte(value[i], [...path, i]);
-      if (found) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.includes('\0')) return [...path, key];
-      const found = findNullByte(inner, [...path, key]);
-      if (found) return found;
+/** orjson's limit: JSON nested deeper than this is not parsed. */
+export const MAX_JSON_DEPTH = 1024;
+
+/** How deep arrays and objects nest in a parsed JSON value (a scalar is 0), without recursion. */
+function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (!value || typeof value !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const inner of Array.isArray(value) ? value : Object.values(value)) if (inner && typeof inner === 'object') stack.push([inner, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The path to the first string (or key) holding a NUL, depth first, without recursion. */
+function findNullByte(root: unknown): PropertyKey[] | undefined {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return path;
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i];
+        if (key.includes('\0')) return [...path, key];
+        stack.push({ value: inner, path: [...path, key] });
+      }
     }
   }
   return undefined;
