@@ -33,7 +33,7 @@ import {
  * Bounded and reproducible: a fixed seed (FUZZ_SEED overrides it) and a fixed number of requests.
  * All failures of a run are collected and reported together, deduplicated by endpoint, kind, status.
  * FUZZ_ONLY (a regular expression on `METHOD /path`) runs some endpoints only; FUZZ_REPORT names a
- * file for the run's failures and timings as JSON.
+ * file for the run's failures and timings as JSON; FUZZ_TRACE one for every request and its status.
  */
 
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : 22;
@@ -252,6 +252,8 @@ describe('hostile input on every declared endpoint', () => {
     const started = Date.now();
     // FUZZ_ONLY (a regular expression on `METHOD /path`) narrows a run to some endpoints, to re-check a fix quickly.
     const only = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
+    // FUZZ_TRACE names a file for every request sent, with its status (to see what a kind did where it did not fail).
+    const trace: string[] | undefined = process.env.FUZZ_TRACE ? [] : undefined;
     const endpoints = [...ENDPOINT_REGISTRY]
       .filter((e) => !only || only.test(endpointLabel(e as unknown as EndpointDecl)))
       .sort((a, b) => destructiveness(a) - destructiveness(b)) as unknown as (Endpoint & EndpointDecl)[];
@@ -262,6 +264,7 @@ describe('hostile input on every declared endpoint', () => {
       const t = Date.now();
       const answer = await sendRaw(system.ports.gateway, org.host, shape);
       log.record({ endpoint: endpointLabel(e), role, kind, target, request: describeRequest(shape) }, answer, expectations, Date.now() - t);
+      if (trace) trace.push(`${answer.status}\t${Date.now() - t} ms\t${role}\t${kind}${target ? `@${target}` : ''}\t${describeRequest(shape, 300)}`);
     };
     const needsUser = (e: EndpointDecl) => e.auth === 'user' || e.auth === 'spectator';
     const planExpectations = (e: EndpointDecl, plan: Plan, validCredentials: boolean): Expectations => ({
@@ -448,6 +451,7 @@ describe('hostile input on every declared endpoint', () => {
       `hostile input: ${log.requests} requests to ${endpoints.length} declared endpoints (and the file and tus routes) in ${seconds} s, seed ${SEED} (FUZZ_SEED overrides); ` +
         `${log.size} distinct failures${exited.length ? `; processes exited: ${exited.join(', ')}` : ''}`,
     );
+    if (trace) writeFileSync(process.env.FUZZ_TRACE!, `${trace.join('\n')}\n`);
     if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ seed: SEED, requests: log.requests, seconds, timings, timeByKind: Object.fromEntries(log.timeByKind), slowest: log.slowest, failures: log.entries() }, null, 2));
     if (log.size > 0) throw new Error(`${log.size} distinct failures in ${log.requests} requests (seed ${SEED}):${report}`);
   }, 900_000);
