@@ -4,6 +4,7 @@ import { PgService } from '@teamchat/db';
 import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { AttachmentAccess } from './attachment-access';
+import { isStorableText } from './storable-text';
 import { attachmentByPath, attachmentsByPaths, linkAttachments } from './uploads.sql';
 
 const CONSUMER = 'uploads-attachment-links';
@@ -38,7 +39,10 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
   }
 
   async link(event: { realmId: number; messageId: number; senderId: number; dateSent: number; pathIds: string[] }): Promise<void> {
-    const candidates = await this.pg.run(attachmentsByPaths, event.realmId, event.pathIds);
+    // A path Postgres could not hold (NUL, a lone surrogate) names no file; asking would fail the event on every redelivery.
+    const pathIds = event.pathIds.filter(isStorableText);
+    if (pathIds.length === 0) return;
+    const candidates = await this.pg.run(attachmentsByPaths, event.realmId, pathIds);
     const allowed: number[] = [];
     for (const attachment of candidates) {
       if (attachment.ownerId === event.senderId) {
