@@ -10,7 +10,7 @@ import { DeleteScheduledMessage } from './scheduled-messages/delete-scheduled-me
 import { ListScheduledMessages } from './scheduled-messages/list-scheduled-messages.use-case';
 import { ScheduledMessageEvents } from './scheduled-messages/scheduled-message-events';
 import { ScheduledMessagesHandler } from './scheduled-messages/scheduled-messages.handler';
-import { ScheduledMessagesStore } from './scheduled-messages/scheduled-messages.store';
+import { ScheduledMessagesRepository } from './data/scheduled-messages.repository';
 import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-message.use-case';
 
 /**
@@ -21,7 +21,7 @@ import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-me
   imports: [DbModule],
   controllers: [ScheduledMessagesHandler],
   providers: [
-    ScheduledMessagesStore,
+    ScheduledMessagesRepository,
     ScheduledMessageEvents,
     CreateScheduledMessage,
     ListScheduledMessages,

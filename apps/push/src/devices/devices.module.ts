@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { PushDeviceStore } from './push-device.store';
+import { PushDevicesRepository } from '../data/push-devices.repository';
 
 /** The push devices table, shared by every push feature. */
 @Module({
-  providers: [PushDeviceStore],
-  exports: [PushDeviceStore],
+  providers: [PushDevicesRepository],
+  exports: [PushDevicesRepository],
 })
 export class DevicesModule {}

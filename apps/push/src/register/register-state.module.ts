@@ -4,7 +4,7 @@ import { Realtime, type Push } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { DevicesModule } from '../devices/devices.module';
 import { statusOf } from '../devices/push-device';
-import { PushDeviceStore } from '../devices/push-device.store';
+import { PushDevicesRepository } from '../data/push-devices.repository';
 
 /**
  * The part of POST /register's initial state push owns: `push_devices` (fetch key
@@ -12,12 +12,12 @@ import { PushDeviceStore } from '../devices/push-device.store';
  */
 @Injectable()
 export class RegisterStateReader {
-  constructor(private readonly store: PushDeviceStore) {}
+  constructor(private readonly devices: PushDevicesRepository) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
     if (!Realtime.wants(request, 'push_device')) return {};
     const devices: Record<string, Push.PushDeviceState> = {};
-    for (const device of await this.store.ofUser(request.user.id)) {
+    for (const device of await this.devices.ofUser(request.user.id)) {
       devices[String(device.pushAccountId)] = { status: statusOf(device), error_code: device.errorCode };
     }
     return { push_devices: devices };

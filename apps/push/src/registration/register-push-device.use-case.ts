@@ -3,7 +3,7 @@ import type { ApiCommand, Push } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { pushDeviceEvent, statusOf } from '../devices/push-device';
-import { PushDeviceStore } from '../devices/push-device.store';
+import { PushDevicesRepository } from '../data/push-devices.repository';
 import { PushRelayClient } from '../relay/push-relay.client';
 import { decodePublicKey } from '../relay/sealed-payload';
 import { RelayRegistration } from './relay-registration';
@@ -22,7 +22,7 @@ type Params = DecodedParams<typeof Push.registerPushDeviceParams>;
 export class RegisterPushDevice {
   constructor(
     private readonly relay: PushRelayClient,
-    private readonly store: PushDeviceStore,
+    private readonly devices: PushDevicesRepository,
     private readonly registration: RelayRegistration,
     private readonly events: EventBus,
   ) {}
@@ -37,7 +37,7 @@ export class RegisterPushDevice {
     if (params.encrypted_push_registration.trim() === '') throw badRequest('encrypted_push_registration cannot be blank');
     const pushAccountId = BigInt(params.push_account_id);
 
-    const existing = await this.store.find(caller.id, pushAccountId);
+    const existing = await this.devices.find(caller.id, pushAccountId);
     if (
       existing &&
       statusOf(existing) !== 'failed' &&
@@ -46,7 +46,7 @@ export class RegisterPushDevice {
       return {};
     }
 
-    const device = await this.store.savePending({
+    const device = await this.devices.savePending({
       realmId: realm.id,
       userId: caller.id,
       pushAccountId,

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { APP_CONFIG, EventBus, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { pushDeviceEvent, type PushDeviceRow } from '../devices/push-device';
-import { PushDeviceStore } from '../devices/push-device.store';
+import { PushDevicesRepository } from '../data/push-devices.repository';
 import { PushRelayClient, RelayRefused, isConfigurationRefusal } from '../relay/push-relay.client';
 
 /**
@@ -21,7 +21,7 @@ export class RelayRegistration implements OnApplicationBootstrap, OnApplicationS
   private stopped = false;
 
   constructor(
-    private readonly store: PushDeviceStore,
+    private readonly devices: PushDevicesRepository,
     private readonly relay: PushRelayClient,
     private readonly events: EventBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -30,7 +30,7 @@ export class RelayRegistration implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     if (!this.relay.configured) return;
-    void this.store
+    void this.devices
       .pending()
       .then((devices) => devices.forEach((device) => this.start(device)))
       .catch((error: unknown) => this.logger.error({ err: error }, 'pending push registrations not resumed'));
@@ -80,7 +80,7 @@ export class RelayRegistration implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async settle(device: PushDeviceRow, outcome: { bouncerDeviceId: bigint } | { errorCode: string }, requestId?: string): Promise<void> {
-    const settled = await this.store.settle(device, outcome);
+    const settled = await this.devices.settle(device, outcome);
     if (settled) await this.events.publishAll([pushDeviceEvent(settled)], requestId);
   }
 }

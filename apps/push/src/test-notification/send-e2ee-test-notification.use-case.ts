@@ -3,7 +3,7 @@ import type { ApiCommand, Push } from '@teamchat/contracts';
 import { LOGGER } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { PushDeviceStore } from '../devices/push-device.store';
+import { PushDevicesRepository } from '../data/push-devices.repository';
 import { PushRelayClient, RelayRefused, RelayServerError, RelayUnreachable } from '../relay/push-relay.client';
 import { sealPayload } from '../relay/sealed-payload';
 
@@ -30,7 +30,7 @@ const TEXTS = {
 export class SendE2eeTestNotification {
   constructor(
     private readonly relay: PushRelayClient,
-    private readonly store: PushDeviceStore,
+    private readonly devices: PushDevicesRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -38,7 +38,7 @@ export class SendE2eeTestNotification {
     const caller = user!;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     const pushAccountId = params.push_account_id === undefined ? undefined : BigInt(params.push_account_id);
-    const devices = await this.store.activeOfUser(caller.id, pushAccountId);
+    const devices = await this.devices.activeOfUser(caller.id, pushAccountId);
     if (devices.length === 0) throw new ZulipError('NO_ACTIVE_PUSH_DEVICE', TEXTS.NO_ACTIVE_PUSH_DEVICE);
     // Active devices exist only where a relay took them; one may have been unconfigured since.
     this.relay.requireConfigured();

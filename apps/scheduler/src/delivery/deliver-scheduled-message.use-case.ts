@@ -5,7 +5,7 @@ import { ZulipError } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { ScheduledMessageEvents } from '../scheduled-messages/scheduled-message-events';
 import { sendTargetOf } from '../scheduled-messages/scheduled-message-record';
-import { ScheduledMessagesStore, type StoredScheduledMessage } from '../scheduled-messages/scheduled-messages.store';
+import { ScheduledMessagesRepository, type StoredScheduledMessage } from '../data/scheduled-messages.repository';
 import { DELIVERY } from './delivery.settings';
 import { FailureNotice } from './failure-notice';
 
@@ -23,7 +23,7 @@ const NO_NOTICE = new Set(['USER_DEACTIVATED', 'REALM_DEACTIVATED']);
 @Injectable()
 export class DeliverScheduledMessage {
   constructor(
-    private readonly store: ScheduledMessagesStore,
+    private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly events: ScheduledMessageEvents,
     private readonly notice: FailureNotice,
@@ -31,7 +31,7 @@ export class DeliverScheduledMessage {
   ) {}
 
   async execute(job: Scheduler.DeliveryJob): Promise<'delivered' | 'failed' | 'stale'> {
-    const stored = await this.store.byId(job.id);
+    const stored = await this.scheduledMessages.byId(job.id);
     // Delivered, failed, edited (a newer job exists) or deleted meanwhile: nothing to do.
     if (!stored || stored.delivered || stored.failed || stored.version !== job.version) return 'stale';
     if (Date.now() > stored.scheduledAt.getTime() + DELIVERY.lateCutoffMs) {
@@ -56,12 +56,12 @@ export class DeliverScheduledMessage {
       if (error instanceof ZulipError && error.status < 500) return this.fail(stored, error);
       throw error;
     }
-    if (await this.store.markDelivered(stored.id, messageId)) await this.events.removed(stored);
+    if (await this.scheduledMessages.markDelivered(stored.id, messageId)) await this.events.removed(stored);
     return 'delivered';
   }
 
   private async fail(stored: StoredScheduledMessage, error: ZulipError): Promise<'failed' | 'stale'> {
-    const failed = await this.store.markFailed(stored.id, stored.version, error.message);
+    const failed = await this.scheduledMessages.markFailed(stored.id, stored.version, error.message);
     if (!failed) return 'stale';
     this.logger.info({ scheduledMessageId: stored.id, reason: error.message }, 'scheduled message failed');
     await this.events.updated(failed);

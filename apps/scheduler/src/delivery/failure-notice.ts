@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Messaging, UsersGroups } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { Logger } from 'pino';
-import type { StoredScheduledMessage } from '../scheduled-messages/scheduled-messages.store';
+import type { StoredScheduledMessage } from '../data/scheduled-messages.repository';
 
 /**
  * Zulip's send_failed_scheduled_message_notification: a direct message from the organization's

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ScheduledMessagesStore } from '../scheduled-messages/scheduled-messages.store';
+import { ScheduledMessagesRepository } from '../data/scheduled-messages.repository';
 import { DeliveryQueue } from './delivery.queue';
 
 /**
@@ -9,11 +9,11 @@ import { DeliveryQueue } from './delivery.queue';
 @Injectable()
 export class RecoverDeliveries {
   constructor(
-    private readonly store: ScheduledMessagesStore,
+    private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly queue: DeliveryQueue,
   ) {}
 
   async execute(): Promise<void> {
-    await this.queue.schedule(await this.store.pending());
+    await this.queue.schedule(await this.scheduledMessages.pending());
   }
 }

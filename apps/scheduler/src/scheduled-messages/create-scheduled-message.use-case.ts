@@ -5,7 +5,7 @@ import type { DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { mustBeInFuture, scheduledTarget, storedType } from './recipient-target';
 import { ScheduledMessageEvents } from './scheduled-message-events';
-import { ScheduledMessagesStore } from './scheduled-messages.store';
+import { ScheduledMessagesRepository } from '../data/scheduled-messages.repository';
 
 type Params = DecodedParams<typeof Scheduler.createScheduledMessageParams>;
 
@@ -18,7 +18,7 @@ type Params = DecodedParams<typeof Scheduler.createScheduledMessageParams>;
 @Injectable()
 export class CreateScheduledMessage {
   constructor(
-    private readonly store: ScheduledMessagesStore,
+    private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly queue: DeliveryQueue,
     private readonly events: ScheduledMessageEvents,
@@ -38,7 +38,7 @@ export class CreateScheduledMessage {
       topic: params.topic,
       content: params.content,
     });
-    const stored = await this.store.create(
+    const stored = await this.scheduledMessages.create(
       realm.id,
       sender.id,
       {

@@ -3,7 +3,7 @@ import type { ApiCommand, Scheduler } from '@teamchat/contracts';
 import { resourceNotFound, type DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { ScheduledMessageEvents } from './scheduled-message-events';
-import { ScheduledMessagesStore } from './scheduled-messages.store';
+import { ScheduledMessagesRepository } from '../data/scheduled-messages.repository';
 
 type Params = DecodedParams<typeof Scheduler.scheduledMessagePathParams>;
 
@@ -13,14 +13,14 @@ export const scheduledMessageNotFound = () => resourceNotFound('Scheduled messag
 @Injectable()
 export class DeleteScheduledMessage {
   constructor(
-    private readonly store: ScheduledMessagesStore,
+    private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly queue: DeliveryQueue,
     private readonly events: ScheduledMessageEvents,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const stored = await this.store.ownUndelivered(realm.id, user!.id, params.scheduled_message_id);
-    if (!stored || !(await this.store.delete(realm.id, user!.id, stored.id))) throw scheduledMessageNotFound();
+    const stored = await this.scheduledMessages.ownUndelivered(realm.id, user!.id, params.scheduled_message_id);
+    if (!stored || !(await this.scheduledMessages.delete(realm.id, user!.id, stored.id))) throw scheduledMessageNotFound();
     await this.queue.cancel(stored.id, stored.version);
     await this.events.removed(stored, requestId);
     return {};

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Scheduler } from '@teamchat/contracts';
 import { toScheduledMessageRecord } from './scheduled-message-record';
-import { ScheduledMessagesStore } from './scheduled-messages.store';
+import { ScheduledMessagesRepository } from '../data/scheduled-messages.repository';
 
 /** GET /scheduled_messages, and `scheduled_messages` in POST /register: the caller's undelivered ones, failed ones included. */
 @Injectable()
 export class ListScheduledMessages {
-  constructor(private readonly store: ScheduledMessagesStore) {}
+  constructor(private readonly scheduledMessages: ScheduledMessagesRepository) {}
 
   async execute({ realm, user }: Pick<ApiCommand<unknown>, 'realm' | 'user'>): Promise<{ scheduled_messages: Scheduler.ScheduledMessageRecord[] }> {
-    const stored = await this.store.undeliveredOf(realm.id, user!.id);
+    const stored = await this.scheduledMessages.undeliveredOf(realm.id, user!.id);
     return { scheduled_messages: stored.map(toScheduledMessageRecord) };
   }
 }

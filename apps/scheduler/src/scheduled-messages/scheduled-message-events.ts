@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SchedulerEvents } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { toScheduledMessageRecord } from './scheduled-message-record';
-import type { StoredScheduledMessage } from './scheduled-messages.store';
+import type { StoredScheduledMessage } from '../data/scheduled-messages.repository';
 
 /** The `scheduled_messages` events, always to the sender alone. */
 @Injectable()

@@ -1,5 +1,5 @@
 import type { Scheduler } from '@teamchat/contracts';
-import type { StoredScheduledMessage } from './scheduled-messages.store';
+import type { StoredScheduledMessage } from '../data/scheduled-messages.repository';
 
 /**
  * A scheduled message as clients see it (Zulip's ScheduledMessage.to_dict): a channel's ID, or

@@ -7,7 +7,7 @@ import { scheduledMessageNotFound } from './delete-scheduled-message.use-case';
 import { mustBeInFuture, scheduledTarget, storedType } from './recipient-target';
 import { sendTargetOf } from './scheduled-message-record';
 import { ScheduledMessageEvents } from './scheduled-message-events';
-import { ScheduledMessagesStore, type ScheduledMessageFields } from './scheduled-messages.store';
+import { ScheduledMessagesRepository, type ScheduledMessageFields } from '../data/scheduled-messages.repository';
 
 type Params = DecodedParams<typeof Scheduler.updateScheduledMessageParams>;
 
@@ -21,7 +21,7 @@ type Params = DecodedParams<typeof Scheduler.updateScheduledMessageParams>;
 @Injectable()
 export class UpdateScheduledMessage {
   constructor(
-    private readonly store: ScheduledMessagesStore,
+    private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly queue: DeliveryQueue,
     private readonly events: ScheduledMessageEvents,
@@ -39,7 +39,7 @@ export class UpdateScheduledMessage {
     }
     if (at !== undefined) mustBeInFuture(at);
 
-    const stored = await this.store.ownUndelivered(realm.id, sender.id, params.scheduled_message_id);
+    const stored = await this.scheduledMessages.ownUndelivered(realm.id, sender.id, params.scheduled_message_id);
     if (!stored) throw scheduledMessageNotFound();
     if (stored.failed && at === undefined) throw badRequest('Scheduled delivery time must be in the future.');
 
@@ -61,7 +61,7 @@ export class UpdateScheduledMessage {
     }
     if (at !== undefined) fields.scheduledAt = new Date(at * 1000);
 
-    const edited = await this.store.edit(stored.id, fields);
+    const edited = await this.scheduledMessages.edit(stored.id, fields);
     if (!edited) throw badRequest('Scheduled message was already sent');
     await this.queue.cancel(stored.id, stored.version);
     await this.queue.schedule([edited]);

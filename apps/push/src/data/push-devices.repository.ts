@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@teamchat/db';
-import type { PushDeviceRow } from './push-device';
+import type { PushDeviceRow } from '../devices/push-device';
 
 export interface NewRegistration {
   realmId: number;
@@ -14,7 +14,7 @@ export interface NewRegistration {
 
 /** The `push_devices` table: one row per user and push account ID. */
 @Injectable()
-export class PushDeviceStore {
+export class PushDevicesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   find(userId: number, pushAccountId: bigint): Promise<PushDeviceRow | null> {

@@ -16,12 +16,12 @@ export interface ScheduledMessageFields {
 }
 
 /**
- * The scheduler's one module of queries: `scheduled_messages`, which it owns. Delivery's state
+ * The scheduler's repository: `scheduled_messages`, which it owns. Delivery's state
  * changes are conditional updates (`delivered`/`failed` only from pending, of the version the
  * job was for), so of two racing deliveries exactly one records the outcome and announces it.
  */
 @Injectable()
-export class ScheduledMessagesStore {
+export class ScheduledMessagesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   create(realmId: number, senderId: number, fields: ScheduledMessageFields, readBySender: boolean | null): Promise<StoredScheduledMessage> {
