@@ -205,7 +205,8 @@ export class TestSystem {
   }
 
   /** Waits until every running gateway replica answers ready (so every service is up). */
-  async waitUntilReady(timeoutMs = 30000): Promise<void> {
+  // Generous: seven processes starting at once on a 2-core machine that is busy with other test files.
+  async waitUntilReady(timeoutMs = 90000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     const ready = async (name: ProcessName) => {
