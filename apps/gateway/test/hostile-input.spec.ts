@@ -1,25 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { ENDPOINT_REGISTRY, SERVICES, type Endpoint } from '@teamchat/contracts';
-import { Factory, TEST_ROOT_HOST, TestSystem, type TestUser } from '@teamchat/testing';
+import { Factory, Hostile, TEST_ROOT_HOST, TestSystem, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
-import {
-  ENCODINGS,
-  FailureLog,
-  describeRequest,
-  encodePieces,
-  encodedRequest,
-  endpointLabel,
-  planRequest,
-  plansFor,
-  pool,
-  sendRaw,
-  type EndpointDecl,
-  type Expectations,
-  type HttpShape,
-  type Plan,
-  type Pools,
-} from '../../../libs/testing/src/hostile';
+
+const { ENCODINGS, FailureLog, describeRequest, encodePieces, encodedRequest, endpointLabel, planRequest, plansFor, pool, sendRaw } = Hostile;
+type EndpointDecl = Hostile.EndpointDecl;
+type Expectations = Hostile.Expectations;
+type HttpShape = Hostile.HttpShape;
+type Plan = Hostile.Plan;
+type Pools = Hostile.Pools;
 
 /**
  * Property-based hostile input (issue 22): every endpoint the registry declares is called with

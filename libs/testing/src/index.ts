@@ -10,3 +10,4 @@ export * from './event-queues';
 export * from './zulip-conformance';
 export * from './mail-sink';
 export * from './push-relay';
+export * as Hostile from './hostile';

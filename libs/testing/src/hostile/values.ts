@@ -375,7 +375,10 @@ export const HOSTILE_MODES: HostileMode[] = [
   stringLeafMode('nul-json-escape', () => fc.constantFrom('\u0000', 'a\u0000b'), 'json'),
   stringLeafMode('nul-raw-in-json', () => fc.constant(new RawString(['a', new RawBytes('%00'), 'b'])), 'json'),
   // A JSON list in any parameter, plain-text ones included (`to` carries a list of addresses as text).
-  { ...wholeMode('nul-json-list', () => true, () => texts('["\\u0000"]', '["a\\u0000b"]', '[1,"a\\u0000"]', '[{"a":"\\u0000"}]')), eachOf: (p) => !isJson(p) },
+  {
+    ...wholeMode('nul-json-list', () => true, (p) => (isJson(p) ? texts('["\\u0000"]', '["a\\u0000b"]', '[1,"a\\u0000"]', '[{"a":"\\u0000"}]') : texts('["a\\u0000b"]'))),
+    eachOf: (p) => !isJson(p),
+  },
   wholeMode('nul-json-key', () => true, () => texts('{"\\u0000":1}', '[{"\\u0000":"x"}]')),
   // Invalid UTF-8 and lone surrogates.
   stringLeafMode('invalid-utf8', () => fc.constantFrom(new RawString(['a', new RawBytes('%C3%28')]), new RawString([new RawBytes('%FF'), 'b']))),
