@@ -5,6 +5,8 @@ import { AttachmentAccess } from './attachments/attachment-access';
 import { AttachmentLinksConsumer } from './attachments/attachment-links.consumer';
 import { AttachmentsHandler, ListAttachments, RemoveAttachment } from './attachments/attachments.handler';
 import { StoreAttachment } from './attachments/store-attachment.use-case';
+import { AttachmentsRepository } from './data/attachments.repository';
+import { TusUploadsRepository } from './data/tus-uploads.repository';
 import { ServeFileRoute } from './http/serve-file.route';
 import { TusUploads } from './http/tus-uploads';
 import { UploadFileRoute } from './http/upload-file.route';
@@ -37,6 +39,8 @@ export function storageFor(config: AppConfig): FileStorage {
   controllers: [AttachmentsHandler],
   providers: [
     { provide: FileStorage, useFactory: storageFor, inject: [APP_CONFIG] },
+    AttachmentsRepository,
+    TusUploadsRepository,
     AttachmentAccess,
     StoreAttachment,
     ListAttachments,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { PeopleReadonly } from './people.readonly';
+import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
 
 /** What every presence feature shares: the read-only view of people. */
 @Module({
-  providers: [PeopleReadonly],
-  exports: [PeopleReadonly],
+  providers: [PeopleReadonlyRepository],
+  exports: [PeopleReadonlyRepository],
 })
 export class PresenceCoreModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, canSeeDeliveryEmail, resolveSettings, EmailVisibility, type AuthUser, type RealmRef } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
-import { PeopleReadonly, type Person } from '../core/people.readonly';
-import { peopleByDeliveryEmail, presencePeople } from '../core/presence.sql';
+import type { Person } from '../core/person';
+import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
 
 /** An active human as presence shows them. */
 export interface PresencePerson {
@@ -15,21 +15,19 @@ export interface PresencePerson {
 }
 
 /**
- * Who presence reports (READ-ONLY on users-groups' tables): active humans, and of them only those
- * sharing their presence (presence_enabled), as Zulip's invisible mode wants.
+ * Who presence reports (read from users-groups' tables through PeopleReadonlyRepository): active
+ * humans, and of them only those sharing their presence (presence_enabled), as Zulip's invisible
+ * mode wants.
  */
 @Injectable()
 export class PresencePeople {
-  constructor(
-    private readonly pg: PgService,
-    private readonly people: PeopleReadonly,
-  ) {}
+  constructor(private readonly people: PeopleReadonlyRepository) {}
 
   /** The active humans among `ids`, by id. */
   async activeHumans(realm: Pick<RealmRef, 'id' | 'host'>, ids: readonly number[]): Promise<Map<number, PresencePerson>> {
     const wanted = [...new Set(ids)].filter(isStoredId);
     if (wanted.length === 0) return new Map();
-    const rows = await this.pg.run(presencePeople, realm.id, wanted);
+    const rows = await this.people.activeHumans(realm.id, wanted);
     return new Map(
       rows.map((row) => {
         const settings = resolveSettings(row.realmDefaults, row.settings);
@@ -56,7 +54,7 @@ export class PresencePeople {
       const id = Number(dummy ? dummy[1] : idOrEmail);
       target = isStoredId(id) ? await this.people.byId(realm, id) : null;
     } else {
-      const candidates = await this.pg.run(peopleByDeliveryEmail, realm.id, idOrEmail.trim());
+      const candidates = await this.people.byDeliveryEmail(realm.id, idOrEmail.trim());
       const visible = candidates.find((candidate) => {
         const visibility = candidate.isBot ? EmailVisibility.EVERYONE : resolveSettings(candidate.realmDefaults, candidate.settings).email_address_visibility;
         return canSeeDeliveryEmail({ id: 0, role: caller.role }, candidate.id, visibility);

@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { UsersGroupsEvents, clientEventSchema } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
-import { realmSubdomain } from '../core/presence.sql';
+import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
 import { PresenceAnnouncer } from './presence-announcer';
 import { PresencePeople } from './presence-people';
 import { PRESENCE } from './presence.settings';
@@ -24,7 +23,7 @@ export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplic
   private consumer?: DurableConsumer;
 
   constructor(
-    private readonly pg: PgService,
+    private readonly realms: RealmsReadonlyRepository,
     private readonly store: PresenceStore,
     private readonly people: PresencePeople,
     private readonly announcer: PresenceAnnouncer,
@@ -48,10 +47,10 @@ export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplic
     if (!parsed.success) return;
     const { realmId, users, event } = parsed.data;
     if (event.type !== 'user_settings' || event.property !== 'presence_enabled' || typeof event.value !== 'boolean') return;
-    const [realm] = await this.pg.run(realmSubdomain, realmId);
-    if (!realm) return;
+    const subdomain = await this.realms.subdomain(realmId);
+    if (subdomain === null) return;
     const root = new URL(this.config.EXTERNAL_URL).hostname;
-    const host = realm.subdomain ? `${realm.subdomain}.${root}` : root;
+    const host = subdomain ? `${subdomain}.${root}` : root;
     const people = await this.people.activeHumans({ id: realmId, host }, users);
     const now = Math.floor(Date.now() / 1000);
     for (const person of people.values()) {

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PresenceCoreModule } from '../core/core.module';
+import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
+import { UserPresenceRepository } from '../data/user-presence.repository';
 import { GetRealmPresence } from './get-realm-presence.use-case';
 import { GetUserPresence } from './get-user-presence.use-case';
 import { PresenceAnnouncer } from './presence-announcer';
@@ -16,6 +18,8 @@ import { UpdatePresence } from './update-presence.use-case';
   imports: [PresenceCoreModule],
   controllers: [PresenceHandler],
   providers: [
+    UserPresenceRepository,
+    RealmsReadonlyRepository,
     PresenceStore,
     PresencePeople,
     PresenceReader,

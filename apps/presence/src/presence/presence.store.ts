@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, REDIS, type AppConfig } from '@teamchat/platform';
 import type { Redis } from 'ioredis';
-import { flushPresence, storedPresenceOfRealm } from '../core/presence.sql';
+import { UserPresenceRepository } from '../data/user-presence.repository';
 import { PRESENCE } from './presence.settings';
 
 /** One user's presence: Unix seconds (lastActive 0: never active) and the change's sequence number. */
@@ -143,9 +142,9 @@ const parse = (userId: number, value: string): PresenceEntry => {
 };
 
 /**
- * The live presence store (Redis): one script per report, one round trip per read, and the
- * durable copy in Postgres (`user_presence`), written by the flush and read back when Redis
- * has lost an organization.
+ * The live presence store (Redis): one script per report, one round trip per read. The durable
+ * copy in Postgres (`user_presence`) is reached through its repository: written by the flush,
+ * read back when Redis has lost an organization.
  */
 @Injectable()
 export class PresenceStore {
@@ -154,7 +153,7 @@ export class PresenceStore {
   constructor(
     @Inject(REDIS) redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly pg: PgService,
+    private readonly durable: UserPresenceRepository,
   ) {
     this.redis = redis as PresenceRedis;
     if (!('presenceUpdate' in redis)) {
@@ -228,7 +227,7 @@ export class PresenceStore {
 
   /** Puts an organization's flushed presence back into Redis (a no-op when a replica did first). */
   private async load(realmId: number): Promise<void> {
-    const rows = await this.pg.run(storedPresenceOfRealm, realmId);
+    const rows = await this.durable.ofRealm(realmId);
     const highest = rows.reduce((max, row) => Math.max(max, Number(row.lastUpdateId)), 0);
     const seq = highest + PRESENCE.restoreSequenceGap;
     const entries = rows.map((row) => [String(row.userId), `${row.lastActive},${row.lastConnected},${row.lastUpdateId}`, row.lastUpdateId]);
@@ -255,7 +254,7 @@ export class PresenceStore {
         ids.push(String(entry.updateId));
       }
       try {
-        await this.pg.run(flushPresence, users, realms, active, connected, ids);
+        await this.durable.save({ userIds: users, realmIds: realms, lastActive: active, lastConnected: connected, updateIds: ids });
       } catch (error) {
         const members = flat.filter((_, i) => i % 2 === 0);
         await this.redis.sadd('presence:dirty', ...members);

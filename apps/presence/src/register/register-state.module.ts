@@ -3,12 +3,12 @@ import { Payload } from '@nestjs/microservices';
 import { Realtime, type Presence } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { PresenceCoreModule } from '../core/core.module';
-import { PeopleReadonly } from '../core/people.readonly';
+import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
+import { UserStatusRepository } from '../data/user-status.repository';
 import { PresenceFeatureModule } from '../presence/presence.module';
 import { PresenceReader } from '../presence/presence-reader';
 import { isBlankStatus, toStatusRecord } from '../status/status-change';
 import { StatusModule } from '../status/status.module';
-import { UserStatusStore } from '../status/user-status.store';
 
 /**
  * The part of POST /register's initial state presence owns: `user_status`, the statuses of the
@@ -19,8 +19,8 @@ import { UserStatusStore } from '../status/user-status.store';
 @Injectable()
 export class RegisterStateReader {
   constructor(
-    private readonly store: UserStatusStore,
-    private readonly people: PeopleReadonly,
+    private readonly statuses: UserStatusRepository,
+    private readonly people: PeopleReadonlyRepository,
     private readonly presence: PresenceReader,
   ) {}
 
@@ -39,7 +39,7 @@ export class RegisterStateReader {
   }
 
   private async userStatus(request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
-    const stored = await this.store.ofRealm(request.realm.id);
+    const stored = await this.statuses.ofRealm(request.realm.id);
     const people = await this.people.byIds(request.realm, stored.map((status) => status.userId));
     const userStatus: Record<string, Presence.UserStatusRecord> = {};
     for (const status of stored) {

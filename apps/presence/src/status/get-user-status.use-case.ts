@@ -3,7 +3,7 @@ import type { ApiCommand, Presence } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { toStatusRecord } from './status-change';
 import { StatusRules } from './status-rules';
-import { UserStatusStore } from './user-status.store';
+import { UserStatusRepository } from '../data/user-status.repository';
 
 type Params = DecodedParams<typeof Presence.getUserStatusParams>;
 
@@ -12,11 +12,11 @@ type Params = DecodedParams<typeof Presence.getUserStatusParams>;
 export class GetUserStatus {
   constructor(
     private readonly rules: StatusRules,
-    private readonly store: UserStatusStore,
+    private readonly statuses: UserStatusRepository,
   ) {}
 
   async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
     const target = await this.rules.target(realm, user!, params.user_id, { forAdmin: false });
-    return { status: toStatusRecord(await this.store.find(target.id), target.settings.presence_enabled) };
+    return { status: toStatusRecord(await this.statuses.find(target.id), target.settings.presence_enabled) };
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PresenceEvents, type AuthUser, type ClientEvent, type EventDef, type RealmRef } from '@teamchat/contracts';
 import { badRequest, isAdminRole } from '@teamchat/zulip';
-import { PeopleReadonly, type Person } from '../core/people.readonly';
-import { CustomEmojiReadonly } from './custom-emoji.readonly';
+import type { Person } from '../core/person';
+import { CustomEmojiReadonlyRepository } from '../data/custom-emoji.readonly.repository';
+import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
 import { emojiCatalogue, type EmojiCatalogue } from '@teamchat/zulip';
 import { checkStatusChange, statusEvent, type StatusChange, type StatusParams } from './status-change';
 
@@ -16,8 +17,8 @@ export class StatusRules {
   private readonly catalogue: EmojiCatalogue = emojiCatalogue();
 
   constructor(
-    private readonly people: PeopleReadonly,
-    private readonly customEmoji: CustomEmojiReadonly,
+    private readonly people: PeopleReadonlyRepository,
+    private readonly customEmoji: CustomEmojiReadonlyRepository,
   ) {}
 
   /**

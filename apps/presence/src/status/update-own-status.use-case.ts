@@ -3,7 +3,7 @@ import { UsersGroups, type ApiCommand, type Presence } from '@teamchat/contracts
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
-import { UserStatusStore } from './user-status.store';
+import { UserStatusRepository } from '../data/user-status.repository';
 
 type Params = DecodedParams<typeof Presence.updateOwnStatusParams>;
 
@@ -16,7 +16,7 @@ type Params = DecodedParams<typeof Presence.updateOwnStatusParams>;
 export class UpdateOwnStatus {
   constructor(
     private readonly rules: StatusRules,
-    private readonly store: UserStatusStore,
+    private readonly statuses: UserStatusRepository,
     private readonly commands: CommandClient,
     private readonly events: EventBus,
   ) {}
@@ -30,7 +30,7 @@ export class UpdateOwnStatus {
     if (change.away !== undefined) {
       await this.commands.call(UsersGroups.setPresenceEnabled, { realmId: realm.id, userId: caller.id, enabled: !change.away, requestId });
     }
-    await this.store.save(realm.id, caller.id, change);
+    await this.statuses.save(realm.id, caller.id, change);
     await this.events.publishAll([await this.rules.changedEvent(realm.id, caller.id, change)], requestId);
     return {};
   }

@@ -3,7 +3,7 @@ import type { ApiCommand, Presence } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
-import { UserStatusStore } from './user-status.store';
+import { UserStatusRepository } from '../data/user-status.repository';
 
 type Params = DecodedParams<typeof Presence.updateUserStatusParams>;
 
@@ -16,7 +16,7 @@ type Params = DecodedParams<typeof Presence.updateUserStatusParams>;
 export class UpdateUserStatus {
   constructor(
     private readonly rules: StatusRules,
-    private readonly store: UserStatusStore,
+    private readonly statuses: UserStatusRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -24,7 +24,7 @@ export class UpdateUserStatus {
     const { user_id: userId, ...fields } = params;
     const target = await this.rules.target(realm, user!, userId, { forAdmin: true });
     const change = await this.rules.check(realm.id, fields);
-    await this.store.save(realm.id, target.id, change);
+    await this.statuses.save(realm.id, target.id, change);
     await this.events.publishAll([await this.rules.changedEvent(realm.id, target.id, change)], requestId);
     return {};
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Messaging, type ApiCommand, type Presence, type RealmRef } from '@teamchat/contracts';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { PeopleReadonly, type Person } from '../core/people.readonly';
+import type { Person } from '../core/person';
+import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
 import {
   MAX_CHANNEL_SIZE_FOR_TYPING,
   channelTypingEvent,
@@ -23,7 +24,7 @@ type Params = DecodedParams<typeof Presence.typingParams>;
 @Injectable()
 export class SendTyping {
   constructor(
-    private readonly people: PeopleReadonly,
+    private readonly people: PeopleReadonlyRepository,
     private readonly commands: CommandClient,
     private readonly events: EventBus,
   ) {}

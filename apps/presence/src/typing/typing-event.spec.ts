@@ -1,5 +1,5 @@
 import { builtinSettingDefaults } from '@teamchat/contracts';
-import type { Person } from '../core/people.readonly';
+import type { Person } from '../core/person';
 import { channelTypingEvent, directParticipants, directTypingEvent, typingAudience, typingEvents, typingTopic } from './typing-event';
 
 const person = (id: number, overrides: Partial<Person> = {}, settings: Partial<Person['settings']> = {}): Person => ({

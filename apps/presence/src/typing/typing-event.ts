@@ -1,6 +1,6 @@
 import { PresenceEvents, type ClientEvent, type EventDef } from '@teamchat/contracts';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '@teamchat/zulip';
-import type { Person } from '../core/people.readonly';
+import type { Person } from '../core/person';
 
 /**
  * Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: channels with more subscribers get no

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
-import type { AttachmentRow } from './uploads.sql';
+import type { LinkedAttachmentRow } from '../data/attachments.repository';
 
 /**
  * Who may read an uploaded file (Zulip's validate_attachment_request): its uploader, and anyone
@@ -12,7 +12,7 @@ import type { AttachmentRow } from './uploads.sql';
 export class AttachmentAccess {
   constructor(private readonly commands: CommandClient) {}
 
-  async mayRead(user: { id: number; realmId: number }, attachment: AttachmentRow & { messageIds: number[] }): Promise<boolean> {
+  async mayRead(user: { id: number; realmId: number }, attachment: LinkedAttachmentRow): Promise<boolean> {
     if (attachment.realmId !== user.realmId) return false;
     if (attachment.ownerId === user.id) return true;
     if (attachment.messageIds.length === 0) return false;

@@ -1,11 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MessagingEvents } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
+import { AttachmentsRepository } from '../data/attachments.repository';
 import { AttachmentAccess } from './attachment-access';
 import { isStorableText } from './storable-text';
-import { attachmentByPath, attachmentsByPaths, linkAttachments } from './uploads.sql';
 
 const CONSUMER = 'uploads-attachment-links';
 
@@ -21,7 +20,7 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
   private consumer?: DurableConsumer;
 
   constructor(
-    private readonly pg: PgService,
+    private readonly attachments: AttachmentsRepository,
     private readonly access: AttachmentAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -42,20 +41,22 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
     // A path Postgres could not hold (NUL, a lone surrogate) names no file; asking would fail the event on every redelivery.
     const pathIds = event.pathIds.filter(isStorableText);
     if (pathIds.length === 0) return;
-    const candidates = await this.pg.run(attachmentsByPaths, event.realmId, pathIds);
+    const candidates = await this.attachments.inRealmByPaths(event.realmId, pathIds);
     const allowed: number[] = [];
     for (const attachment of candidates) {
       if (attachment.ownerId === event.senderId) {
         allowed.push(attachment.id);
         continue;
       }
-      const [withLinks] = await this.pg.run(attachmentByPath, attachment.pathId);
+      const withLinks = await this.attachments.byPath(attachment.pathId);
+      // Removed since the read above: the event fails and its redelivery no longer finds it.
+      if (!withLinks) throw new Error(`attachment ${attachment.id} removed while being linked`);
       const sender = { id: event.senderId, realmId: event.realmId };
       // The message itself links it already in the sender's eyes only after this; judge by the others.
       const others = { ...withLinks, messageIds: withLinks.messageIds.filter((id) => id !== event.messageId) };
       if (await this.access.mayRead(sender, others)) allowed.push(attachment.id);
     }
-    if (allowed.length > 0) await this.pg.run(linkAttachments, allowed, event.messageId, new Date(event.dateSent));
+    if (allowed.length > 0) await this.attachments.link(allowed, event.messageId, new Date(event.dateSent));
   }
 
   async onApplicationShutdown(): Promise<void> {

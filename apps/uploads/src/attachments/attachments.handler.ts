@@ -1,19 +1,19 @@
 import { Controller, Injectable } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Uploads, type PayloadOf } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
+import { AttachmentsRepository } from '../data/attachments.repository';
 import { FileStorage } from '../storage/file-storage';
-import { deleteOwnAttachment, ownAttachments, realmSpaceUsed } from './uploads.sql';
 
 /** GET /attachments: the caller's files with the messages that link them, and the organization's space used. */
 @Injectable()
 export class ListAttachments {
-  constructor(private readonly pg: PgService) {}
+  constructor(private readonly attachments: AttachmentsRepository) {}
 
   async execute({ realm, user }: PayloadOf<typeof Uploads.listAttachments>) {
-    const [rows, [{ used }]] = await Promise.all([this.pg.run(ownAttachments, user!.id), this.pg.run(realmSpaceUsed, realm.id)]);
+    const [rows, used] = await Promise.all([this.attachments.ownedBy(user!.id), this.attachments.spaceUsed(realm.id)]);
     return {
       attachments: rows.map((row) => ({
         id: row.id,
@@ -32,14 +32,14 @@ export class ListAttachments {
 @Injectable()
 export class RemoveAttachment {
   constructor(
-    private readonly pg: PgService,
+    private readonly attachments: AttachmentsRepository,
     private readonly storage: FileStorage,
   ) {}
 
   async execute({ user, params }: PayloadOf<typeof Uploads.removeAttachment>) {
-    const [removed] = isStoredId(params.attachment_id!) ? await this.pg.run(deleteOwnAttachment, params.attachment_id!, user!.id) : [];
-    if (!removed) throw badRequest('Invalid attachment');
-    await this.storage.delete(removed.pathId);
+    const removedPath = isStoredId(params.attachment_id!) ? await this.attachments.deleteOwn(params.attachment_id!, user!.id) : null;
+    if (removedPath === null) throw badRequest('Invalid attachment');
+    await this.storage.delete(removedPath);
     return {};
   }
 }

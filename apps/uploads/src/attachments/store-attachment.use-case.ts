@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { LIMITS, ZulipError } from '@teamchat/zulip';
 import { lookup } from 'mime-types';
 import type { Readable } from 'node:stream';
+import { AttachmentsRepository } from '../data/attachments.repository';
 import { FileStorage } from '../storage/file-storage';
 import { sanitizeName } from './sanitize-name';
 import { isMediaType } from './storable-text';
-import { insertAttachment, realmSpaceUsed } from './uploads.sql';
 
 /** The largest file, in bytes: the `max_file_upload_size_mib` POST /register announces. */
 export const MAX_FILE_BYTES = LIMITS.maxFileUploadSizeMib * 1024 * 1024;
@@ -49,7 +48,7 @@ export function contentTypeFor(name: string, given: string | undefined): string 
 @Injectable()
 export class StoreAttachment {
   constructor(
-    private readonly pg: PgService,
+    private readonly attachments: AttachmentsRepository,
     private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -57,7 +56,7 @@ export class StoreAttachment {
   async checkQuota(realmId: number, adding: number): Promise<void> {
     const quota = this.config.REALM_UPLOAD_QUOTA_MIB * 1024 * 1024;
     if (quota <= 0) return;
-    const [{ used }] = await this.pg.run(realmSpaceUsed, realmId);
+    const used = await this.attachments.spaceUsed(realmId);
     if (used + adding > quota) throw quotaExceeded();
   }
 
@@ -74,7 +73,7 @@ export class StoreAttachment {
   async record(owner: { id: number; realmId: number }, file: { pathId: string; filename: string; contentType: string }, size: number): Promise<StoredAttachment> {
     try {
       await this.checkQuota(owner.realmId, size);
-      const [{ id }] = await this.pg.run(insertAttachment, owner.realmId, owner.id, file.pathId, file.filename, size, file.contentType);
+      const id = await this.attachments.insert(owner.realmId, owner.id, { pathId: file.pathId, fileName: file.filename, size, contentType: file.contentType });
       return { id, pathId: file.pathId, url: `/user_uploads/${file.pathId}`, filename: file.filename };
     } catch (error) {
       await this.storage.delete(file.pathId).catch(() => undefined);

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
 import { REDIS } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { Redis } from 'ioredis';
 import parseRange from 'range-parser';
 import { AttachmentAccess } from '../attachments/attachment-access';
 import { isMediaType, isStorableText } from '../attachments/storable-text';
-import { attachmentByPath, type AttachmentRow } from '../attachments/uploads.sql';
+import { AttachmentsRepository, type AttachmentRow } from '../data/attachments.repository';
 import { FileStorage } from '../storage/file-storage';
 import type { Caller } from './caller';
 
@@ -42,7 +41,7 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
 @Injectable()
 export class ServeFileRoute {
   constructor(
-    private readonly pg: PgService,
+    private readonly attachments: AttachmentsRepository,
     private readonly access: AttachmentAccess,
     private readonly storage: FileStorage,
     @Inject(REDIS) private readonly redis: Redis,
@@ -53,7 +52,7 @@ export class ServeFileRoute {
     const user = caller.user;
     if (!user) throw new ZulipError('UNAUTHORIZED', 'Not logged in: API authentication or user session required');
     if (realmId !== caller.realm.id || !isStorableText(rest)) throw fileNotFound();
-    const [attachment] = await this.pg.run(attachmentByPath, `${realmId}/${rest}`);
+    const attachment = await this.attachments.byPath(`${realmId}/${rest}`);
     if (!attachment) throw fileNotFound();
     if (!(await this.access.mayRead(user, attachment))) throw fileForbidden();
     return attachment;
@@ -68,7 +67,7 @@ export class ServeFileRoute {
 
   async byToken(token: string): Promise<AttachmentRow> {
     const pathId = await this.redis.get(`upload-token:${token}`);
-    const [attachment] = pathId ? await this.pg.run(attachmentByPath, pathId) : [];
+    const attachment = pathId ? await this.attachments.byPath(pathId) : null;
     if (!attachment) throw fileNotFound();
     return attachment;
   }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { TUS_PATH } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { LOGGER } from '@teamchat/platform';
 import { LIMITS, ZulipError } from '@teamchat/zulip';
 import { EVENTS, Server, type Upload } from '@tus/server';
@@ -10,6 +9,7 @@ import type { Logger } from 'pino';
 import { MAX_FILE_BYTES, StoreAttachment, contentTypeFor } from '../attachments/store-attachment.use-case';
 import { sanitizeName } from '../attachments/sanitize-name';
 import { storableText } from '../attachments/storable-text';
+import { TusUploadsRepository } from '../data/tus-uploads.repository';
 import { FileStorage } from '../storage/file-storage';
 import { StorageTusStore } from '../storage/storage-tus-store';
 import { CALLER_HEADER, callerOf } from './caller';
@@ -43,10 +43,10 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly store: StoreAttachment,
     storage: FileStorage,
-    pg: PgService,
+    uploads: TusUploadsRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.datastore = new StorageTusStore(storage, pg);
+    this.datastore = new StorageTusStore(storage, uploads);
     this.server = new Server({
       path: TUS_PATH,
       datastore: this.datastore,

@@ -1,14 +1,6 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
-import type { PgService } from '@teamchat/db';
 import { DataStore, ERRORS, Upload } from '@tus/server';
-import {
-  appendTusPart,
-  deleteTusUpload,
-  deleteTusUploadsBefore,
-  insertTusUpload,
-  tusUploadById,
-  type TusUploadRow,
-} from '../attachments/uploads.sql';
+import type { TusUploadRow, TusUploadsRepository } from '../data/tus-uploads.repository';
 import type { FileStorage } from './file-storage';
 
 /** Upload ids are generated (32 hex digits); anything else names no upload and no storage key. */
@@ -17,15 +9,15 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /**
  * The tus data store over the service's own FileStorage, whichever backend it is: each PATCH
  * body is one part object (`tus/<id>/<offset>`), and the upload's state (length, offset, parts,
- * metadata) is a row in Postgres. Any replica serves any request of an upload, on the local disk
- * or on S3, with nothing but plain object writes (no multipart API, which not every
- * S3-compatible server has); a PATCH advances the offset only if no other write did meanwhile,
- * so two replicas racing on one upload cannot both append.
+ * metadata) is a row in Postgres, reached through `TusUploadsRepository`. Any replica serves any
+ * request of an upload, on the local disk or on S3, with nothing but plain object writes (no
+ * multipart API, which not every S3-compatible server has); a PATCH advances the offset only if
+ * no other write did meanwhile, so two replicas racing on one upload cannot both append.
  */
 export class StorageTusStore extends DataStore {
   constructor(
     private readonly storage: FileStorage,
-    private readonly pg: PgService,
+    private readonly uploads: TusUploadsRepository,
   ) {
     super();
     // Deferred lengths are refused at creation (411, as Zulip's tusd hook), after the server has let them through.
@@ -39,7 +31,7 @@ export class StorageTusStore extends DataStore {
 
   override async create(upload: Upload): Promise<Upload> {
     if (!StorageTusStore.isUploadId(upload.id) || upload.size === undefined) throw ERRORS.FILE_WRITE_ERROR;
-    await this.pg.run(insertTusUpload, upload.id, upload.size, JSON.stringify(upload.metadata ?? {}));
+    await this.uploads.create(upload.id, upload.size, upload.metadata ?? {});
     upload.creation_date = new Date().toISOString();
     return upload;
   }
@@ -66,19 +58,19 @@ export class StorageTusStore extends DataStore {
       await this.storage.delete(part);
       return offset;
     }
-    const [moved] = await this.pg.run(appendTusPart, id, offset, written, part);
-    if (!moved) {
+    const moved = await this.uploads.appendPart(id, offset, written, part);
+    if (moved === null) {
       await this.storage.delete(part);
       throw ERRORS.INVALID_OFFSET;
     }
-    return moved.offset;
+    return moved;
   }
 
   override async remove(id: string): Promise<void> {
     if (!StorageTusStore.isUploadId(id)) throw ERRORS.FILE_NOT_FOUND;
-    const [removed] = await this.pg.run(deleteTusUpload, id);
-    if (!removed) throw ERRORS.FILE_NOT_FOUND;
-    await this.deleteParts(removed.parts);
+    const parts = await this.uploads.delete(id);
+    if (parts === null) throw ERRORS.FILE_NOT_FOUND;
+    await this.deleteParts(parts);
   }
 
   /** The upload's bytes so far: its parts one after another, read one at a time. */
@@ -98,7 +90,7 @@ export class StorageTusStore extends DataStore {
   /** Removes uploads begun more than `getExpiration()` ago and never finished; answers how many. */
   override async deleteExpired(): Promise<number> {
     const before = new Date(Date.now() - this.getExpiration());
-    const expired = await this.pg.run(deleteTusUploadsBefore, before);
+    const expired = await this.uploads.deleteBegunBefore(before);
     for (const upload of expired) await this.deleteParts(upload.parts);
     return expired.length;
   }
@@ -109,7 +101,7 @@ export class StorageTusStore extends DataStore {
 
   private async row(id: string): Promise<TusUploadRow> {
     if (!StorageTusStore.isUploadId(id)) throw ERRORS.FILE_NOT_FOUND;
-    const [row] = await this.pg.run(tusUploadById, id);
+    const row = await this.uploads.byId(id);
     if (!row) throw ERRORS.FILE_NOT_FOUND;
     return row;
   }

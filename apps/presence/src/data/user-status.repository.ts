@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@teamchat/db';
-import type { StatusChange, StoredStatus } from './status-change';
+import type { StatusChange, StoredStatus } from '../status/status-change';
 
 const SHOWN = { statusText: true, emojiName: true, emojiCode: true, reactionType: true } as const;
 
 /** The `user_status` table: one row per user who ever set a status. */
 @Injectable()
-export class UserStatusStore {
+export class UserStatusRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   find(userId: number): Promise<StoredStatus | null> {

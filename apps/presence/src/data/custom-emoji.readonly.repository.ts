@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, isStoredId } from '@teamchat/db';
-import type { CustomEmojiLookup } from './status-change';
+import type { CustomEmojiLookup } from '../status/status-change';
 
 /**
  * READ-ONLY view of users-groups' `realm_emoji` table (an organization's custom emoji), for
  * checking status emoji. Presence never writes it.
  */
 @Injectable()
-export class CustomEmojiReadonly {
+export class CustomEmojiReadonlyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The custom emoji of one organization. */
