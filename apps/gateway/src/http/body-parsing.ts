@@ -52,9 +52,17 @@ export function configureBodyParsing(app: INestApplication, maxBodyBytes: number
     express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: FORM_PARAMETER_LIMIT }),
     (req: Request, res: Response, next: NextFunction) => {
       if (!req.is('multipart/form-data')) return next();
-      if (!boundaryOf(req.headers['content-type'] ?? '')) return next(malformed());
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > maxBodyBytes) return next(tooLarge());
+      // Refused unread: the body is drained (as body-parser does), so the client, still sending,
+      // reads the answer instead of a reset connection.
+      const refusal = !boundaryOf(req.headers['content-type'] ?? '')
+        ? malformed()
+        : Number(req.headers['content-length'] ?? 0) > maxBodyBytes
+          ? tooLarge()
+          : undefined;
+      if (refusal) {
+        req.resume();
+        return next(refusal);
+      }
       return fieldsOnly(withBodyLimit(req, maxBodyBytes), res, next);
     },
   ];

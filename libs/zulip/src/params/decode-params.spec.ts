@@ -138,6 +138,14 @@ describe('decodeParams', () => {
       expect(failure(anything, { value: nul })).toEqual(badRequest('value[0][0][0] must not contain null bytes'));
     });
 
+    it('turns a lone surrogate escape into U+FFFD, in values and keys, and keeps pairs', () => {
+      expect(decodeParams(anything, { value: '["a\\ud800b", "\\ud83d\\ude00", {"\\udc00": "x"}]' }).values.value).toEqual([
+        'a\ufffdb',
+        '\u{1F600}',
+        { '\ufffd': 'x' },
+      ]);
+    });
+
     it('walks a wide value without recursion', () => {
       const wide = JSON.stringify(Array.from({ length: 100000 }, (_, i) => [i, 'ok']));
       expect((decodeParams(anything, { value: wide }).values.value as unknown[]).length).toBe(100000);

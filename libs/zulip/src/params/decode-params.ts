@@ -63,6 +63,9 @@ function decodeOne(
     // Zulip's parser (orjson) refuses nesting this deep as invalid JSON; so do we, before any
     // recursive walk (a schema's, ours) meets 10,000 levels.
     if (nestingDepth(value) > MAX_JSON_DEPTH) throw badRequest(`${name} is not valid JSON`);
+    // A `\ud800` escape parses to a lone surrogate, which no UTF-8 text (nor Postgres) holds:
+    // each becomes U+FFFD, as an invalid byte of a form body does.
+    value = wellFormed(value);
   }
   const nulPath = nullBytesAllowed ? undefined : findNullByte(value);
   if (nulPath) throw badRequest(`${name}${formatPath(nulPath)} must not contain null bytes`);
@@ -88,6 +91,28 @@ function nestingDepth(root: unknown): number {
   }
   return deepest;
 }
+
+/** The value with every string (and key) made well-formed UTF-16; the same value when all were. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return wellFormedText(value);
+  if (!value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = wellFormed(value[i]);
+    return value;
+  }
+  const entries = Object.entries(value);
+  if (entries.every(([key]) => wellFormedText(key) === key)) {
+    for (const [key, inner] of entries) (value as Record<string, unknown>)[key] = wellFormed(inner);
+    return value;
+  }
+  return Object.fromEntries(entries.map(([key, inner]) => [wellFormedText(key), wellFormed(inner)]));
+}
+
+/** A surrogate without its pair (matched by code unit, without the `u` flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** String.prototype.toWellFormed (ES2024, beyond the project's TypeScript lib). */
+const wellFormedText = (text: string): string => text.replace(LONE_SURROGATE, '\uFFFD');
 
 /** The path to the first string (or key) holding a NUL, depth first, without recursion. */
 function findNullByte(root: unknown): PropertyKey[] | undefined {
