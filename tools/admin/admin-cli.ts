@@ -16,7 +16,7 @@ import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case'
 import { ChannelCreation } from '../../apps/messaging/src/channels/channel-creation';
 import { defaultChannelIds } from '../../apps/messaging/src/default-channels/default-channels';
 import { SubscribeToDefaultChannels } from '../../apps/messaging/src/default-channels/subscribe-to-default-channels.use-case';
-import { UserDirectoryReadonly } from '../../apps/messaging/src/core/user-directory.readonly';
+import { UsersReadonlyRepository as UserDirectoryReadonly } from '../../apps/messaging/src/data/users.readonly.repository';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
 import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
 

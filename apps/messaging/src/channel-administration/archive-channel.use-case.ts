@@ -4,7 +4,7 @@ import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelsGone } from '../channels/channel-events';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { ChannelPermissions } from './channel-permissions';
 
 /**
@@ -17,7 +17,7 @@ export class ArchiveChannel {
   constructor(
     private readonly prisma: PrismaService,
     private readonly access: ChannelPermissions,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
 

@@ -15,7 +15,7 @@ import { CHANNEL_PERMISSION_SETTINGS } from '../channels/channel-permission-sett
 import { toChannelRecord } from '../channels/channel-record';
 import { checkChannelDescription, checkChannelName } from '../channels/channel-rules';
 import { ChannelStatsReader } from '../channels/channel-stats';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { ChannelPermissions } from './channel-permissions';
 
@@ -38,7 +38,7 @@ export class UpdateChannel {
     private readonly prisma: PrismaService,
     private readonly access: ChannelPermissions,
     private readonly commands: CommandClient,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
   ) {}

@@ -3,7 +3,7 @@ import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { channelFolderEvent } from './channel-folder-rules';
 
 type Params = DecodedParams<typeof Messaging.reorderChannelFoldersParams>;
@@ -19,7 +19,7 @@ type Params = DecodedParams<typeof Messaging.reorderChannelFoldersParams>;
 export class ReorderChannelFolders {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
 

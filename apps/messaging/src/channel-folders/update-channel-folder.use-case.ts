@@ -4,7 +4,7 @@ import { PrismaService, isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { renderDescription } from '../channels/channel-description';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import {
   channelFolderEvent,
   checkFolderDescription,
@@ -35,7 +35,7 @@ type Params = DecodedParams<typeof Messaging.updateChannelFolderParams>;
 export class UpdateChannelFolder {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
 

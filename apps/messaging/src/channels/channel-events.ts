@@ -1,7 +1,7 @@
 import { MessagingEvents, type ChannelRecord, type ClientEvent, type EventDef } from '@teamchat/contracts';
 import type { Prisma } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
-import type { DirectoryUser } from '../core/user-directory.readonly';
+import type { DirectoryUser } from '../data/users.readonly.repository';
 import { canSeeChannel, type ChannelVisibility } from './channel-rules';
 
 /**

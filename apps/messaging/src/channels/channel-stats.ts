@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GroupMembership, PgService, type Queryable } from '@teamchat/db';
-import { channelsWithMessagesSince, subscriberCounts } from '../core/messaging.sql';
+import { MessagesRepository } from '../data/messages.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { settingGroupIds, type ChannelStats } from './channel-record';
 import type { ChannelPermissionColumns } from './channel-permission-settings';
 
@@ -13,10 +14,17 @@ const RECENT_MS = 180 * 24 * 3600 * 1000;
  */
 @Injectable()
 export class ChannelStatsReader {
+  private readonly subscriptions: SubscriptionsRepository;
+  private readonly messages: MessagesRepository;
+
+  // Built from PgService (not injected repositories) while tools/admin/admin-cli.ts constructs it by hand.
   constructor(
-    private readonly pg: PgService,
+    pg: PgService,
     private readonly groups: GroupMembership,
-  ) {}
+  ) {
+    this.subscriptions = new SubscriptionsRepository(pg);
+    this.messages = new MessagesRepository(pg);
+  }
 
   /** `db`: a transaction that created some of these channels (their permission groups are not committed yet). */
   async of(channels: ({ id: number; dateCreated: Date } & ChannelPermissionColumns)[], db?: Queryable): Promise<Map<number, ChannelStats>> {
@@ -24,13 +32,12 @@ export class ChannelStatsReader {
     const since = new Date(Date.now() - RECENT_MS);
     if (ids.length === 0) return new Map();
     // Deactivated users' subscriptions stay, but Zulip does not count them.
-    const [counts, recent, settingValues] = await Promise.all([
-      this.pg.run(subscriberCounts, ids),
-      this.pg.run(channelsWithMessagesSince, ids, since),
+    const [countOf, recent, settingValues] = await Promise.all([
+      this.subscriptions.counts(ids),
+      this.messages.channelsWithMessagesSince(ids, since),
       this.groups.settingValues(settingGroupIds(channels), db),
     ]);
-    const countOf = new Map(counts.map((row) => [row.streamId, row.count]));
-    const active = new Set(recent.map((row) => row.streamId));
+    const active = new Set(recent);
     return new Map(
       channels.map((c) => [
         c.id,

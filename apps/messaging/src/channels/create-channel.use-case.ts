@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { checkChannelName } from './channel-rules';
 import { Subscribe } from './subscribe.use-case';
 
@@ -15,7 +15,7 @@ import { Subscribe } from './subscribe.use-case';
 @Injectable()
 export class CreateChannel {
   constructor(
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly subscribe: Subscribe,
   ) {}
 

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
-import { activeSubscriberIds } from '../core/messaging.sql';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 
 /**
  * GET /streams/{stream_id}/members (zerver/views/streams.py get_subscribers_backend): the
@@ -14,12 +13,11 @@ import { activeSubscriberIds } from '../core/messaging.sql';
 export class GetChannelSubscribers {
   constructor(
     private readonly access: ChannelPermissions,
-    private readonly pg: PgService,
+    private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
   async execute({ user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelSubscribersParams>>): Promise<{ subscribers: number[] }> {
     const { channel } = await this.access.visible(user!, params.stream_id);
-    const rows = await this.pg.run(activeSubscriberIds, channel.id);
-    return { subscribers: rows.map((row) => row.userId) };
+    return { subscribers: await this.subscriptions.activeSubscriberIds(channel.id) };
   }
 }

@@ -3,7 +3,7 @@ import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 
 /**
  * GET /users/{user_id}/subscriptions/{stream_id} (zerver/views/streams.py
@@ -13,7 +13,7 @@ import { UserDirectoryReadonly } from '../core/user-directory.readonly';
 @Injectable()
 export class GetSubscriptionStatus {
   constructor(
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly access: ChannelPermissions,
     private readonly prisma: PrismaService,
   ) {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, SubscriptionRecord } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
-import { activeSubscribersOfChannels, channelsWithOwnSubscription } from '../core/messaging.sql';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { toSubscriptionRecord } from './channel-record';
 import { ChannelStatsReader } from './channel-stats';
 
@@ -12,12 +11,12 @@ type Params = DecodedParams<typeof Messaging.listSubscriptionsParams>;
 @Injectable()
 export class ListSubscriptions {
   constructor(
-    private readonly pg: PgService,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly stats: ChannelStatsReader,
   ) {}
 
   async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ subscriptions: SubscriptionRecord[] }> {
-    const channels = (await this.pg.run(channelsWithOwnSubscription, realm.id, user!.id, false)).filter((c) => c.subscription?.active);
+    const channels = (await this.subscriptions.channelsWithOwnSubscription(realm.id, user!.id, false)).filter((c) => c.subscription?.active);
     const subscribers = params.include_subscribers ? await this.subscribersOf(channels.map((c) => c.id)) : undefined;
     const stats = await this.stats.of(channels);
     const records = channels.map((c) =>
@@ -29,7 +28,7 @@ export class ListSubscriptions {
 
   /** The active subscribers of each channel, in id order (no entry for a channel without any). */
   async subscribersOf(streamIds: number[]): Promise<Map<number, number[]>> {
-    const rows = streamIds.length ? await this.pg.run(activeSubscribersOfChannels, streamIds) : [];
+    const rows = await this.subscriptions.activeSubscribersOf(streamIds);
     const byStream = new Map<number, number[]>();
     for (const row of rows) byStream.set(row.streamId, [...(byStream.get(row.streamId) ?? []), row.userId]);
     return byStream;

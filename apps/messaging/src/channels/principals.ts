@@ -1,10 +1,10 @@
 import type { AuthUser } from '@teamchat/contracts';
 import { badRequest } from '@teamchat/zulip';
-import type { DirectoryUser, UserDirectoryReadonly } from '../core/user-directory.readonly';
+import type { DirectoryUser, UsersReadonlyRepository } from '../data/users.readonly.repository';
 
 /** Zulip's `principals`: all user ids or all emails; absent means the caller. */
 export async function resolvePrincipals(
-  users: UserDirectoryReadonly,
+  users: UsersReadonlyRepository,
   realmId: number,
   caller: AuthUser,
   principals: (number | string)[] | undefined,

@@ -3,7 +3,7 @@ import type { ApiCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat
 import { type Prisma, PrismaService, channelIdsNamed, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { defaultChannelIds, defaultChannelsEvent } from '../default-channels/default-channels';
 import {
@@ -39,7 +39,7 @@ export class Subscribe {
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
     private readonly access: ChannelPermissions,

@@ -3,7 +3,7 @@ import type { ApiCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { UserDirectoryReadonly, type DirectoryUser } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
@@ -22,7 +22,7 @@ type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
 export class Unsubscribe {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
     private readonly access: ChannelPermissions,
   ) {}

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { PgService, isStoredId, type StreamModel } from '@teamchat/db';
+import { isStoredId, type StreamModel } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
-import { channelByIdForUser, channelByNameForUser, type ChannelWithSubscriptionRow } from './messaging.sql';
+import { ChannelsRepository, type ChannelWithSubscriptionRow } from '../data/channels.repository';
 
 export interface AccessibleChannel {
   channel: StreamModel;
@@ -17,16 +17,16 @@ export interface AccessibleChannel {
  */
 @Injectable()
 export class ChannelAccess {
-  constructor(private readonly pg: PgService) {}
+  constructor(private readonly channels: ChannelsRepository) {}
 
   async readable(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, streamId: number): Promise<AccessibleChannel | null> {
     if (!isStoredId(streamId)) return null;
-    const [row] = await this.pg.run(channelByIdForUser, streamId, realmId, user.id);
+    const row = await this.channels.byIdForUser(streamId, realmId, user.id);
     return row ? accessFrom(row, user) : null;
   }
 
   async readableByName(realmId: number, user: Pick<AuthUser, 'id' | 'role'>, name: string): Promise<AccessibleChannel | null> {
-    const [row] = await this.pg.run(channelByNameForUser, name.trim(), realmId, user.id);
+    const row = await this.channels.byNameForUser(name.trim(), realmId, user.id);
     return row ? accessFrom(row, user) : null;
   }
 }

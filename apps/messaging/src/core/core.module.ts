@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { MessagingDataModule } from '../data/data.module';
 import { ChannelAccess } from './channel-access';
-import { UserDirectoryReadonly } from './user-directory.readonly';
-import { MemberProfilesReadonly } from './member-profiles.readonly';
+import { MemberProfiles } from './member-profiles';
 
-/** What every messaging feature shares: channel access rules and the read-only views of people. */
+/** What every messaging feature shares: the repositories, channel access rules and people as messages show them. */
 @Module({
-  providers: [ChannelAccess, UserDirectoryReadonly, MemberProfilesReadonly],
-  exports: [ChannelAccess, UserDirectoryReadonly, MemberProfilesReadonly],
+  imports: [MessagingDataModule],
+  providers: [ChannelAccess, MemberProfiles],
+  exports: [MessagingDataModule, ChannelAccess, MemberProfiles],
 })
 export class MessagingCoreModule {}

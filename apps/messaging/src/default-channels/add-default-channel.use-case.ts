@@ -4,7 +4,7 @@ import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { defaultChannelIds, defaultChannelsEvent } from './default-channels';
 
 /**
@@ -17,7 +17,7 @@ export class AddDefaultChannel {
   constructor(
     private readonly prisma: PrismaService,
     private readonly channels: ChannelAccess,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
 

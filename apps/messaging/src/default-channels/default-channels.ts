@@ -1,6 +1,6 @@
 import { Messaging } from '@teamchat/contracts';
 import type { Prisma, PrismaService } from '@teamchat/db';
-import type { DirectoryUser } from '../core/user-directory.readonly';
+import type { DirectoryUser } from '../data/users.readonly.repository';
 import type { PendingEvent } from '../channels/channel-events';
 
 /**

@@ -4,7 +4,7 @@ import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { defaultChannelIds, defaultChannelsEvent } from './default-channels';
 
 /**
@@ -17,7 +17,7 @@ export class RemoveDefaultChannel {
   constructor(
     private readonly prisma: PrismaService,
     private readonly access: ChannelPermissions,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { Subscribe } from '../channels/subscribe.use-case';
 import { defaultChannelIds } from './default-channels';
 
@@ -16,7 +16,7 @@ import { defaultChannelIds } from './default-channels';
 export class SubscribeToDefaultChannels {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly subscribe: Subscribe,
   ) {}
 

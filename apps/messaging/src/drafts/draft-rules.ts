@@ -3,8 +3,8 @@ import { Messaging, type AuthUser, type ClientEvent, type EventDef } from '@team
 import { isStoredId, type DraftModel } from '@teamchat/db';
 import { LIMITS, badRequest, resourceNotFound } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { MemberProfiles } from '../core/member-profiles';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 
 type DraftRecord = Messaging.DraftRecord;
 
@@ -64,8 +64,8 @@ export function toDraftRecord(row: Pick<DraftModel, 'id' | 'type' | 'to' | 'topi
 export class DraftRules {
   constructor(
     private readonly channels: ChannelAccess,
-    private readonly users: UserDirectoryReadonly,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly users: UsersReadonlyRepository,
+    private readonly profiles: MemberProfiles,
   ) {}
 
   /**

@@ -1,23 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, type AuthUser, type ClientEvent, type EventDef, type Messaging, type RealmRef } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import type { AuthUser, Messaging, RealmRef } from '@teamchat/contracts';
+import { isStoredId } from '@teamchat/db';
 import { Role, badRequest } from '@teamchat/zulip';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
-import { channelNames, directMessageGroups, messageForUser, messagesAudience, reactionsOfMessages, type ActionableMessageRow } from '../core/messaging.sql';
+import { MemberProfiles } from '../core/member-profiles';
+import { ChannelsRepository } from '../data/channels.repository';
+import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
+import { MessagesRepository, type ActionableMessageRow } from '../data/messages.repository';
+import { ReactionsRepository } from '../data/reactions.repository';
 import { flagNames } from '../messages/message-flags';
 import { toMessageRecord } from '../messages/message-record';
-
-/** An event ready for `EventBus.publishAll`, published once the change has committed. */
-export interface OutgoingEvent {
-  def: EventDef<never>;
-  payload: ClientEvent;
-}
-
-// publishAll takes any event definition; the payload's type is checked here instead.
-export const outgoing = (def: EventDef<ClientEvent>, payload: ClientEvent): OutgoingEvent => ({
-  def: def as unknown as EventDef<never>,
-  payload,
-});
 
 export type Reaction = Messaging.MessageRecord['reactions'][number];
 
@@ -29,13 +21,17 @@ export type Reaction = Messaging.MessageRecord['reactions'][number];
 @Injectable()
 export class ActedMessages {
   constructor(
-    private readonly pg: PgService,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly messages: MessagesRepository,
+    private readonly flags: MessageFlagsRepository,
+    private readonly reactionRows: ReactionsRepository,
+    private readonly channels: ChannelsRepository,
+    private readonly dmGroups: DirectMessageGroupsRepository,
+    private readonly profiles: MemberProfiles,
   ) {}
 
   /** The message, if the caller may read it. */
   async readable(realm: RealmRef, caller: AuthUser, messageId: number): Promise<ActionableMessageRow> {
-    const [row] = isStoredId(messageId) ? await this.pg.run(messageForUser, realm.id, messageId, caller.id, Role.GUEST) : [];
+    const row = isStoredId(messageId) ? await this.messages.forUser(realm.id, messageId, caller.id, Role.GUEST) : null;
     if (!row || !row.readable) throw badRequest('Invalid message(s)');
     return row;
   }
@@ -45,7 +41,7 @@ export class ActedMessages {
    * subscribers reading through the channel's history `read`).
    */
   async audience(messageIds: number[], message: Pick<ActionableMessageRow, 'id' | 'streamId'>): Promise<{ id: number; flags: string[] }[]> {
-    const rows = await this.pg.run(messagesAudience, messageIds, message.id, message.streamId);
+    const rows = await this.flags.audience(messageIds, message.id, message.streamId);
     return rows.map((row) => ({ id: row.userId, flags: row.flags === null ? ['read'] : flagNames(row.flags) }));
   }
 
@@ -53,7 +49,7 @@ export class ActedMessages {
   async reactions(messageIds: number[]): Promise<Map<number, Reaction[]>> {
     const byMessage = new Map<number, Reaction[]>();
     if (messageIds.length === 0) return byMessage;
-    for (const row of await this.pg.run(reactionsOfMessages, messageIds)) {
+    for (const row of await this.reactionRows.ofMessages(messageIds)) {
       const list = byMessage.get(row.messageId) ?? [];
       list.push({ emoji_name: row.emojiName, emoji_code: row.emojiCode, reaction_type: row.reactionType as Reaction['reaction_type'], user_id: row.userId });
       byMessage.set(row.messageId, list);
@@ -68,8 +64,8 @@ export class ActedMessages {
     options: { applyMarkdown: boolean; allowEmptyTopic: boolean },
   ): Promise<Messaging.MessageRecord & { flags: string[] }> {
     const [channels, groups, reactions] = await Promise.all([
-      row.streamId !== null ? this.pg.run(channelNames, [row.streamId]) : [],
-      row.dmGroupId !== null ? this.pg.run(directMessageGroups, [row.dmGroupId]) : [],
+      row.streamId !== null ? this.channels.names([row.streamId]) : [],
+      row.dmGroupId !== null ? this.dmGroups.byIds([row.dmGroupId]) : [],
       this.reactions([row.id]),
     ]);
     const profiles = await this.profiles.of(realm.host, [row.senderId, ...groups.flatMap((group) => group.memberIds)]);
@@ -86,21 +82,3 @@ export class ActedMessages {
     return { ...record, flags: row.flags === null ? ['read', 'historical'] : flagNames(row.flags) };
   }
 }
-
-/** `delete_message` for messages of one conversation (the bulk form; the fan-out splits it for old clients). */
-export const messagesDeletedEvent = (
-  realmId: number,
-  users: number[],
-  deleted: { messageIds: number[]; streamId: number | null; topic: string },
-): OutgoingEvent =>
-  outgoing(MessagingEvents.messagesDeleted, {
-    realmId,
-    users,
-    event: {
-      type: 'delete_message',
-      message_ids: deleted.messageIds,
-      ...(deleted.streamId !== null
-        ? { message_type: 'stream', stream_id: deleted.streamId, topic: deleted.topic }
-        : { message_type: 'private' }),
-    },
-  });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { GroupMembership, PgService } from '@teamchat/db';
+import { GroupMembership } from '@teamchat/db';
 import { isAdminRole, isGuestRole } from '@teamchat/zulip';
-import { realmEditSettings, type ActionableMessageRow, type RealmEditSettingsRow } from '../core/messaging.sql';
+import type { ActionableMessageRow } from '../data/messages.repository';
+import { RealmsReadonlyRepository, type RealmEditSettingsRow } from '../data/realms.readonly.repository';
 
 /** A channel-level permission: the message row's column, and whether it may be role:everyone (else never a guest's). */
 const CHANNEL_SETTINGS = {
@@ -21,13 +22,12 @@ type ChannelSetting = keyof typeof CHANNEL_SETTINGS;
 @Injectable()
 export class ActionPermissions {
   constructor(
-    private readonly pg: PgService,
+    private readonly realms: RealmsReadonlyRepository,
     private readonly groups: GroupMembership,
   ) {}
 
   async settings(realmId: number): Promise<RealmEditSettingsRow> {
-    const [row] = await this.pg.run(realmEditSettings, realmId);
-    return row;
+    return (await this.realms.editSettings(realmId))!;
   }
 
   /**

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isGuestRole } from '@teamchat/zulip';
-import { insertHistoricalRow, insertReaction, reactionsOfMessages } from '../core/messaging.sql';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
+import { ReactionsRepository } from '../data/reactions.repository';
 import { Flag } from '../messages/message-flags';
 import { ActedMessages } from './acted-message';
 import { ReactionEmoji } from './reaction-emoji';
@@ -20,7 +20,8 @@ type Command = PayloadOf<typeof Messaging.addReaction>;
 @Injectable()
 export class AddReaction {
   constructor(
-    private readonly pg: PgService,
+    private readonly reactions: ReactionsRepository,
+    private readonly flags: MessageFlagsRepository,
     private readonly messages: ActedMessages,
     private readonly emoji: ReactionEmoji,
     private readonly events: EventBus,
@@ -29,23 +30,17 @@ export class AddReaction {
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
     const caller = user!;
     const message = await this.messages.readable(realm, caller, params.message_id);
-    let code = params.emoji_code;
-    let type = this.emoji.typeOf(params.reaction_type);
-    if (code === undefined || type === undefined) {
-      const found = await this.emoji.lookUp(realm.id, params.emoji_name);
-      code = found.code;
-      type = found.type;
-    }
-    const existing = await this.pg.run(reactionsOfMessages, [message.id]);
+    const { code, type } = await this.emoji.resolve(realm.id, params.emoji_name, params.emoji_code, this.emoji.typeOf(params.reaction_type));
+    const existing = await this.reactions.ofMessages([message.id]);
     if (existing.some((r) => r.userId === caller.id && r.emojiCode === code && r.reactionType === type)) {
       throw badRequest('Reaction already exists.');
     }
     if (!existing.some((r) => r.emojiCode === code && r.reactionType === type)) await this.emoji.check(realm.id, params.emoji_name, code, type);
 
     if (message.flags === null && !isGuestRole(caller.role)) {
-      await this.pg.run(insertHistoricalRow, caller.id, message.id, Flag.read | Flag.historical);
+      await this.flags.insertHistorical(caller.id, message.id, Flag.read | Flag.historical);
     }
-    const [added] = await this.pg.run(insertReaction, message.id, caller.id, params.emoji_name, code, type);
+    const added = await this.reactions.add(message.id, caller.id, params.emoji_name, code, type);
     if (!added) throw badRequest('Reaction already exists.'); // a concurrent request added it first
     const audience = await this.messages.audience([message.id], message);
     await this.events.publishAll(

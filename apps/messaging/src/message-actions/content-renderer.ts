@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { MemberProfiles } from '../core/member-profiles';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
 
@@ -10,7 +10,7 @@ import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionE
  */
 @Injectable()
 export class ContentRenderer {
-  constructor(private readonly profiles: MemberProfilesReadonly) {}
+  constructor(private readonly profiles: MemberProfiles) {}
 
   async render(realmId: number, content: string, checkGroupsFor?: number): Promise<{ rendered: string; mentions: MentionEnv }> {
     const candidates = mentionCandidates(content);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
-import { deleteOneMessage } from '../core/messaging.sql';
+import { MessagesRepository } from '../data/messages.repository';
 import { firstMessageChangedEvent } from '../topics/topic-events';
-import { ActedMessages, messagesDeletedEvent } from './acted-message';
+import { messagesDeletedEvent } from '../core/outgoing-events';
+import { ActedMessages } from './acted-message';
 import { ActionPermissions, pastLimit } from './action-permissions';
 
 type Command = PayloadOf<typeof Messaging.deleteMessage>;
@@ -20,7 +20,7 @@ type Command = PayloadOf<typeof Messaging.deleteMessage>;
 @Injectable()
 export class DeleteMessage {
   constructor(
-    private readonly pg: PgService,
+    private readonly messageRows: MessagesRepository,
     private readonly messages: ActedMessages,
     private readonly permissions: ActionPermissions,
     private readonly events: EventBus,
@@ -39,7 +39,7 @@ export class DeleteMessage {
     }
 
     const audience = (await this.messages.audience([message.id], message)).map((u) => u.id).sort((a, b) => a - b);
-    const [deleted] = await this.pg.run(deleteOneMessage, message.id);
+    const deleted = await this.messageRows.deleteOne(message.id);
     if (!deleted) throw badRequest('Invalid message(s)'); // deleted meanwhile
     const events = [messagesDeletedEvent(realm.id, audience, { messageIds: [message.id], streamId: message.streamId, topic: message.topic })];
     if (deleted.moved && message.streamId !== null) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, isStoredId } from '@teamchat/db';
-import { checkEmoji, emojiCatalogue, emojiTypeOf, lookUpEmoji, type CustomEmojiLookup, type EmojiCatalogue, type EmojiType } from '@teamchat/zulip';
-import { customEmojiById, customEmojiByName } from '../core/messaging.sql';
+import { isStoredId } from '@teamchat/db';
+import { badRequest, checkEmoji, emojiCatalogue, emojiTypeOf, lookUpEmoji, type CustomEmojiLookup, type EmojiCatalogue, type EmojiType } from '@teamchat/zulip';
+import { CustomEmojiReadonlyRepository } from '../data/custom-emoji.readonly.repository';
 
 /**
  * A reaction's emoji, checked as a status's is (the shared rules in libs/zulip: the Unicode
@@ -13,18 +13,28 @@ export class ReactionEmoji {
   /** Built when the service starts, not on its first reaction. */
   private readonly catalogue: EmojiCatalogue = emojiCatalogue();
 
-  constructor(private readonly pg: PgService) {}
+  constructor(private readonly customEmoji: CustomEmojiReadonlyRepository) {}
 
   private custom(realmId: number): CustomEmojiLookup {
     return {
-      activeByName: async (name) => (await this.pg.run(customEmojiByName, realmId, name))[0] ?? null,
-      byId: async (id) => (isStoredId(id) ? ((await this.pg.run(customEmojiById, realmId, id))[0] ?? null) : null),
+      activeByName: (name) => this.customEmoji.activeByName(realmId, name),
+      byId: async (id) => (isStoredId(id) ? this.customEmoji.byId(realmId, id) : null),
     };
   }
 
   /** The code and type a name stands for (Zulip's get_emoji_data), or "Emoji '…' does not exist". */
   lookUp(realmId: number, name: string): Promise<{ code: string; type: EmojiType }> {
     return lookUpEmoji(name, this.catalogue, this.custom(realmId));
+  }
+
+  /**
+   * A reaction's emoji as a request names it: the code and type when both are given, else those
+   * its name stands for (adding and removing a reaction alike).
+   */
+  async resolve(realmId: number, name: string | undefined, code: string | undefined, type: string | undefined): Promise<{ code: string; type: string }> {
+    if (code !== undefined && type !== undefined) return { code, type };
+    if (name === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+    return this.lookUp(realmId, name);
   }
 
   /** Zulip's check_emoji_request. */

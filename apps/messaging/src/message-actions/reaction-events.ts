@@ -1,5 +1,5 @@
 import { MessagingEvents, type AuthUser } from '@teamchat/contracts';
-import { outgoing, type OutgoingEvent } from './acted-message';
+import { outgoing, type OutgoingEvent } from '../core/outgoing-events';
 
 /** `reaction` add/remove, for everyone who can see the message. */
 export const reactionEvent = (

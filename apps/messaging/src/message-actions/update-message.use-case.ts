@@ -1,23 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type AuthUser, type Messaging, type PayloadOf, type ResultOf } from '@teamchat/contracts';
-import { PgService, type Queryable } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, Role } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
-import {
-  activeSubscriberIds,
-  editMessages,
-  lockMessageForEdit,
-  lowerFirstMessageId,
-  moveRecipients,
-  moveTopicPolicies,
-  recomputeFirstMessageId,
-  setMentionFlags,
-  topicMessageIdsFrom,
-  topicSenderIds,
-  type ActionableMessageRow,
-} from '../core/messaging.sql';
+import { MemberProfiles } from '../core/member-profiles';
+import { ChannelsRepository } from '../data/channels.repository';
+import { EditHistoryRepository } from '../data/edit-history.repository';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
+import { MessagesRepository, type ActionableMessageRow } from '../data/messages.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
+import { TopicsRepository } from '../data/topics.repository';
+import { Transactions, type Tx } from '../data/transactions';
 import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
 import { RESOLVED_TOPIC_PREFIX } from '../messages/narrow';
@@ -25,7 +18,8 @@ import { WILDCARD_MENTION_THRESHOLD } from '../messages/send-message.use-case';
 import { contentFlags } from '../rendering/content-flags';
 import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
-import { ActedMessages, messagesDeletedEvent, outgoing, type OutgoingEvent } from './acted-message';
+import { messagesDeletedEvent, outgoing, type OutgoingEvent } from '../core/outgoing-events';
+import { ActedMessages } from './acted-message';
 import { ActionPermissions, pastLimit } from './action-permissions';
 import { ContentRenderer } from './content-renderer';
 import type { EditHistoryEntry } from './edit-history';
@@ -71,12 +65,18 @@ interface Plan {
 @Injectable()
 export class UpdateMessage {
   constructor(
-    private readonly pg: PgService,
+    private readonly transactions: Transactions,
+    private readonly messageRows: MessagesRepository,
+    private readonly edits: EditHistoryRepository,
+    private readonly flags: MessageFlagsRepository,
+    private readonly topics: TopicsRepository,
+    private readonly channelRows: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly messages: ActedMessages,
     private readonly permissions: ActionPermissions,
     private readonly channels: ChannelAccess,
     private readonly renderer: ContentRenderer,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly profiles: MemberProfiles,
     private readonly notices: MoveNotices,
     private readonly events: EventBus,
   ) {}
@@ -114,7 +114,7 @@ export class UpdateMessage {
     // A channel move changes who has the messages: those who had them are read first. Otherwise
     // the audience is read after the edit, so each recipient's flags show their new mentions.
     const before = plan.stream ? await this.messages.audience(ids, message) : [];
-    const written = await this.pg.transaction(async (db) => this.write(db, message, ids, plan, caller, now, command.params.propagate_mode === 'change_all'));
+    const written = await this.transactions.run(async (tx) => this.write(tx, message, ids, plan, caller, now, command.params.propagate_mode === 'change_all'));
     const after = await this.messages.audience(ids, { id: message.id, streamId: plan.stream?.id ?? message.streamId });
     await this.announce(command, caller.id, message, ids, plan, timestamp, before, after, written);
     if (message.streamId !== null && movesTopic) {
@@ -193,11 +193,11 @@ export class UpdateMessage {
   private async checkWildcards(realmId: number, caller: AuthUser, message: ActionableMessageRow, mentions: MentionEnv): Promise<void> {
     if (!mentions.channelWildcard && !mentions.topicWildcard) return;
     if (await this.profiles.mayMentionManyUsers(realmId, caller.id)) return;
-    if (mentions.channelWildcard && (await this.pg.run(activeSubscriberIds, message.streamId!)).length > WILDCARD_MENTION_THRESHOLD) {
+    if (mentions.channelWildcard && (await this.subscriptions.activeSubscriberIds(message.streamId!)).length > WILDCARD_MENTION_THRESHOLD) {
       throw new ZulipError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
     }
     if (mentions.topicWildcard) {
-      const participants = new Set([...(await this.pg.run(topicSenderIds, message.streamId!, message.topic)).map((row) => row.senderId), caller.id]);
+      const participants = new Set([...(await this.messageRows.topicSenderIds(message.streamId!, message.topic)), caller.id]);
       if (participants.size > WILDCARD_MENTION_THRESHOLD) {
         throw new ZulipError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
       }
@@ -208,21 +208,19 @@ export class UpdateMessage {
   private async movedIds(command: Command, caller: AuthUser, message: ActionableMessageRow): Promise<number[]> {
     const mode = command.params.propagate_mode;
     if (mode === 'change_one') return [message.id];
-    const rows = await this.pg.run(
-      topicMessageIdsFrom,
+    const ids = await this.messageRows.topicMessageIdsFrom(
       message.streamId!,
       message.topic,
       mode === 'change_later' ? message.id : 0,
       message.historyPublicToSubscribers ?? true,
       caller.id,
     );
-    const ids = rows.map((row) => row.id);
     return ids.includes(message.id) ? ids : [...ids, message.id].sort((a, b) => a - b);
   }
 
   /** The edit, in one transaction; answers who lost access to the messages and how first messages moved (a channel move). */
   private async write(
-    db: Queryable,
+    tx: Tx,
     message: ActionableMessageRow,
     ids: number[],
     plan: Plan,
@@ -232,7 +230,7 @@ export class UpdateMessage {
   ): Promise<Written> {
     if (!plan.content && plan.topic === undefined && !plan.stream) return { lostAccess: [], policies: [] };
     // The message as read must still be the message: a concurrent edit or deletion wins, and this request is checked again.
-    const [locked] = await db.run(lockMessageForEdit, message.id);
+    const locked = await this.edits.lockForEdit(message.id, tx);
     if (!locked) throw badRequest('Invalid message(s)');
     if (locked.content !== message.content || locked.topic !== message.topic || locked.streamId !== message.streamId) throw new EditRaced();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -247,46 +245,48 @@ export class UpdateMessage {
       ...(plan.content ? { prev_content: message.content, prev_rendered_content: message.renderedContent } : {}),
     };
     const found = plan.content ? contentFlags(plan.content.raw, plan.content.rendered) : null;
-    await db.run(
-      editMessages,
+    const moved = { topic: plan.topic ?? null, streamId: plan.stream?.id ?? null, at: now };
+    await this.edits.edit(
       [message.id],
-      plan.content?.raw ?? null,
-      plan.content?.rendered ?? null,
-      plan.topic ?? null,
-      plan.stream?.id ?? null,
-      now,
-      JSON.stringify(ownEntry),
-      found?.hasLink ?? null,
-      found?.hasImage ?? null,
-      found?.hasAttachment ?? null,
+      {
+        ...moved,
+        content: plan.content?.raw ?? null,
+        renderedContent: plan.content?.rendered ?? null,
+        entry: ownEntry,
+        hasLink: found?.hasLink ?? null,
+        hasImage: found?.hasImage ?? null,
+        hasAttachment: found?.hasAttachment ?? null,
+      },
+      tx,
     );
     const others = ids.filter((id) => id !== message.id);
     if (others.length > 0) {
-      await db.run(editMessages, others, null, null, plan.topic ?? null, plan.stream?.id ?? null, now, JSON.stringify(moveEntry), null, null, null);
+      const unchanged = { content: null, renderedContent: null, hasLink: null, hasImage: null, hasAttachment: null };
+      await this.edits.edit(others, { ...moved, ...unchanged, entry: moveEntry }, tx);
     }
 
     if (plan.content) {
       const participants =
         plan.content.topicWildcard && message.streamId !== null
-          ? (await db.run(topicSenderIds, message.streamId, message.topic)).map((row) => row.senderId)
+          ? await this.messageRows.topicSenderIds(message.streamId, message.topic, tx)
           : [];
-      await db.run(
-        setMentionFlags,
+      await this.flags.setMentionFlags(
         message.id,
         plan.content.mentioned,
         participants,
         plan.content.channelWildcard ? Flag.stream_wildcard_mentioned : 0,
         Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned,
+        tx,
       );
     }
     const policies =
       wholeTopic && (plan.topic !== undefined || plan.stream)
-        ? await db.run(moveTopicPolicies, message.streamId!, message.topic, plan.stream?.id ?? message.streamId!, plan.topic ?? message.topic)
+        ? await this.topics.movePolicies(message.streamId!, message.topic, plan.stream?.id ?? message.streamId!, plan.topic ?? message.topic, tx)
         : [];
     if (!plan.stream) return { lostAccess: [], policies };
-    const lostAccess = (await db.run(moveRecipients, ids, plan.stream.id, Role.GUEST)).map((row) => row.userId);
-    const [oldFirst] = await db.run(recomputeFirstMessageId, message.streamId!, ids);
-    const [newFirst] = await db.run(lowerFirstMessageId, plan.stream.id, Math.min(...ids));
+    const lostAccess = await this.flags.moveRecipients(ids, plan.stream.id, Role.GUEST, tx);
+    const oldFirst = await this.channelRows.recomputeFirstMessageId(message.streamId!, ids, tx);
+    const newFirst = await this.channelRows.lowerFirstMessageId(plan.stream.id, Math.min(...ids), tx);
     return { lostAccess, oldFirst, newFirst, policies };
   }
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { MessagingEvents, SUBJECT_PREFIX } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { APP_CONFIG, CommandConnection, type AppConfig } from '@teamchat/platform';
-import { channelSendContextById, channelSendContextByName, type ChannelSendContextRow } from '../core/messaging.sql';
+import { ChannelsRepository, type ChannelSendContextRow } from '../data/channels.repository';
 
 /** Beyond this many entries the oldest go first (an entry is a channel and one of its senders). */
 const MAX_ENTRIES = 10_000;
@@ -34,7 +34,7 @@ export class ChannelSendContexts implements OnModuleInit {
   private generation = 0;
 
   constructor(
-    private readonly pg: PgService,
+    private readonly channels: ChannelsRepository,
     private readonly connection: CommandConnection,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -57,12 +57,12 @@ export class ChannelSendContexts implements OnModuleInit {
     const kept = this.entries.get(key);
     if (kept && kept.expires > now) return kept.context;
     const generation = this.generation;
-    const [context] =
-      'id' in target
+    const context =
+      ('id' in target
         ? isStoredId(target.id)
-          ? await this.pg.run(channelSendContextById, target.id, realmId, userId)
-          : []
-        : await this.pg.run(channelSendContextByName, target.name, realmId, userId);
+          ? await this.channels.sendContextById(target.id, realmId, userId)
+          : null
+        : await this.channels.sendContextByName(target.name, realmId, userId)) ?? undefined;
     if (context && this.lifetimeMs > 0 && generation === this.generation) {
       this.entries.delete(key);
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);

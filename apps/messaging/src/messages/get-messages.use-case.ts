@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
-import { PgService, Prisma, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { channelNames, directMessageGroups, reactionsOfMessages } from '../core/messaging.sql';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { ChannelsRepository } from '../data/channels.repository';
+import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
+import { ReactionsRepository } from '../data/reactions.repository';
+import { MemberProfiles } from '../core/member-profiles';
 import { flagNames } from './message-flags';
 import { toMessageRecord } from './message-record';
 import { normalizeNarrow } from './narrow';
@@ -24,9 +26,11 @@ const MAX_MESSAGES_PER_REQUEST = 5000;
 @Injectable()
 export class GetMessages {
   constructor(
-    private readonly pg: PgService,
+    private readonly channels: ChannelsRepository,
+    private readonly dmGroups: DirectMessageGroupsRepository,
+    private readonly reactionRows: ReactionsRepository,
     private readonly narrows: NarrowQuery,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly profiles: MemberProfiles,
   ) {}
 
   async execute(command: Command): Promise<MessagesPage> {
@@ -37,7 +41,7 @@ export class GetMessages {
     const scope = await this.narrows.scope(command.realm, command.user!, normalizeNarrow(params.narrow));
     if (params.message_ids) {
       const ids = params.message_ids.filter(isStoredId);
-      const rows = ids.length === 0 ? [] : await this.narrows.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
+      const rows = await this.narrows.byIds(scope, ids);
       return { messages: await this.records(command, scope, rows) };
     }
 
@@ -77,10 +81,10 @@ export class GetMessages {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
     const [channels, groups, matches, reactionRows] = await Promise.all([
-      channelIds.length ? this.pg.run(channelNames, channelIds) : [],
-      groupIds.length ? this.pg.run(directMessageGroups, groupIds) : [],
+      this.channels.names(channelIds),
+      this.dmGroups.byIds(groupIds),
       scope.search !== undefined ? this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined,
-      rows.length ? this.pg.run(reactionsOfMessages, rows.map((row) => row.id)) : [],
+      this.reactionRows.ofMessages(rows.map((row) => row.id)),
     ]);
     const reactions = new Map<number, Messaging.MessageRecord['reactions']>();
     for (const r of reactionRows) {

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
-import { markAllRead } from '../core/messaging.sql';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { messagesReadEvent } from '../topics/topic-events';
 
 /**
@@ -14,12 +13,12 @@ import { messagesReadEvent } from '../topics/topic-events';
 @Injectable()
 export class MarkAllAsRead {
   constructor(
-    private readonly pg: PgService,
+    private readonly flags: MessageFlagsRepository,
     private readonly events: EventBus,
   ) {}
 
   async execute({ realm, user, requestId }: ApiCommand<DecodedParams<typeof Messaging.markAllAsReadParams>>): Promise<{ complete: boolean }> {
-    const read = (await this.pg.run(markAllRead, user!.id)).map((row) => row.messageId).sort((a, b) => a - b);
+    const read = (await this.flags.markAllRead(user!.id)).sort((a, b) => a - b);
     if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user!.id, read)], requestId);
     return { complete: true };
   }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { markChannelRead } from '../core/messaging.sql';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { readableChannel } from '../topics/topic-access';
 import { messagesReadEvent } from '../topics/topic-events';
 
@@ -16,14 +15,14 @@ import { messagesReadEvent } from '../topics/topic-events';
 @Injectable()
 export class MarkChannelAsRead {
   constructor(
-    private readonly pg: PgService,
+    private readonly flags: MessageFlagsRepository,
     private readonly channels: ChannelAccess,
     private readonly events: EventBus,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.markChannelAsReadParams>>): Promise<Record<string, never>> {
     const { access } = await readableChannel(this.channels, realm.id, user!, params.stream_id);
-    const read = (await this.pg.run(markChannelRead, user!.id, access.channel.id)).map((row) => row.messageId).sort((a, b) => a - b);
+    const read = (await this.flags.markChannelRead(user!.id, access.channel.id)).sort((a, b) => a - b);
     if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user!.id, read)], requestId);
     return {};
   }

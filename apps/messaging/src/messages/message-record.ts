@@ -1,7 +1,7 @@
 import type { Messaging, RealmRef } from '@teamchat/contracts';
 import type { MessageModel } from '@teamchat/db';
 import { avatarUrl } from '@teamchat/zulip';
-import type { MemberProfile } from '../core/member-profiles.readonly';
+import type { MemberProfile } from '../core/member-profiles';
 import { displayTopic } from './message-text';
 
 export interface RecordContext {

@@ -3,8 +3,9 @@ import type { AuthUser, RealmRef } from '@teamchat/contracts';
 import { MAX_STORED_ID, PgService, Prisma, type MessageModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
-import { directMessageGroupByKey, messageConversation, searchHighlights } from '../core/messaging.sql';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
+import { MessagesRepository } from '../data/messages.repository';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { Flag } from './message-flags';
 import { RESOLVED_TOPIC_PREFIX, containsPattern, dmOperand, messageIdOperand, searchPhrases, type Term } from './narrow';
 import { ReadableMessages } from './readable-messages.use-case';
@@ -74,8 +75,10 @@ const MESSAGE_COLUMNS = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS
 export class NarrowQuery {
   constructor(
     private readonly pg: PgService,
+    private readonly messages: MessagesRepository,
+    private readonly dmGroups: DirectMessageGroupsRepository,
     private readonly channels: ChannelAccess,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
     private readonly readable: ReadableMessages,
   ) {}
 
@@ -114,9 +117,9 @@ export class NarrowQuery {
               ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid narrow operand: unknown user ${id}`)
               : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid narrow operand: unknown user ${email}`);
           const memberKey = [...new Set([viewer.id, ...people.map((p) => p.id)])].sort((a, b) => a - b).join(',');
-          const [group] = await this.pg.run(directMessageGroupByKey, realm.id, memberKey);
-          if (!group) empty = true;
-          else conditions.push(Prisma.sql`m.dm_group_id = ${group.id}`);
+          const groupId = await this.dmGroups.idByKey(realm.id, memberKey);
+          if (groupId === null) empty = true;
+          else conditions.push(Prisma.sql`m.dm_group_id = ${groupId}`);
           break;
         }
         case DM_GROUP:
@@ -187,6 +190,11 @@ export class NarrowQuery {
       WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
   }
 
+  /** The messages of the scope among these ids, in id order. */
+  byIds(scope: Scope, ids: number[]): Promise<NarrowRow[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
+  }
+
   /** The narrow's first unread message of the viewer, NEWEST_ANCHOR when none. */
   async firstUnread(scope: Scope): Promise<number> {
     const [first] = await this.select(scope, Prisma.sql`um.flags IS NOT NULL AND (um.flags & ${Flag.read}) = 0`, 'ASC', 1);
@@ -212,7 +220,7 @@ export class NarrowQuery {
   /** Zulip's match_content and match_subject of these messages for a search's text. */
   async highlights(messageIds: number[], search: string): Promise<Map<number, SearchMatch>> {
     if (messageIds.length === 0) return new Map();
-    const rows = await this.pg.run(searchHighlights, messageIds, search);
+    const rows = await this.messages.searchHighlights(messageIds, search);
     return new Map(rows.map((row) => [row.id, { match_content: highlight(row.matchContent), match_subject: highlight(row.matchSubject) }]));
   }
 
@@ -227,7 +235,7 @@ export class NarrowQuery {
     const rest = terms.filter((term) => term !== withTerm);
     const messageId = messageIdOperand(withTerm.operand)!;
     const { messageIds } = await this.readable.execute({ realmId: realm.id, userId: viewer.id, messageIds: [messageId] });
-    const [message] = messageIds.length > 0 ? await this.pg.run(messageConversation, realm.id, messageId) : [];
+    const message = messageIds.length > 0 ? await this.messages.conversation(realm.id, messageId) : null;
     if (!message) {
       const namesConversation = rest.some((t) => t.operator === 'dm') || (rest.some((t) => t.operator === 'channel') && rest.some((t) => t.operator === 'topic'));
       if (namesConversation) return rest;

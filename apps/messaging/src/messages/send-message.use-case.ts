@@ -1,21 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PgService, PrismaService, channelIdsNamed, isStoredId, type StreamModel } from '@teamchat/db';
+import type { StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
-import {
-  createDirectMessageGroup,
-  directMessageGroupByKey,
-  insertKeyedMessage,
-  insertMessage,
-  messageIdByScheduledMessage,
-  setTopicVisibility,
-  topicSenderIds,
-  type MemberProfileRow,
-} from '../core/messaging.sql';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { ChannelsRepository } from '../data/channels.repository';
+import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
+import type { MemberProfileRow } from '../data/member-profiles.readonly.repository';
+import { MessagesRepository } from '../data/messages.repository';
+import { TopicsRepository } from '../data/topics.repository';
+import { Transactions } from '../data/transactions';
+import { MemberProfiles } from '../core/member-profiles';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { contentFlags } from '../rendering/content-flags';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
@@ -69,10 +65,13 @@ interface Prepared {
 @Injectable()
 export class SendMessage {
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly pg: PgService,
-    private readonly users: UserDirectoryReadonly,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly messages: MessagesRepository,
+    private readonly channels: ChannelsRepository,
+    private readonly dmGroups: DirectMessageGroupsRepository,
+    private readonly topics: TopicsRepository,
+    private readonly transactions: Transactions,
+    private readonly users: UsersReadonlyRepository,
+    private readonly profiles: MemberProfiles,
     private readonly events: EventBus,
     private readonly channelContexts: ChannelSendContexts,
   ) {}
@@ -102,12 +101,11 @@ export class SendMessage {
    * became and sends nothing, even when two deliveries race (the unique index decides).
    */
   async sendOnce(command: Command, scheduledMessageId: number): Promise<{ id: number; alreadySent: boolean }> {
-    const [existing] = await this.pg.run(messageIdByScheduledMessage, scheduledMessageId);
-    if (existing) return { id: existing.id, alreadySent: true };
+    const existing = await this.messages.idByScheduledMessage(scheduledMessageId);
+    if (existing !== null) return { id: existing, alreadySent: true };
     const sent = await this.send(command, await this.prepare(command), scheduledMessageId);
     if (sent.id !== null) return { id: sent.id, alreadySent: false };
-    const [winner] = await this.pg.run(messageIdByScheduledMessage, scheduledMessageId);
-    return { id: winner.id, alreadySent: true };
+    return { id: (await this.messages.idByScheduledMessage(scheduledMessageId))!, alreadySent: true };
   }
 
   private async prepare(command: Command): Promise<Prepared> {
@@ -170,32 +168,18 @@ export class SendMessage {
       sendingClient: command.client ?? 'API',
       ...contentFlags(content, renderedContent),
     };
-    const values = [
-      unsaved.realmId,
-      unsaved.senderId,
-      unsaved.streamId,
-      unsaved.dmGroupId,
-      unsaved.topic,
-      unsaved.content,
-      unsaved.renderedContent,
-      unsaved.sendingClient,
-      delivery.recipientIds,
-      delivery.recipientIds.map(flagsOf),
-      unsaved.hasLink,
-      unsaved.hasImage,
-      unsaved.hasAttachment,
-    ] as const;
-    // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
-    const [saved] =
-      scheduledMessageId === null ? await this.pg.run(insertMessage, ...values) : await this.pg.run(insertKeyedMessage, ...values, scheduledMessageId);
+    const saved = await this.messages.insert(
+      { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf) },
+      scheduledMessageId,
+    );
     if (!saved) return { id: null };
     const message: StoredMessage = { ...unsaved, id: saved.id, dateSent: saved.dateSent, scheduledMessageId };
     const visibilityChanges = isChannel
       ? this.visibilityChanges(delivery, { policies: saved.topicPolicies, hasMessages: saved.topicHadMessages }, sender.id, mentions, profiles)
       : [];
     if (visibilityChanges.length > 0) {
-      await this.pg.transaction(async (tx) => {
-        for (const change of visibilityChanges) await tx.run(setTopicVisibility, change.userId, delivery.streamId!, delivery.topic, change.policy);
+      await this.transactions.run(async (tx) => {
+        for (const change of visibilityChanges) await this.topics.setVisibility(change.userId, delivery.streamId!, delivery.topic, change.policy, tx);
       });
     }
     const record = toMessageRecord(message, {
@@ -259,10 +243,7 @@ export class SendMessage {
     const context = await this.channelContexts.of('id' in target ? target : { name: target.name.trim() }, realm.id, user!.id);
     const access = context ? accessFrom(context, user!) : null;
     if (!access) {
-      const exists =
-        'id' in target
-          ? isStoredId(target.id) && (await this.prisma.stream.count({ where: { id: target.id, realmId: realm.id, isArchived: false } }))
-          : (await channelIdsNamed(this.prisma, realm.id, [target.name])).length;
+      const exists = await this.channels.exists(realm.id, target);
       if (!exists && 'id' in target) {
         throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel with ID '${target.id}' does not exist`, { stream_id: target.id });
       }
@@ -300,15 +281,9 @@ export class SendMessage {
         ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid user ID ${id}`)
         : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid email '${email}'`);
     const members = [...new Set([user!.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
-    const memberKey = members.join(',');
-    // Found (usually), else created; if a concurrent send created it first, found on a second look.
-    const group =
-      (await this.pg.run(directMessageGroupByKey, realm.id, memberKey))[0] ??
-      (await this.pg.run(createDirectMessageGroup, realm.id, memberKey, members))[0] ??
-      (await this.pg.run(directMessageGroupByKey, realm.id, memberKey))[0];
     return {
       streamId: null,
-      dmGroupId: group.id,
+      dmGroupId: await this.dmGroups.findOrCreate(realm.id, members),
       dmMembers: members,
       topic: '',
       recipientIds: members,
@@ -333,8 +308,7 @@ export class SendMessage {
 
   /** Everyone who has sent a message to the topic. */
   private async topicParticipants(delivery: Delivery): Promise<Set<number>> {
-    const rows = await this.pg.run(topicSenderIds, delivery.streamId!, delivery.topic);
-    return new Set(rows.map((row) => row.senderId));
+    return new Set(await this.messages.topicSenderIds(delivery.streamId!, delivery.topic));
   }
 
   private async checkWildcards(command: Command, delivery: Delivery, mentions: MentionEnv, participants: Set<number>): Promise<void> {
@@ -359,7 +333,7 @@ export class SendMessage {
     { policies, hasMessages }: { policies: { userId: number; policy: number }[]; hasMessages: boolean },
     senderId: number,
     mentions: MentionEnv,
-    profiles: Awaited<ReturnType<MemberProfilesReadonly['of']>>,
+    profiles: Awaited<ReturnType<MemberProfiles['of']>>,
   ): { userId: number; policy: number }[] {
     const policyOf = (userId: number) => policies.find((row) => row.userId === userId)?.policy ?? Visibility.INHERIT;
     const initiates = !hasMessages;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf, RealmRef } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { ZulipError, badRequest } from '@teamchat/zulip';
-import { storedSender } from '../core/messaging.sql';
+import { MemberProfilesReadonlyRepository } from '../data/member-profiles.readonly.repository';
 import { SendMessage } from './send-message.use-case';
 
 type Payload = PayloadOf<typeof Messaging.sendScheduledMessage>;
@@ -19,7 +18,7 @@ export class SendScheduledMessage {
   private readonly root: URL;
 
   constructor(
-    private readonly pg: PgService,
+    private readonly people: MemberProfilesReadonlyRepository,
     private readonly sendMessage: SendMessage,
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'EXTERNAL_URL'>,
   ) {
@@ -27,7 +26,7 @@ export class SendScheduledMessage {
   }
 
   async execute(payload: Payload): Promise<{ id: number; alreadySent: boolean }> {
-    const [sender] = await this.pg.run(storedSender, payload.realmId, payload.senderId);
+    const sender = await this.people.storedSender(payload.realmId, payload.senderId);
     if (!sender) throw badRequest('Invalid user ID');
     if (sender.realmDeactivated) throw new ZulipError('REALM_DEACTIVATED', 'This organization has been deactivated');
     if (!sender.isActive) throw new ZulipError('USER_DEACTIVATED', 'Account is deactivated');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { flaggableMessages } from '../core/messaging.sql';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { normalizeNarrow } from './narrow';
 import { NEWEST_ANCHOR, NarrowQuery } from './narrow-query';
 import { UpdateMessageFlags, editableFlagBit } from './update-message-flags.use-case';
@@ -21,7 +20,7 @@ const MAX_MESSAGES_PER_FETCH = 5000;
 @Injectable()
 export class UpdateMessageFlagsForNarrow {
   constructor(
-    private readonly pg: PgService,
+    private readonly flagRows: MessageFlagsRepository,
     private readonly narrows: NarrowQuery,
     private readonly flags: UpdateMessageFlags,
   ) {}
@@ -40,7 +39,7 @@ export class UpdateMessageFlagsForNarrow {
     const window = await this.narrows.window(scope, { anchor, numBefore, numAfter, includeAnchor: params.include_anchor });
 
     const ids = window.rows.map((row) => row.id);
-    const rows = ids.length === 0 ? [] : await this.pg.run(flaggableMessages, caller.id, ids);
+    const rows = ids.length === 0 ? [] : await this.flagRows.flaggable(caller.id, ids);
     const changed = await this.flags.change({ realmId: realm.id, userId: caller.id, op: params.op, flag: params.flag, bit, rows, requestId });
     return {
       processed_count: ids.length,

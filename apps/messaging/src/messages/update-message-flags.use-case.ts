@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { clearMessageFlag, flaggableMessages, setMessageFlag, type FlaggableRow } from '../core/messaging.sql';
+import { MessageFlagsRepository, type FlaggableRow } from '../data/message-flags.repository';
 import { Flag } from './message-flags';
 
 type Params = DecodedParams<typeof Messaging.updateMessageFlagsParams>;
@@ -22,7 +22,7 @@ const SERVER_KEPT = new Set(['mentioned', 'stream_wildcard_mentioned', 'topic_wi
 @Injectable()
 export class UpdateMessageFlags {
   constructor(
-    private readonly pg: PgService,
+    private readonly flags: MessageFlagsRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -30,7 +30,7 @@ export class UpdateMessageFlags {
     const caller = user!;
     const bit = editableFlagBit(params.flag);
     const ids = [...new Set(params.messages)];
-    const rows = ids.every(isStoredId) ? await this.pg.run(flaggableMessages, caller.id, ids) : [];
+    const rows = ids.every(isStoredId) ? await this.flags.flaggable(caller.id, ids) : [];
     if (rows.length !== ids.length) throw badRequest('Invalid message(s)');
     return this.change({ realmId: realm.id, userId: caller.id, op: params.op, flag: params.flag, bit, rows, requestId });
   }
@@ -46,8 +46,8 @@ export class UpdateMessageFlags {
       targets = rows.filter((row) => row.streamId === null || row.subscribed);
       for (const row of rows) if (row.streamId !== null && !row.subscribed) ignoredChannels.add(row.streamId);
     }
-    const changed = targets.length === 0 ? [] : await this.pg.run(op === 'add' ? setMessageFlag : clearMessageFlag, userId, targets.map((row) => row.messageId), bit);
-    const messages = changed.map((row) => row.messageId).sort((a, b) => a - b);
+    const changed = targets.length === 0 ? [] : await this.flags.changeFlag(op, userId, targets.map((row) => row.messageId), bit);
+    const messages = changed.sort((a, b) => a - b);
 
     if (messages.length > 0) {
       const byId = new Map(rows.map((row) => [row.messageId, row]));

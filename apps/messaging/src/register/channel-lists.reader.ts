@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, ChannelRecord, SubscriptionRecord, UserSettings } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { Role, isAdminRole } from '@teamchat/zulip';
 import { toChannelRecord, toSubscriptionRecord } from '../channels/channel-record';
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { isListed } from '../channels/list-channels.use-case';
-import { channelsWithOwnSubscription, type ChannelWithOwnSubscriptionRow } from '../core/messaging.sql';
+import { SubscriptionsRepository, type ChannelWithOwnSubscriptionRow } from '../data/subscriptions.repository';
 import { ListSubscriptions } from '../channels/list-subscriptions.use-case';
 
 export interface ChannelListsRequest {
@@ -46,14 +45,14 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 @Injectable()
 export class ChannelListsReader {
   constructor(
-    private readonly pg: PgService,
+    private readonly subscriptionRows: SubscriptionsRepository,
     private readonly stats: ChannelStatsReader,
     private readonly subscriptions: ListSubscriptions,
   ) {}
 
   async read(request: ChannelListsRequest): Promise<Record<string, unknown>> {
     const { caller } = request;
-    const channels = await this.pg.run(channelsWithOwnSubscription, request.realmId, caller.id, request.includeArchived);
+    const channels = await this.subscriptionRows.channelsWithOwnSubscription(request.realmId, caller.id, request.includeArchived);
     const subOf = (channel: Channel) => channel.subscription ?? undefined;
     const isAdmin = isAdminRole(caller.role);
     const isGuest = caller.role === Role.GUEST;

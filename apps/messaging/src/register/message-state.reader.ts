@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
-import {
-  allUserTopicPolicies,
-  maxReceivedMessageId,
-  mutedTopicsOf,
-  recentDirectConversations,
-  starredMessageIds,
-  unreadMessages,
-  userTopicPolicies,
-} from '../core/messaging.sql';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
+import { TopicsRepository } from '../data/topics.repository';
 import { Flag } from '../messages/message-flags';
 import { Visibility } from '../messages/visibility-policy';
 import { topicForClient } from '../topics/topic-names';
@@ -27,17 +19,19 @@ const WILDCARD_MENTIONED = Flag.stream_wildcard_mentioned | Flag.topic_wildcard_
  */
 @Injectable()
 export class MessageStateReader {
-  constructor(private readonly pg: PgService) {}
+  constructor(
+    private readonly flags: MessageFlagsRepository,
+    private readonly topics: TopicsRepository,
+  ) {}
 
   /** The newest message the caller received, or -1 (Zulip's max_message_id_for_user). */
   async maxMessageId(userId: number): Promise<number> {
-    const [row] = await this.pg.run(maxReceivedMessageId, userId);
-    return row?.id ?? -1;
+    return (await this.flags.maxReceivedId(userId)) ?? -1;
   }
 
   /** The caller's topic visibility policies, leaving out archived channels (Zulip's get_user_topics). */
   async userTopics(userId: number, allowEmptyTopicName: boolean) {
-    const rows = await this.pg.run(userTopicPolicies, userId, Visibility.INHERIT);
+    const rows = await this.topics.policiesOf(userId, Visibility.INHERIT);
     return rows.map((row) => ({
       stream_id: row.streamId,
       topic_name: topicForClient(row.topicName, allowEmptyTopicName),
@@ -48,13 +42,13 @@ export class MessageStateReader {
 
   /** The deprecated `muted_topics`: [channel name, topic, Unix seconds] of each muted topic. */
   async mutedTopics(userId: number, allowEmptyTopicName: boolean): Promise<[string, string, number][]> {
-    const rows = await this.pg.run(mutedTopicsOf, userId, Visibility.MUTED);
+    const rows = await this.topics.mutedTopicsOf(userId, Visibility.MUTED);
     return rows.map((row) => [row.streamName, topicForClient(row.topicName, allowEmptyTopicName), Math.floor(row.lastUpdated.getTime() / 1000)]);
   }
 
   /** The ids of the messages the caller starred (Zulip's get_starred_message_ids). */
   async starredMessages(userId: number): Promise<number[]> {
-    return (await this.pg.run(starredMessageIds, userId, Flag.starred)).map((row) => row.id);
+    return this.flags.starredIds(userId, Flag.starred);
   }
 
   /**
@@ -62,7 +56,7 @@ export class MessageStateReader {
    * participants (none for notes to self) and the conversation's newest message id.
    */
   async recentPrivateConversations(userId: number) {
-    const rows = await this.pg.run(recentDirectConversations, userId, Flag.is_private, RECENT_CONVERSATIONS_LIMIT);
+    const rows = await this.flags.recentDirectConversations(userId, Flag.is_private, RECENT_CONVERSATIONS_LIMIT);
     return rows.map((row) => ({
       max_message_id: row.maxMessageId,
       user_ids: row.memberIds.filter((id) => id !== userId).sort((a, b) => a - b),
@@ -78,8 +72,8 @@ export class MessageStateReader {
    */
   async unreadMsgs(userId: number, allowEmptyTopicName: boolean) {
     const [rows, policies] = await Promise.all([
-      this.pg.run(unreadMessages, userId, Flag.read, MAX_UNREAD_MESSAGES),
-      this.pg.run(allUserTopicPolicies, userId),
+      this.flags.unread(userId, Flag.read, MAX_UNREAD_MESSAGES),
+      this.topics.allPoliciesOf(userId),
     ]);
     // One key per channel topic, whatever its case.
     const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;

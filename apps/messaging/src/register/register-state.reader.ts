@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { MemberProfiles } from '../core/member-profiles';
 import { defaultChannelIds } from '../default-channels/default-channels';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
@@ -22,7 +22,7 @@ type State = Record<string, unknown>;
 export class RegisterStateReader {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
   ) {}

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Messaging } from '@teamchat/contracts';
 import { Prisma, PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { MemberProfiles } from '../core/member-profiles';
 import { TOPIC_DELETION } from './topic-deletion.settings';
-import { firstMessageChangedEvent, messagesDeletedEvent, type OutgoingEvent } from './topic-events';
+import { messagesDeletedEvent, type OutgoingEvent } from '../core/outgoing-events';
+import { firstMessageChangedEvent } from './topic-events';
 import { inTopic, visibleTo } from './topic-scope';
 
 /** What the batch statement deleted. */
@@ -55,7 +56,7 @@ interface Announcement {
 export class DeleteTopicBatch {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly profiles: MemberProfiles,
     private readonly events: EventBus,
   ) {}
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { topicVisibilityOf } from '../core/messaging.sql';
+import { TopicsRepository } from '../data/topics.repository';
 import { normalizeTopic } from '../messages/message-text';
 import { Visibility } from '../messages/visibility-policy';
 import { UpdateUserTopic } from './update-user-topic.use-case';
@@ -17,7 +17,7 @@ import { UpdateUserTopic } from './update-user-topic.use-case';
 @Injectable()
 export class MuteTopic {
   constructor(
-    private readonly pg: PgService,
+    private readonly topics: TopicsRepository,
     private readonly channels: ChannelAccess,
     private readonly userTopics: UpdateUserTopic,
   ) {}
@@ -34,7 +34,7 @@ export class MuteTopic {
     }
     if (!isStoredId(streamId!)) throw badRequest('Invalid channel ID');
     const topic = normalizeTopic(params.topic);
-    const [current] = await this.pg.run(topicVisibilityOf, caller.id, streamId!, topic);
+    const current = await this.topics.visibilityOf(caller.id, streamId!, topic);
     const muted = current?.policy === Visibility.MUTED;
     if (params.op === 'add' && muted) throw badRequest('Topic already muted');
     if (params.op === 'remove' && !muted) throw badRequest('Topic is not muted');

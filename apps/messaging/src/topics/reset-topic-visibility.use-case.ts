@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Messaging } from '@teamchat/contracts';
 import { Prisma, PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
-import { MemberProfilesReadonly } from '../core/member-profiles.readonly';
+import { MemberProfiles } from '../core/member-profiles';
 import { visibilityResetEvent } from './topic-events';
 import { inTopic } from './topic-scope';
 
@@ -16,7 +16,7 @@ import { inTopic } from './topic-scope';
 export class ResetTopicVisibility {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly profiles: MemberProfilesReadonly,
+    private readonly profiles: MemberProfiles,
     private readonly events: EventBus,
   ) {}
 

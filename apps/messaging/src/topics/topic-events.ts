@@ -1,16 +1,5 @@
-import { Messaging, type ClientEvent, type EventDef } from '@teamchat/contracts';
-
-/** An event ready for `EventBus.publishAll`, published once the change has committed. */
-export interface OutgoingEvent {
-  def: EventDef<never>;
-  payload: ClientEvent;
-}
-
-// publishAll takes any event definition; the payload's type is checked here instead.
-const outgoing = (def: EventDef<ClientEvent>, payload: ClientEvent): OutgoingEvent => ({
-  def: def as unknown as EventDef<never>,
-  payload,
-});
+import { Messaging } from '@teamchat/contracts';
+import { outgoing, type OutgoingEvent } from '../core/outgoing-events';
 
 const { MessagingEvents } = Messaging;
 
@@ -20,24 +9,6 @@ export const messagesReadEvent = (realmId: number, userId: number, messages: num
     realmId,
     users: [userId],
     event: { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false },
-  });
-
-/** `delete_message` for one batch of one topic (the bulk form: every id in one event). */
-export const messagesDeletedEvent = (
-  realmId: number,
-  users: number[],
-  deleted: { messageIds: number[]; streamId: number; topic: string },
-): OutgoingEvent =>
-  outgoing(MessagingEvents.messagesDeleted, {
-    realmId,
-    users,
-    event: {
-      type: 'delete_message',
-      message_ids: deleted.messageIds,
-      message_type: 'stream',
-      stream_id: deleted.streamId,
-      topic: deleted.topic,
-    },
   });
 
 /** `stream` update of `first_message_id`, when a channel's oldest message went. */

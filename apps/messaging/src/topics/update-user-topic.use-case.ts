@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, AuthUser, Messaging } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { channelIdInRealm, clearTopicVisibility, setTopicVisibility, topicVisibilityOf } from '../core/messaging.sql';
+import { ChannelsRepository } from '../data/channels.repository';
+import { TopicsRepository } from '../data/topics.repository';
 import { normalizeTopic } from '../messages/message-text';
 import { Visibility as VisibilityPolicy } from '../messages/visibility-policy';
 import { userTopicChangedEvent } from './topic-events';
@@ -30,7 +31,8 @@ export interface TopicVisibilityChange {
 @Injectable()
 export class UpdateUserTopic {
   constructor(
-    private readonly pg: PgService,
+    private readonly topics: TopicsRepository,
+    private readonly channelRows: ChannelsRepository,
     private readonly channels: ChannelAccess,
     private readonly events: EventBus,
   ) {}
@@ -46,16 +48,15 @@ export class UpdateUserTopic {
     const topic = normalizeTopic(change.topic);
     if (policy === VisibilityPolicy.INHERIT) {
       // Zulip's access_stream_to_remove_visibility_policy_by_id: any channel of the organization.
-      const [row] = isStoredId(streamId) ? await this.pg.run(channelIdInRealm, streamId, realmId) : [];
-      if (!row) throw badRequest('Invalid channel ID');
-      const removed = await this.pg.run(clearTopicVisibility, user.id, streamId, topic);
-      if (removed.length === 0) return {};
+      const exists = isStoredId(streamId) && (await this.channelRows.existsInRealm(streamId, realmId));
+      if (!exists) throw badRequest('Invalid channel ID');
+      if (!(await this.topics.clearVisibility(user.id, streamId, topic))) return {};
     } else {
       const access = await this.channels.readable(realmId, user, streamId);
       if (!access) throw badRequest('Invalid channel ID');
-      const [current] = await this.pg.run(topicVisibilityOf, user.id, streamId, topic);
+      const current = await this.topics.visibilityOf(user.id, streamId, topic);
       if (current?.policy === policy) return {};
-      await this.pg.run(setTopicVisibility, user.id, streamId, topic, policy);
+      await this.topics.setVisibility(user.id, streamId, topic, policy);
     }
     await this.events.publishAll([userTopicChangedEvent(realmId, user.id, streamId, topic, policy, new Date())], change.requestId);
     return {};

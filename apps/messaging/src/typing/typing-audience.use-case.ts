@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
-import { activeSubscriberIds } from '../core/messaging.sql';
-import { UserDirectoryReadonly } from '../core/user-directory.readonly';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
+import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 
 type Command = PayloadOf<typeof Messaging.typingAudience>;
 
@@ -17,9 +16,9 @@ type Command = PayloadOf<typeof Messaging.typingAudience>;
 @Injectable()
 export class TypingAudience {
   constructor(
-    private readonly pg: PgService,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly channels: ChannelAccess,
-    private readonly users: UserDirectoryReadonly,
+    private readonly users: UsersReadonlyRepository,
   ) {}
 
   async execute({ realmId, userId, streamId }: Command): Promise<{ subscriberIds: number[] }> {
@@ -28,7 +27,6 @@ export class TypingAudience {
     if (!access) throw badRequest('Invalid channel ID');
     // Until channels carry can_send_message_group, whoever may read a channel may send to it.
 
-    const rows = await this.pg.run(activeSubscriberIds, access.channel.id);
-    return { subscriberIds: rows.map((row) => row.userId) };
+    return { subscriberIds: await this.subscriptions.activeSubscriberIds(access.channel.id) };
   }
 }

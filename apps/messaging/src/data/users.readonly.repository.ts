@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
-import { activeUsersByEmails, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './messaging.sql';
+import { activeUsersByEmails, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './users.readonly.sql';
 
 /** What messaging needs to know about a user. */
 export type DirectoryUser = DirectoryUserRow;
@@ -13,7 +13,7 @@ const DUMMY_EMAIL = /^user(\d+)@/i;
  * the hot path. Messaging never writes users; anything else goes through users-groups.
  */
 @Injectable()
-export class UserDirectoryReadonly {
+export class UsersReadonlyRepository {
   constructor(private readonly pg: PgService) {}
 
   /** Active users of the organization by id; an unknown or foreign id fails with its message. */

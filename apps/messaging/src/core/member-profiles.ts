@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
 import { badRequest } from '@teamchat/zulip';
-import { GroupMembership, PgService, PrismaService, isStoredId } from '@teamchat/db';
-import { canMentionManyUsersGroup, groupsNamed, memberProfiles, mentionableUsers, type MemberProfileRow } from './messaging.sql';
+import { GroupMembership, isStoredId } from '@teamchat/db';
+import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
+import { MemberProfilesReadonlyRepository, type MemberProfileRow } from '../data/member-profiles.readonly.repository';
+import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -20,14 +22,15 @@ export interface MemberProfile {
 }
 
 /**
- * READ-ONLY view of users-groups' `users` and `realms` tables for message records and the
- * rules that depend on a person's settings. Messaging never writes these tables.
+ * People as messages show them, and the rules that depend on a person's settings or groups
+ * (read through the read-only views of users-groups' tables).
  */
 @Injectable()
-export class MemberProfilesReadonly {
+export class MemberProfiles {
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly pg: PgService,
+    private readonly people: MemberProfilesReadonlyRepository,
+    private readonly realms: RealmsReadonlyRepository,
+    private readonly namedGroups: GroupsReadonlyRepository,
     private readonly groups: GroupMembership,
   ) {}
 
@@ -35,32 +38,25 @@ export class MemberProfilesReadonly {
   async of(realmHost: string, userIds: number[], known: MemberProfileRow[] = []): Promise<Map<number, MemberProfile>> {
     const have = new Set(known.map((row) => row.id));
     const missing = [...new Set(userIds)].filter((id) => !have.has(id));
-    const rows = missing.length ? [...known, ...(await this.pg.run(memberProfiles, missing))] : known;
+    const rows = missing.length ? [...known, ...(await this.people.rows(missing))] : known;
     return new Map(rows.map((row) => [row.id, toMemberProfile(row, realmHost)]));
   }
 
   /** A user's effective settings: stored, over the organization's defaults, over Zulip's. */
   async settingsOf(realmId: number, userId: number): Promise<UserSettings> {
-    const user = await this.prisma.user.findFirst({
-      where: { id: userId, realmId },
-      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
-    });
-    return resolveSettings(user?.realm.userSettingsDefaults, user?.settings);
+    const { settings, realmDefaults } = await this.people.storedSettings(realmId, userId);
+    return resolveSettings(realmDefaults, settings);
   }
 
   /** Which of these users are active accounts of the organization. */
   async activeIds(realmId: number, userIds: number[]): Promise<number[]> {
-    const rows = await this.prisma.user.findMany({
-      where: { realmId, isActive: true, id: { in: userIds } },
-      select: { id: true },
-    });
-    return rows.map((row) => row.id);
+    return this.people.activeIds(realmId, userIds);
   }
 
   /** Whether the user may use wildcard mentions in large channels and topics (the organization's can_mention_many_users_group). */
   async mayMentionManyUsers(realmId: number, userId: number): Promise<boolean> {
-    const [realm] = await this.pg.run(canMentionManyUsersGroup, realmId);
-    return realm?.groupId != null && (await this.groups.isMember(userId, realm.groupId));
+    const groupId = await this.realms.canMentionManyUsersGroupId(realmId);
+    return groupId != null && (await this.groups.isMember(userId, groupId));
   }
 
   /**
@@ -70,8 +66,7 @@ export class MemberProfilesReadonly {
    * mentions are checked; `names` may hold names of no group.
    */
   async mentionableGroups(realmId: number, names: string[]): Promise<{ id: number; name: string; deactivated: boolean; canMentionGroupId: number | null }[]> {
-    if (names.length === 0) return [];
-    return this.pg.run(groupsNamed, realmId, names);
+    return this.namedGroups.named(realmId, names);
   }
 
   async checkGroupMentionsAllowed(senderId: number, groups: { name: string; deactivated: boolean; canMentionGroupId: number | null }[]): Promise<void> {
@@ -98,7 +93,7 @@ export class MemberProfilesReadonly {
   /** Active users of the organization that a message could mention, by the names it uses. */
   async mentionable(realmId: number, names: string[], ids: number[]): Promise<{ id: number; fullName: string }[]> {
     if (names.length === 0 && ids.length === 0) return [];
-    return this.pg.run(mentionableUsers, realmId, names, ids.filter(isStoredId));
+    return this.people.mentionable(realmId, names, ids.filter(isStoredId));
   }
 }
 

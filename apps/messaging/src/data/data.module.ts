@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { ChannelsRepository } from './channels.repository';
+import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
+import { EditHistoryRepository } from './edit-history.repository';
+import { DirectMessageGroupsRepository } from './direct-message-groups.repository';
+import { GroupsReadonlyRepository } from './groups.readonly.repository';
+import { MemberProfilesReadonlyRepository } from './member-profiles.readonly.repository';
+import { MessageFlagsRepository } from './message-flags.repository';
+import { MessagesRepository } from './messages.repository';
+import { ReactionsRepository } from './reactions.repository';
+import { RealmsReadonlyRepository } from './realms.readonly.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { TopicsRepository } from './topics.repository';
+import { Transactions } from './transactions';
+import { UsersReadonlyRepository } from './users.readonly.repository';
+
+const REPOSITORIES = [
+  Transactions,
+  ChannelsRepository,
+  SubscriptionsRepository,
+  MessagesRepository,
+  MessageFlagsRepository,
+  ReactionsRepository,
+  TopicsRepository,
+  DirectMessageGroupsRepository,
+  EditHistoryRepository,
+  UsersReadonlyRepository,
+  MemberProfilesReadonlyRepository,
+  GroupsReadonlyRepository,
+  RealmsReadonlyRepository,
+  CustomEmojiReadonlyRepository,
+];
+
+/** Messaging's repositories: the only code that reaches Postgres (one per aggregate; `.readonly` for other services' tables). */
+@Module({ providers: REPOSITORIES, exports: REPOSITORIES })
+export class MessagingDataModule {}

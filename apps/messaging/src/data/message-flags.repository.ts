@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { PgService } from '@teamchat/db';
+import {
+  clearMessageFlag,
+  flaggableMessages,
+  insertHistoricalRow,
+  markAllRead,
+  markChannelRead,
+  maxReceivedMessageId,
+  messagesAudience,
+  moveRecipients,
+  recentDirectConversations,
+  setMentionFlags,
+  setMessageFlag,
+  starredMessageIds,
+  unreadMessages,
+  type FlaggableRow,
+  type UnreadRow,
+} from './message-flags.sql';
+import type { Tx } from './transactions';
+
+export type { FlaggableRow, UnreadRow } from './message-flags.sql';
+
+/** `user_messages`, which messaging owns: each recipient's row of a message, with its flag bits. */
+@Injectable()
+export class MessageFlagsRepository {
+  constructor(private readonly pg: PgService) {}
+
+  /** A row for a message the user reads through its channel's history (Zulip's historical UserMessage). */
+  async insertHistorical(userId: number, messageId: number, flags: number): Promise<void> {
+    await this.pg.run(insertHistoricalRow, userId, messageId, flags);
+  }
+
+  /** Who is told of an action on these messages, with their flags on `messageId` (null without a row). */
+  audience(messageIds: number[], messageId: number, streamId: number | null): Promise<{ userId: number; flags: number | null }[]> {
+    return this.pg.run(messagesAudience, messageIds, messageId, streamId);
+  }
+
+  /** After a content edit: each recipient's mention bits (`clearBits` cleared first) as the new content says. */
+  async setMentionFlags(messageId: number, mentionedIds: number[], topicWildcardIds: number[], everyoneBits: number, clearBits: number, tx: Tx): Promise<void> {
+    await tx.run(setMentionFlags, messageId, mentionedIds, topicWildcardIds, everyoneBits, clearBits);
+  }
+
+  /** A move to another channel: rows of those who may not read it go (answered), its subscribers without rows get them. */
+  async moveRecipients(messageIds: number[], newStreamId: number, guestRole: number, tx: Tx): Promise<number[]> {
+    return (await tx.run(moveRecipients, messageIds, newStreamId, guestRole)).map((row) => row.userId);
+  }
+
+  /** The newest message a user received, null when none. */
+  async maxReceivedId(userId: number): Promise<number | null> {
+    return (await this.pg.run(maxReceivedMessageId, userId))[0]?.id ?? null;
+  }
+
+  /** The direct conversations among a user's newest direct messages, newest first. */
+  recentDirectConversations(userId: number, isPrivateFlag: number, limit: number): Promise<{ maxMessageId: number; memberIds: number[] }[]> {
+    return this.pg.run(recentDirectConversations, userId, isPrivateFlag, limit);
+  }
+
+  /** A user's newest unread messages (at most `limit`), oldest first. */
+  unread(userId: number, readFlag: number, limit: number): Promise<UnreadRow[]> {
+    return this.pg.run(unreadMessages, userId, readFlag, limit);
+  }
+
+  /** The ids of the messages a user starred, ascending. */
+  async starredIds(userId: number, starredFlag: number): Promise<number[]> {
+    return (await this.pg.run(starredMessageIds, userId, starredFlag)).map((row) => row.id);
+  }
+
+  /** The user's rows of these messages, with what a flag change reports about each. */
+  flaggable(userId: number, messageIds: number[]): Promise<FlaggableRow[]> {
+    return this.pg.run(flaggableMessages, userId, messageIds);
+  }
+
+  /** Sets (`add`) or clears one flag bit on the user's rows of these messages; the ids of those that changed. */
+  async changeFlag(op: 'add' | 'remove', userId: number, messageIds: number[], bit: number): Promise<number[]> {
+    return (await this.pg.run(op === 'add' ? setMessageFlag : clearMessageFlag, userId, messageIds, bit)).map((row) => row.messageId);
+  }
+
+  /** Marks every unread message of the user read; the ids of those. */
+  async markAllRead(userId: number): Promise<number[]> {
+    return (await this.pg.run(markAllRead, userId)).map((row) => row.messageId);
+  }
+
+  /** Marks the user's unread messages of one channel read; the ids of those. */
+  async markChannelRead(userId: number, streamId: number): Promise<number[]> {
+    return (await this.pg.run(markChannelRead, userId, streamId)).map((row) => row.messageId);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { PgService } from '@teamchat/db';
+import {
+  allUserTopicPolicies,
+  clearTopicVisibility,
+  moveTopicPolicies,
+  mutedTopicsOf,
+  setTopicVisibility,
+  topicVisibilityOf,
+  userTopicPolicies,
+} from './topics.sql';
+import type { Tx } from './transactions';
+
+/**
+ * `user_topics`, which messaging owns: each user's visibility policy of a topic (a topic is
+ * matched whatever its case).
+ */
+@Injectable()
+export class TopicsRepository {
+  constructor(private readonly pg: PgService) {}
+
+  /** A user's policy of a topic, if any. */
+  async visibilityOf(userId: number, streamId: number, topic: string): Promise<{ policy: number; topicName: string } | null> {
+    return (await this.pg.run(topicVisibilityOf, userId, streamId, topic))[0] ?? null;
+  }
+
+  /** Sets a user's policy of a topic, creating the row if need be. */
+  async setVisibility(userId: number, streamId: number, topic: string, policy: number, tx: Tx = this.pg): Promise<void> {
+    await tx.run(setTopicVisibility, userId, streamId, topic, policy);
+  }
+
+  /** Removes a user's policy of a topic (back to inherit); false when there was none. */
+  async clearVisibility(userId: number, streamId: number, topic: string): Promise<boolean> {
+    return (await this.pg.run(clearTopicVisibility, userId, streamId, topic)).length > 0;
+  }
+
+  /** A whole topic moved: its policies move with it; each user's policy, now in the new topic. */
+  movePolicies(oldStreamId: number, oldTopic: string, newStreamId: number, newTopic: string, tx: Tx): Promise<{ userId: number; policy: number }[]> {
+    return tx.run(moveTopicPolicies, oldStreamId, oldTopic, newStreamId, newTopic);
+  }
+
+  /** A user's policies other than `inherit`, outside archived channels. */
+  policiesOf(userId: number, inherit: number): Promise<{ streamId: number; topicName: string; lastUpdated: Date; policy: number }[]> {
+    return this.pg.run(userTopicPolicies, userId, inherit);
+  }
+
+  /** Every policy of a user, archived channels included. */
+  allPoliciesOf(userId: number): Promise<{ streamId: number; topicName: string; policy: number }[]> {
+    return this.pg.run(allUserTopicPolicies, userId);
+  }
+
+  /** A user's topics with policy `muted`, with their channel's name, outside archived channels. */
+  mutedTopicsOf(userId: number, muted: number): Promise<{ streamName: string; topicName: string; lastUpdated: Date }[]> {
+    return this.pg.run(mutedTopicsOf, userId, muted);
+  }
+}
