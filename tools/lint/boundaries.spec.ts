@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
@@ -7,8 +9,10 @@ const root = path.resolve(__dirname, '../..');
 describe('boundary lint rules', () => {
   // The CLI, as `npm run lint` runs it (its config is an ES module, which Jest's runtime cannot load).
   const rulesHit = async (code: string, file: string) => {
-    const run = spawnSync(path.join(root, 'node_modules/.bin/eslint'), ['--stdin', '--stdin-filename', file, '-f', 'json'], { cwd: root, input: code, encoding: 'utf8' });
-    const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string }[] }[];
+    // The report goes to a file: without Nx's cached project graph, a warning comes first on stdout.
+    const report = path.join(mkdtempSync(path.join(os.tmpdir(), 'lint-')), 'report.json');
+    spawnSync(path.join(root, 'node_modules/.bin/eslint'), ['--stdin', '--stdin-filename', file, '-f', 'json', '-o', report], { cwd: root, input: code });
+    const [result] = JSON.parse(readFileSync(report, 'utf8')) as { messages: { ruleId: string }[] }[];
     return result.messages.map((message) => message.ruleId);
   };
 
