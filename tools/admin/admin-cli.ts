@@ -12,6 +12,10 @@ import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directo
 import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
 import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
 import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
+import { CredentialsRepository } from '../../apps/users-groups/src/data/credentials.repository';
+import { OrganizationsRepository } from '../../apps/users-groups/src/data/organizations.repository';
+import { Transactions } from '../../apps/users-groups/src/data/transactions';
+import { UsersRepository } from '../../apps/users-groups/src/data/users.repository';
 import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
 import { ChannelCreation } from '../../apps/messaging/src/channels/channel-creation';
 import { defaultChannelIds } from '../../apps/messaging/src/default-channels/default-channels';
@@ -65,7 +69,7 @@ function parseRole(text: string | undefined): number | undefined {
   return role;
 }
 
-async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory, config: AppConfig): Promise<unknown> {
+async function run(argv: string[], prisma: PrismaService, pg: PgService, realms: RealmDirectory, config: AppConfig): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -89,8 +93,10 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
       json: { type: 'boolean' },
     },
   });
-  const createUser = new CreateUser(prisma);
-  const credentials = new AccountCredentials(prisma);
+  const organizations = new OrganizationsRepository(prisma, pg);
+  const users = new UsersRepository(prisma, pg);
+  const createUser = new CreateUser(organizations, users);
+  const credentials = new AccountCredentials(users, new CredentialsRepository(prisma, pg));
   const organization = async () => {
     const subdomain = (values.organization ?? '').toLowerCase();
     const realm = await realms.bySubdomain(subdomain);
@@ -121,7 +127,7 @@ async function run(argv: string[], prisma: PrismaService, realms: RealmDirectory
 
   switch (command) {
     case 'create-organization': {
-      const { realm, owner } = await new CreateOrganization(prisma, createUser).execute({
+      const { realm, owner } = await new CreateOrganization(organizations, new Transactions(prisma, pg), createUser).execute({
         name: required(values, 'name'),
         subdomain: values.subdomain ?? '',
         spectatorAccess: values.public ?? false,
@@ -264,7 +270,7 @@ async function main(): Promise<number> {
     const config = loadConfig();
     prisma = openPrisma(config.DATABASE_URL);
     pg = new PgService(config.DATABASE_URL);
-    const result = await run(argv, prisma, new RealmDirectory(pg, config), config);
+    const result = await run(argv, prisma, pg, new RealmDirectory(new OrganizationsRepository(prisma, pg), config), config);
     print(result, argv.includes('--json'));
     return 0;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DbModule } from '@teamchat/db';
 import { Mailer } from '@teamchat/platform';
+import { DataModule } from './data/data.module';
 import { RegisterStateModule } from './register/register-state.module';
 import { UserGroupsModule } from './groups/user-groups.module';
 import { AuthHandler } from './auth/auth.handler';
@@ -42,7 +42,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DbModule, RegisterStateModule, UserGroupsModule],
+  imports: [DataModule, RegisterStateModule, UserGroupsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
   providers: [
     UpdateSettings,

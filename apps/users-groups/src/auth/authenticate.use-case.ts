@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../realms/realm-directory';
 import { resolveSettings } from '@teamchat/contracts';
 import { apiEmail } from '@teamchat/contracts';
-import { apiKeyOwner } from '../core/users-groups.sql';
+import { CredentialsRepository } from '../data/credentials.repository';
 import { isWellFormedApiKey } from './api-keys';
 
 const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
@@ -18,7 +17,7 @@ const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
 @Injectable()
 export class Authenticate {
   constructor(
-    private readonly pg: PgService,
+    private readonly credentials: CredentialsRepository,
     private readonly realms: RealmDirectory,
   ) {}
 
@@ -26,7 +25,7 @@ export class Authenticate {
     const realm = await this.realms.resolve(input.host);
     if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
 
-    const [user] = await this.pg.run(apiKeyOwner, input.apiKey);
+    const user = await this.credentials.apiKeyOwner(input.apiKey);
     if (!user) throw unauthorized('Invalid API key');
     const visibility = resolveSettings(user.settings).email_address_visibility;
     const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realmSubdomain));

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, FetchApiKeyResult, UsersGroups } from '@teamchat/contracts';
-import { PrismaService, userIdsWithEmail } from '@teamchat/db';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { CredentialsRepository } from '../data/credentials.repository';
+import { OrganizationsRepository } from '../data/organizations.repository';
 import { generateApiKey } from './api-keys';
 import { PasswordAttempts } from './password-attempts';
 import { verifyPassword } from './passwords';
@@ -18,12 +19,13 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 @Injectable()
 export class FetchApiKey {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly credentials: CredentialsRepository,
     private readonly attempts: PasswordAttempts,
   ) {}
 
   async execute({ realm: realmRef, params }: ApiCommand<Params>): Promise<FetchApiKeyResult> {
-    const realm = await this.prisma.realm.findUnique({ where: { id: realmRef.id } });
+    const realm = await this.organizations.byId(realmRef.id);
     if (!realm) throw new ZulipError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain');
     if (realm.deactivated) throw new ZulipError('REALM_DEACTIVATED', 'This organization has been deactivated');
     if (!realm.passwordAuthEnabled) {
@@ -35,8 +37,7 @@ export class FetchApiKey {
     const wait = await this.attempts.secondsToWait(realm.id, username);
     if (wait > 0) throw new ZulipError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { 'retry-after': wait });
 
-    const [id] = await userIdsWithEmail(this.prisma, realm.id, username);
-    const user = id === undefined ? null : await this.prisma.user.findUnique({ where: { id }, include: { password: true, apiKey: true } });
+    const user = await this.credentials.loginCandidate(realm.id, username);
     const passwordOk = await verifyPassword(user?.password?.hash, params.password);
     if (!user || !passwordOk) {
       await this.attempts.failed(realm.id, username);
@@ -45,16 +46,7 @@ export class FetchApiKey {
     if (!user.isActive) throw new ZulipError('USER_DEACTIVATED', 'Account is deactivated');
     await this.attempts.succeeded(realm.id, username);
 
-    const apiKey = user.apiKey?.key ?? (await this.issueKey(user.id));
+    const apiKey = user.apiKey?.key ?? (await this.credentials.ensureApiKey(user.id, generateApiKey()));
     return { api_key: apiKey, email: user.deliveryEmail, user_id: user.id };
-  }
-
-  private async issueKey(userId: number): Promise<string> {
-    const record = await this.prisma.apiKey.upsert({
-      where: { userId },
-      create: { userId, key: generateApiKey() },
-      update: {},
-    });
-    return record.key;
   }
 }

@@ -9,10 +9,12 @@ import {
   type PayloadOf,
   type UsersGroups,
 } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus, LOGGER, Mailer } from '@teamchat/platform';
 import { ZulipError, gravatarUrl } from '@teamchat/zulip';
 import type { Logger } from 'pino';
+import { EmailChangesRepository } from '../data/email-changes.repository';
+import { Transactions } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { emailChangedMail } from './email-change-mails';
 import { checkEmailChange } from './email-change-rules';
@@ -37,7 +39,9 @@ type Event = { def: EventDef<ClientEvent>; payload: ClientEvent };
 @Injectable()
 export class ConfirmEmailChange {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly users: UsersRepository,
+    private readonly changes: EmailChangesRepository,
+    private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
     private readonly mailer: Mailer,
@@ -48,23 +52,21 @@ export class ConfirmEmailChange {
     const realmRow = await this.realms.resolve(host);
     if (!isWellFormedKey(key)) throw linkError(LINK_MALFORMED);
 
-    const { user, change } = await this.prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<{ userId: number }[]>`
-        SELECT r.user_id AS "userId" FROM email_change_requests r JOIN users u ON u.id = r.user_id
-        WHERE r.key = ${key} AND u.realm_id = ${realmRow.id}
-        FOR UPDATE OF r, u`;
-      if (!locked) throw linkError(LINK_DOES_NOT_EXIST);
-      const change = await tx.emailChangeRequest.findUniqueOrThrow({ where: { key } });
-      const user = await tx.user.findUniqueOrThrow({ where: { id: locked.userId }, include: { realm: true } });
+    const { user, change } = await this.transactions.run(async (tx) => {
+      const userId = await this.changes.lockForConfirmation(key, realmRow.id, tx);
+      if (userId === undefined) throw linkError(LINK_DOES_NOT_EXIST);
+      const change = await this.changes.byKey(key, tx);
+      const user = await this.users.withRealm(userId, tx);
       if (change.expiresAt.getTime() <= Date.now() || user.deliveryEmail !== change.oldEmail) throw linkError(LINK_EXPIRED);
       if (user.realm.deactivated) throw new ZulipError('BAD_REQUEST', 'This organization has been deactivated');
       await checkEmailChange(
-        tx,
+        this.users,
         { id: user.id, realmId: user.realmId, role: user.role, isActive: user.isActive, emailChangesDisabled: user.realm.emailChangesDisabled },
         change.newEmail,
+        tx,
       );
-      await tx.user.update({ where: { id: user.id }, data: { deliveryEmail: change.newEmail } });
-      await tx.emailChangeRequest.deleteMany({ where: { userId: user.id } });
+      await this.users.changeDeliveryEmail(user.id, change.newEmail, tx);
+      await this.changes.deleteOfUser(user.id, tx);
       return { user, change };
     });
 
@@ -86,7 +88,7 @@ export class ConfirmEmailChange {
     newEmail: string,
   ): Promise<Event[]> {
     const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
-    const everyone = await this.prisma.user.findMany({ where: { realmId: user.realmId, isActive: true }, select: { id: true, role: true } });
+    const everyone = await this.users.activeOfRealm(user.realmId);
     const allIds = everyone.map((viewer) => viewer.id);
     const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
       def: UsersGroupsEvents.realmUserChanged,

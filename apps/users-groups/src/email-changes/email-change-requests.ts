@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
-import type { Prisma } from '@teamchat/db';
 import { APP_CONFIG, Mailer, RateLimiter, type AppConfig, type RateLimitRule } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
+import { EmailChangesRepository } from '../data/email-changes.repository';
+import type { Transaction } from '../data/transactions';
 import { RealmDirectory } from '../realms/realm-directory';
 import { confirmNewEmailMail } from './email-change-mails';
 
@@ -30,6 +31,7 @@ export class EmailChangeRequests {
 
   constructor(
     private readonly limiter: RateLimiter,
+    private readonly changes: EmailChangesRepository,
     private readonly realms: RealmDirectory,
     private readonly mailer: Mailer,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -54,16 +56,16 @@ export class EmailChangeRequests {
    * can confirm.
    */
   async start(
-    tx: Prisma.TransactionClient,
     user: { id: number; deliveryEmail: string },
     realm: { subdomain: string; name: string },
     newEmail: string,
+    tx: Transaction,
   ): Promise<void> {
-    await tx.emailChangeRequest.deleteMany({ where: { userId: user.id } });
     const key = generateKey();
-    await tx.emailChangeRequest.create({
-      data: { key, userId: user.id, oldEmail: user.deliveryEmail, newEmail, expiresAt: new Date(Date.now() + EMAIL_CHANGE_VALIDITY_MS) },
-    });
+    await this.changes.replacePending(
+      { key, userId: user.id, oldEmail: user.deliveryEmail, newEmail, expiresAt: new Date(Date.now() + EMAIL_CHANGE_VALIDITY_MS) },
+      tx,
+    );
     const realmUrl = this.realms.urlOf(realm.subdomain);
     await this.mailer.send(
       confirmNewEmailMail({

@@ -1,5 +1,6 @@
-import { userIdsWithEmail, type Prisma } from '@teamchat/db';
 import { ZulipError, badRequest, isAdminRole } from '@teamchat/zulip';
+import type { Transaction } from '../data/transactions';
+import type { UsersRepository } from '../data/users.repository';
 import { isValidEmailAddress } from './email-address';
 
 /** Who asks to change their address, and the organization they belong to. */
@@ -16,13 +17,12 @@ export interface EmailChanger {
  * the link is followed: an active user, changes allowed (administrators always may), a valid
  * address, and none of the organization's accounts using it (compared without case).
  */
-export async function checkEmailChange(db: Prisma.TransactionClient, user: EmailChanger, newEmail: string): Promise<void> {
+export async function checkEmailChange(users: UsersRepository, user: EmailChanger, newEmail: string, tx?: Transaction): Promise<void> {
   if (!user.isActive) throw new ZulipError('USER_DEACTIVATED', 'Account is deactivated');
   if (user.emailChangesDisabled && !isAdminRole(user.role)) {
     throw badRequest('Email address changes are disabled in this organization.');
   }
   if (!isValidEmailAddress(newEmail)) throw badRequest('Invalid address.');
-  const [holderId] = await userIdsWithEmail(db, user.realmId, newEmail);
-  const holder = holderId === undefined ? null : await db.user.findUnique({ where: { id: holderId }, select: { isActive: true } });
+  const holder = await users.emailHolder(user.realmId, newEmail, tx);
   if (holder) throw badRequest(holder.isActive ? 'Already has an account.' : 'Account has been deactivated.');
 }

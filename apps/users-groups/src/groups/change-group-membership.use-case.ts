@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PrismaService } from '@teamchat/db';
+import { GroupMembership } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { checkActiveUsers, checkSubgroups } from './group-parts';
+import { Transactions } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { GroupParts } from './group-parts';
 import { GroupPermissions } from './group-permissions';
 import { UserGroupEvents, type UserGroupEvent } from './user-group-events';
 
@@ -24,7 +26,9 @@ interface Changes {
 @Injectable()
 export class ChangeGroupMembership {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly groups: UserGroupsRepository,
+    private readonly parts: GroupParts,
+    private readonly transactions: Transactions,
     private readonly permissions: GroupPermissions,
     private readonly membership: GroupMembership,
     private readonly events: UserGroupEvents,
@@ -54,21 +58,19 @@ export class ChangeGroupMembership {
   private async apply(realmId: number, caller: AuthUser, groupId: number, changes: Changes, requestId: string): Promise<Record<string, never>> {
     const group = await this.permissions.forUpdate(caller, groupId, this.required(caller, changes), { allowDeactivated: true });
 
-    await this.prisma.$transaction(async (tx) => {
-      const direct = new Set(
-        (await tx.userGroupMember.findMany({ where: { groupId: group.id, user: { isActive: true } }, select: { userId: true } })).map((m) => m.userId),
-      );
+    await this.transactions.run(async (tx) => {
+      const direct = new Set(await this.groups.activeDirectMemberIds(group.id, tx));
       if (changes.add.length > 0) {
-        await checkActiveUsers(tx, realmId, changes.add);
+        await this.parts.checkActiveUsers(realmId, changes.add, tx);
         const already = changes.add.find((id) => direct.has(id));
         if (already !== undefined) throw badRequest(`User ${already} is already a member of this group`);
       }
       const notMember = changes.delete.find((id) => !direct.has(id));
       if (notMember !== undefined) throw badRequest(`There is no member '${notMember}' in this user group`);
 
-      const subgroups = new Set((await tx.userGroupSubgroup.findMany({ where: { supergroupId: group.id } })).map((s) => s.subgroupId));
+      const subgroups = new Set(await this.groups.directSubgroupIds(group.id, tx));
       if (changes.addSubgroups.length > 0) {
-        await checkSubgroups(tx, realmId, changes.addSubgroups);
+        await this.parts.checkSubgroups(realmId, changes.addSubgroups, tx);
         const already = changes.addSubgroups.find((id) => subgroups.has(id));
         if (already !== undefined) throw badRequest(`User group ${already} is already a subgroup of this group.`);
         const below = await this.membership.subgroups(changes.addSubgroups);
@@ -79,10 +81,7 @@ export class ChangeGroupMembership {
       const notSubgroup = changes.deleteSubgroups.find((id) => !subgroups.has(id));
       if (notSubgroup !== undefined) throw badRequest(`User group ${notSubgroup} is not a subgroup of this group.`);
 
-      await tx.userGroupMember.createMany({ data: changes.add.map((userId) => ({ groupId: group.id, userId })) });
-      await tx.userGroupMember.deleteMany({ where: { groupId: group.id, userId: { in: changes.delete } } });
-      await tx.userGroupSubgroup.createMany({ data: changes.addSubgroups.map((subgroupId) => ({ supergroupId: group.id, subgroupId })) });
-      await tx.userGroupSubgroup.deleteMany({ where: { supergroupId: group.id, subgroupId: { in: changes.deleteSubgroups } } });
+      await this.groups.changeParts(group.id, changes, tx);
     });
 
     const events: UserGroupEvent[] = [];

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
-import { checkActiveUsers, checkSubgroups } from './group-parts';
+import { Transactions } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { GroupParts } from './group-parts';
 import { GroupPermissions } from './group-permissions';
 import { GroupSettingValues } from './group-setting-values';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
 import { UserGroupEvents } from './user-group-events';
-import { UserGroupStore } from './user-group-store';
+import { UserGroupRecords } from './user-group-records';
 
 type Params = DecodedParams<typeof UsersGroups.createUserGroupParams>;
 
@@ -21,10 +22,12 @@ type Params = DecodedParams<typeof UsersGroups.createUserGroupParams>;
 @Injectable()
 export class CreateUserGroup {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly groups: UserGroupsRepository,
+    private readonly parts: GroupParts,
+    private readonly transactions: Transactions,
     private readonly permissions: GroupPermissions,
     private readonly values: GroupSettingValues,
-    private readonly store: UserGroupStore,
+    private readonly store: UserGroupRecords,
     private readonly events: UserGroupEvents,
   ) {}
 
@@ -35,10 +38,10 @@ export class CreateUserGroup {
     const members = [...new Set(params.members)];
     const subgroups = [...new Set(params.subgroups ?? [])];
 
-    const groupId = await this.prisma.$transaction(async (tx) => {
-      await checkActiveUsers(tx, realm.id, members);
-      await checkSubgroups(tx, realm.id, subgroups);
-      if (await tx.userGroup.findFirst({ where: { realmId: realm.id, name }, select: { id: true } })) throw nameTaken(name);
+    const groupId = await this.transactions.run(async (tx) => {
+      await this.parts.checkActiveUsers(realm.id, members, tx);
+      await this.parts.checkSubgroups(realm.id, subgroups, tx);
+      if (await this.groups.nameTaken(realm.id, name, undefined, tx)) throw nameTaken(name);
 
       const system = await this.store.systemGroupIds(realm.id);
       const settings: Record<string, number> = {};
@@ -52,19 +55,7 @@ export class CreateUserGroup {
               ? await this.values.resolve(tx, realm.id, setting, { direct_members: [caller.id], direct_subgroups: [] }, null)
               : system.get(config.default)!;
       }
-      const group = await tx.userGroup.create({
-        data: {
-          realmId: realm.id,
-          name,
-          description: params.description,
-          creatorId: caller.id,
-          ...settings,
-          members: { create: members.map((userId) => ({ userId })) },
-          subgroups: { create: subgroups.map((subgroupId) => ({ subgroupId })) },
-        },
-        select: { id: true },
-      });
-      return group.id;
+      return this.groups.create({ realmId: realm.id, name, description: params.description, creatorId: caller.id, settings, members, subgroups }, tx);
     });
 
     const group = await this.store.record(realm.id, groupId);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { ZulipError, type DecodedParams } from '@teamchat/zulip';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GroupPermissions } from './group-permissions';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from './permission-settings';
 import { UserGroupEvents } from './user-group-events';
@@ -21,7 +22,8 @@ type Objection =
 @Injectable()
 export class DeactivateUserGroup {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly groups: UserGroupsRepository,
+    private readonly organizations: OrganizationsRepository,
     private readonly permissions: GroupPermissions,
     private readonly events: UserGroupEvents,
   ) {}
@@ -30,7 +32,7 @@ export class DeactivateUserGroup {
     const group = await this.permissions.forUpdate(user!, params.user_group_id, 'can_manage_group');
     const objections = await this.objections(realm.id, group.id);
     if (objections.length > 0) throw new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
-    await this.prisma.userGroup.update({ where: { id: group.id }, data: { deactivated: true } });
+    await this.groups.update(group.id, { deactivated: true });
     await this.events.publish(
       realm.id,
       [{ event: { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } } }],
@@ -40,26 +42,19 @@ export class DeactivateUserGroup {
   }
 
   private async objections(realmId: number, groupId: number): Promise<Objection[]> {
-    const supergroups = await this.prisma.userGroupSubgroup.findMany({
-      where: { subgroupId: groupId },
-      select: { supergroup: { select: { id: true, name: true, deactivated: true } } },
-      orderBy: { supergroupId: 'asc' },
-    });
+    const supergroups = await this.groups.supergroupsOf(groupId);
     const objections: Objection[] = [];
-    const named = supergroups.filter((s) => s.supergroup.name !== null && !s.supergroup.deactivated).map((s) => s.supergroup.id);
+    const named = supergroups.filter((s) => s.name !== null && !s.deactivated).map((s) => s.id);
     if (named.length > 0) objections.push({ type: 'subgroup', supergroup_ids: named });
 
     // The group holds a setting directly, or as a subgroup of an anonymous value.
-    const holders = new Set([groupId, ...supergroups.filter((s) => s.supergroup.name === null).map((s) => s.supergroup.id)]);
-    const groups = await this.prisma.userGroup.findMany({
-      where: { realmId, name: { not: null }, deactivated: false },
-      orderBy: { id: 'asc' },
-    });
+    const holders = new Set([groupId, ...supergroups.filter((s) => s.name === null).map((s) => s.id)]);
+    const groups = await this.groups.activeNamedOfRealm(realmId);
     for (const other of groups) {
       const settings = GROUP_PERMISSION_SETTING_NAMES.filter((name) => holders.has(other[GROUP_PERMISSION_SETTINGS[name].column] ?? -1));
       if (settings.length > 0) objections.push({ type: 'user_group', group_id: other.id, settings });
     }
-    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
+    const realm = await this.organizations.byIdOrThrow(realmId);
     const realmSettings = Object.entries(REALM_PERMISSION_SETTINGS)
       .filter(([, config]) => holders.has(realm[config.column] ?? -1))
       .map(([name]) => name);

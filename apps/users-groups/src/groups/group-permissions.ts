@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, GroupPermissionSettingName } from '@teamchat/contracts';
-import { GroupMembership, PrismaService } from '@teamchat/db';
+import { GroupMembership } from '@teamchat/db';
 import { badRequest, isGuestRole } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from './permission-settings';
-import { UserGroupStore, type NamedGroup } from './user-group-store';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { UserGroupRecords, type NamedGroup } from './user-group-records';
 
 const insufficient = () => badRequest('Insufficient permission');
 
@@ -18,9 +19,9 @@ const insufficient = () => badRequest('Insufficient permission');
 @Injectable()
 export class GroupPermissions {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
     private readonly membership: GroupMembership,
-    private readonly store: UserGroupStore,
+    private readonly store: UserGroupRecords,
   ) {}
 
   /**
@@ -37,7 +38,7 @@ export class GroupPermissions {
     const group = await this.store.named(caller.realmId, groupId, { allowDeactivated });
     if (group.isSystemGroup) throw insufficient();
     const anyOf = typeof needs === 'string' ? [[needs]] : needs;
-    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: caller.realmId }, select: { canManageAllGroupsId: true } });
+    const realm = await this.organizations.groupManagement(caller.realmId);
     const manage = [
       { groupId: realm.canManageAllGroupsId, allowEveryone: REALM_PERMISSION_SETTINGS.can_manage_all_groups.allowEveryone },
       this.setting(group, 'can_manage_group'),
@@ -51,10 +52,7 @@ export class GroupPermissions {
 
   /** Whether the caller may create user groups (the organization's can_create_groups, or can_manage_all_groups). */
   async checkMayCreate(caller: AuthUser): Promise<void> {
-    const realm = await this.prisma.realm.findUniqueOrThrow({
-      where: { id: caller.realmId },
-      select: { canCreateGroupsId: true, canManageAllGroupsId: true },
-    });
+    const realm = await this.organizations.groupManagement(caller.realmId);
     const allowed = await this.holdsAny(caller, [
       { groupId: realm.canCreateGroupsId, allowEveryone: REALM_PERMISSION_SETTINGS.can_create_groups.allowEveryone },
       { groupId: realm.canManageAllGroupsId, allowEveryone: REALM_PERMISSION_SETTINGS.can_manage_all_groups.allowEveryone },

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { GroupPermissionSettingName, GroupSettingValue } from '@teamchat/contracts';
-import { PrismaService, isStoredId, type Prisma } from '@teamchat/db';
 import { ZulipError, badRequest } from '@teamchat/zulip';
-import { checkActiveUsers, checkSubgroups } from './group-parts';
+import type { Transaction as Tx } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { GroupParts } from './group-parts';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
-import { UserGroupStore } from './user-group-store';
-
-type Tx = Prisma.TransactionClient;
+import { UserGroupRecords } from './user-group-records';
 
 /** The system groups a setting may not hold (role:internet never). */
 export interface SettingRestrictions {
@@ -23,8 +22,9 @@ export interface SettingRestrictions {
 @Injectable()
 export class GroupSettingValues {
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly store: UserGroupStore,
+    private readonly groups: UserGroupsRepository,
+    private readonly parts: GroupParts,
+    private readonly store: UserGroupRecords,
   ) {}
 
   /**
@@ -45,36 +45,31 @@ export class GroupSettingValues {
     value: GroupSettingValue,
     current: number | null,
   ): Promise<number> {
-    const named = await this.namedForm(tx, realmId, value);
+    const named = await this.namedForm(realmId, value, tx);
     if (named !== undefined) return this.checkNamed(tx, realmId, setting, config, named);
 
     const { direct_members: memberIds, direct_subgroups: subgroupIds } = value as Exclude<GroupSettingValue, number>;
     const members = [...new Set(memberIds)];
     const subgroups = [...new Set(subgroupIds)];
-    await checkActiveUsers(tx, realmId, members);
-    await checkSubgroups(tx, realmId, subgroups);
+    await this.parts.checkActiveUsers(realmId, members, tx);
+    await this.parts.checkSubgroups(realmId, subgroups, tx);
 
-    const currentGroup = current === null ? null : await tx.userGroup.findUnique({ where: { id: current }, select: { id: true, name: true } });
-    const groupId =
-      currentGroup && currentGroup.name === null ? currentGroup.id : (await tx.userGroup.create({ data: { realmId }, select: { id: true } })).id;
-    await tx.userGroupMember.deleteMany({ where: { groupId } });
-    await tx.userGroupSubgroup.deleteMany({ where: { supergroupId: groupId } });
-    await tx.userGroupMember.createMany({ data: members.map((userId) => ({ groupId, userId })) });
-    await tx.userGroupSubgroup.createMany({ data: subgroups.map((subgroupId) => ({ supergroupId: groupId, subgroupId })) });
+    const groupId = current !== null && (await this.groups.isAnonymous(current, tx)) ? current : await this.groups.createAnonymous(realmId, tx);
+    await this.groups.replaceParts(groupId, members, subgroups, tx);
     return groupId;
   }
 
   /** Removes an anonymous group no setting points at any more (the value it held was replaced). */
   async dropIfAnonymous(tx: Tx, groupId: number | null, keep: number): Promise<void> {
     if (groupId === null || groupId === keep) return;
-    await tx.userGroup.deleteMany({ where: { id: groupId, name: null } });
+    await this.groups.deleteIfAnonymous(groupId, tx);
   }
 
   /** EXPECTATION_MISMATCH unless the setting's current value is `expected` (compared in canonical form). */
   async checkCurrent(realmId: number, current: number | null, expected: GroupSettingValue): Promise<void> {
     const [currentValue, expectedNamed] = await Promise.all([
       current === null ? Promise.resolve(undefined) : this.store.settingValues([current]).then((values) => values.get(current)),
-      this.namedForm(this.prisma, realmId, expected),
+      this.namedForm(realmId, expected),
     ]);
     const expectedValue = expectedNamed ?? expected;
     if (!sameValue(currentValue, expectedValue)) {
@@ -83,21 +78,20 @@ export class GroupSettingValues {
   }
 
   /** The named group a value stands for, if it stands for one: an id, one lone subgroup, or nobody. */
-  private async namedForm(db: Tx, realmId: number, value: GroupSettingValue): Promise<number | undefined> {
+  private async namedForm(realmId: number, value: GroupSettingValue, tx?: Tx): Promise<number | undefined> {
     if (typeof value === 'number') return value;
     const members = new Set(value.direct_members);
     const subgroups = new Set(value.direct_subgroups);
     if (members.size === 0 && subgroups.size === 1) return [...subgroups][0];
     if (members.size === 0 && subgroups.size === 0) {
-      const nobody = await db.userGroup.findFirst({ where: { realmId, name: 'role:nobody', isSystemGroup: true }, select: { id: true } });
-      return nobody!.id;
+      return (await this.groups.systemGroupId(realmId, 'role:nobody', tx))!;
     }
     return undefined;
   }
 
   /** A named group may hold the setting: it exists here, is active, and is not a system group the setting refuses. */
   private async checkNamed(db: Tx, realmId: number, setting: string, config: SettingRestrictions, groupId: number): Promise<number> {
-    const group = isStoredId(groupId) ? await db.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
+    const group = await this.groups.named(realmId, groupId, db);
     if (!group) throw badRequest('Invalid user group');
     if (group.deactivated) throw badRequest('User group is deactivated.');
     const refused =

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserGroupRecord, UsersGroups } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { checkMemberOrAdmin } from './member-or-admin';
-import { UserGroupStore } from './user-group-store';
+import { UserGroupRecords } from './user-group-records';
 
 type Params = DecodedParams<typeof UsersGroups.listUserGroupsParams>;
 
 /** GET /user_groups: the organization's named groups, deactivated ones only when asked. */
 @Injectable()
 export class ListUserGroups {
-  constructor(private readonly store: UserGroupStore) {}
+  constructor(private readonly store: UserGroupRecords) {}
 
   async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ user_groups: UserGroupRecord[] }> {
     checkMemberOrAdmin(user!);

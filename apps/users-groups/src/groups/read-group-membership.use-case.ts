@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PrismaService, isStoredId } from '@teamchat/db';
+import { GroupMembership } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { checkMemberOrAdmin } from './member-or-admin';
-import { UserGroupStore } from './user-group-store';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { UsersRepository } from '../data/users.repository';
+import { UserGroupRecords } from './user-group-records';
 
 /**
  * The three membership reads (zerver/views/user_groups.py): a group's members, whether a user
@@ -12,8 +14,9 @@ import { UserGroupStore } from './user-group-store';
 @Injectable()
 export class ReadGroupMembership {
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly store: UserGroupStore,
+    private readonly users: UsersRepository,
+    private readonly groups: UserGroupsRepository,
+    private readonly store: UserGroupRecords,
     private readonly membership: GroupMembership,
   ) {}
 
@@ -27,21 +30,17 @@ export class ReadGroupMembership {
   async isMember({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getIsUserGroupMemberParams>>) {
     checkMemberOrAdmin(user!);
     const group = await this.store.named(realm.id, params.user_group_id);
-    const target = isStoredId(params.user_id)
-      ? await this.prisma.user.findFirst({ where: { id: params.user_id, realmId: realm.id }, select: { id: true } })
-      : null;
-    if (!target) throw badRequest('No such user');
-    if (!params.direct_member_only) return { is_user_group_member: await this.membership.isMember(target.id, group.id) };
+    if (!(await this.users.existsInRealm(realm.id, params.user_id))) throw badRequest('No such user');
+    if (!params.direct_member_only) return { is_user_group_member: await this.membership.isMember(params.user_id, group.id) };
     const direct = await this.membership.directMembers([group.id]);
-    return { is_user_group_member: (direct.get(group.id) ?? []).includes(target.id) };
+    return { is_user_group_member: (direct.get(group.id) ?? []).includes(params.user_id) };
   }
 
   async subgroups({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getUserGroupSubgroupsParams>>) {
     checkMemberOrAdmin(user!);
     const group = await this.store.named(realm.id, params.user_group_id);
     if (params.direct_subgroup_only) {
-      const rows = await this.prisma.userGroupSubgroup.findMany({ where: { supergroupId: group.id }, orderBy: { subgroupId: 'asc' } });
-      return { subgroups: rows.map((row) => row.subgroupId) };
+      return { subgroups: await this.groups.directSubgroupIds(group.id) };
     }
     return { subgroups: (await this.membership.subgroups([group.id])).get(group.id) ?? [] };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UsersGroups, PayloadOf } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { Transactions } from '../data/transactions';
 import { GroupSettingValues } from './group-setting-values';
 
 type Payload = PayloadOf<typeof UsersGroups.resolveGroupSetting>;
@@ -12,13 +12,13 @@ type Payload = PayloadOf<typeof UsersGroups.resolveGroupSetting>;
 @Injectable()
 export class ResolveGroupSetting {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
     private readonly values: GroupSettingValues,
   ) {}
 
   async execute({ realmId, setting, restrictions, change, current }: Payload): Promise<{ groupId: number }> {
     if (change.old !== undefined) await this.values.checkCurrent(realmId, current, change.old);
-    const groupId = await this.prisma.$transaction(async (tx) => {
+    const groupId = await this.transactions.run(async (tx) => {
       const next = await this.values.resolveFor(tx, realmId, setting, restrictions, change.new, current);
       await this.values.dropIfAnonymous(tx, current, next);
       return next;

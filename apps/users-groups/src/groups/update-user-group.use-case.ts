@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { Transactions } from '../data/transactions';
+import { UserGroupsRepository, type GroupChanges } from '../data/user-groups.repository';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
 import { GroupPermissions } from './group-permissions';
 import { GroupSettingValues } from './group-setting-values';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
 import { UserGroupEvents, type UserGroupEvent } from './user-group-events';
-import { UserGroupStore } from './user-group-store';
+import { UserGroupRecords } from './user-group-records';
 
 type Params = DecodedParams<typeof UsersGroups.updateUserGroupParams>;
 
@@ -20,10 +21,11 @@ type Params = DecodedParams<typeof UsersGroups.updateUserGroupParams>;
 @Injectable()
 export class UpdateUserGroup {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly groups: UserGroupsRepository,
+    private readonly transactions: Transactions,
     private readonly permissions: GroupPermissions,
     private readonly values: GroupSettingValues,
-    private readonly store: UserGroupStore,
+    private readonly store: UserGroupRecords,
     private readonly events: UserGroupEvents,
   ) {}
 
@@ -40,14 +42,14 @@ export class UpdateUserGroup {
     }
 
     const changed: { property: string; settingId?: number }[] = [];
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       if (name !== undefined) {
-        if (await tx.userGroup.findFirst({ where: { realmId: realm.id, name, id: { not: group.id } }, select: { id: true } })) throw nameTaken(name);
-        await tx.userGroup.update({ where: { id: group.id }, data: { name } });
+        if (await this.groups.nameTaken(realm.id, name, group.id, tx)) throw nameTaken(name);
+        await this.groups.update(group.id, { name }, tx);
         changed.push({ property: 'name' });
       }
       if (params.description !== undefined && params.description !== group.description) {
-        await tx.userGroup.update({ where: { id: group.id }, data: { description: params.description } });
+        await this.groups.update(group.id, { description: params.description }, tx);
         changed.push({ property: 'description' });
       }
       for (const setting of settingChanges) {
@@ -55,14 +57,14 @@ export class UpdateUserGroup {
         const current = group[column];
         const next = await this.values.resolve(tx, realm.id, setting, params[setting]!.new, current);
         if (next !== current) {
-          await tx.userGroup.update({ where: { id: group.id }, data: { [column]: next } });
+          await this.groups.update(group.id, { [column]: next } as GroupChanges, tx);
           await this.values.dropIfAnonymous(tx, current, next);
         }
         // An anonymous value rewritten in place keeps its id but is still a change.
         changed.push({ property: setting, settingId: next });
       }
       if (params.deactivated === false && group.deactivated) {
-        await tx.userGroup.update({ where: { id: group.id }, data: { deactivated: false } });
+        await this.groups.update(group.id, { deactivated: false }, tx);
         changed.push({ property: 'deactivated' });
       }
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroupsEvents, type UserGroupRecord } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { UsersRepository } from '../data/users.repository';
 import { EventBus } from '@teamchat/platform';
 
 export interface UserGroupEvent {
@@ -13,15 +13,13 @@ export interface UserGroupEvent {
 @Injectable()
 export class UserGroupEvents {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly users: UsersRepository,
     private readonly events: EventBus,
   ) {}
 
   async publish(realmId: number, events: UserGroupEvent[], requestId?: string): Promise<void> {
     if (events.length === 0) return;
-    const users = (await this.prisma.user.findMany({ where: { realmId, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } })).map(
-      (user) => user.id,
-    );
+    const users = await this.users.activeIdsOfRealm(realmId);
     await this.events.publishAll(
       events.map(({ event, group }) => ({
         def: UsersGroupsEvents.userGroupChanged,

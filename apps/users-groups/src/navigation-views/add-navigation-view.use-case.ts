@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, toNavigationViewRecord } from './navigation-view-rules';
 
 type Params = DecodedParams<typeof UsersGroups.addNavigationViewParams>;
@@ -15,7 +15,7 @@ type Params = DecodedParams<typeof UsersGroups.addNavigationViewParams>;
 @Injectable()
 export class AddNavigationView {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly views: NavigationViewsRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -29,13 +29,9 @@ export class AddNavigationView {
       throw badRequest('Custom views must have a valid name.');
     }
 
-    const taken = await this.prisma.navigationView.count({
-      where: { userId: caller.id, OR: [{ fragment }, ...(name !== null ? [{ name }] : [])] },
-    });
-    if (taken > 0) throw navigationViewExists();
+    if (await this.views.hasFragmentOrName(caller.id, fragment, name)) throw navigationViewExists();
     // The unique (user, fragment) key settles a concurrent add of the same fragment.
-    const { count } = await this.prisma.navigationView.createMany({ data: [{ userId: caller.id, fragment, isPinned, name }], skipDuplicates: true });
-    if (count === 0) throw navigationViewExists();
+    if (!(await this.views.add(caller.id, { fragment, isPinned, name }))) throw navigationViewExists();
 
     const view = toNavigationViewRecord({ fragment, isPinned, name });
     await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'add', navigation_view: view })], requestId);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
+import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, navigationViewNotFound } from './navigation-view-rules';
 
 type Params = DecodedParams<typeof UsersGroups.editNavigationViewParams>;
@@ -17,7 +17,7 @@ type Params = DecodedParams<typeof UsersGroups.editNavigationViewParams>;
 @Injectable()
 export class EditNavigationView {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly views: NavigationViewsRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -26,15 +26,15 @@ export class EditNavigationView {
     const { fragment, name, is_pinned: isPinned } = params;
     if (name !== undefined) {
       if (isBuiltInView(fragment)) throw builtInViewNamed();
-      if ((await this.prisma.navigationView.count({ where: { userId: caller.id, name } })) > 0) throw navigationViewExists();
+      if (await this.views.hasName(caller.id, name)) throw navigationViewExists();
     }
 
     const data = { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { is_pinned: isPinned } : {}) };
-    const { count } = await this.prisma.navigationView.updateMany({
-      where: { userId: caller.id, fragment },
-      data: { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { isPinned } : {}) },
+    const updated = await this.views.update(caller.id, fragment, {
+      ...(name !== undefined ? { name } : {}),
+      ...(isPinned !== undefined ? { isPinned } : {}),
     });
-    if (count === 0) throw navigationViewNotFound();
+    if (!updated) throw navigationViewNotFound();
 
     await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'update', fragment, data })], requestId);
     return {};

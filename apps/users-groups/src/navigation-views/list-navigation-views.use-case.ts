@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { toNavigationViewRecord } from './navigation-view-rules';
 
 /** GET /navigation_views: the views the caller stored, oldest first (as POST /register serves them). */
 @Injectable()
 export class ListNavigationViews {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly views: NavigationViewsRepository) {}
 
   async execute({ user }: ApiCommand<Record<string, never>>): Promise<{ navigation_views: UsersGroups.NavigationViewRecord[] }> {
-    return { navigation_views: await navigationViewsOf(this.prisma, user!.id) };
+    return { navigation_views: await navigationViewsOf(this.views, user!.id) };
   }
 }
 
 /** A user's stored navigation views, oldest first. */
-export async function navigationViewsOf(prisma: PrismaService, userId: number): Promise<UsersGroups.NavigationViewRecord[]> {
-  const rows = await prisma.navigationView.findMany({ where: { userId }, orderBy: { id: 'asc' } });
-  return rows.map(toNavigationViewRecord);
+export async function navigationViewsOf(views: NavigationViewsRepository, userId: number): Promise<UsersGroups.NavigationViewRecord[]> {
+  return (await views.ofUser(userId)).map(toNavigationViewRecord);
 }

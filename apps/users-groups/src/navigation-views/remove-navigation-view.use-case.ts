@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
+import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { navigationViewEvent, navigationViewNotFound } from './navigation-view-rules';
 
 type Params = DecodedParams<typeof UsersGroups.removeNavigationViewParams>;
@@ -14,15 +14,14 @@ type Params = DecodedParams<typeof UsersGroups.removeNavigationViewParams>;
 @Injectable()
 export class RemoveNavigationView {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly views: NavigationViewsRepository,
     private readonly events: EventBus,
   ) {}
 
   async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
     const caller = user!;
     const { fragment } = params;
-    const { count } = await this.prisma.navigationView.deleteMany({ where: { userId: caller.id, fragment } });
-    if (count === 0) throw navigationViewNotFound();
+    if (!(await this.views.remove(caller.id, fragment))) throw navigationViewNotFound();
 
     await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'remove', fragment })], requestId);
     return {};

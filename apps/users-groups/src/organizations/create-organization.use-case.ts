@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
+import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, badRequest } from '@teamchat/zulip';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { Transactions } from '../data/transactions';
 import { CreateUser } from '../users/create-user.use-case';
 import { builtinSettingDefaults } from '@teamchat/contracts';
 
@@ -20,7 +22,8 @@ const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'static', 'status', 
 @Injectable()
 export class CreateOrganization {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly transactions: Transactions,
     private readonly createUser: CreateUser,
   ) {}
 
@@ -31,19 +34,15 @@ export class CreateOrganization {
     }
     const name = input.name.trim();
     if (!name || name.length > 40) throw badRequest('Organization name must be 1 to 40 characters');
-    if (await this.prisma.realm.findUnique({ where: { subdomain } })) {
+    if (await this.organizations.subdomainTaken(subdomain)) {
       throw badRequest(`Subdomain '${subdomain || '(root)'}' is already in use`);
     }
 
-    return this.prisma.$transaction(async (tx) => {
-      const realm = await tx.realm.create({
-        data: {
-          subdomain,
-          name,
-          enableSpectatorAccess: input.spectatorAccess ?? false,
-          userSettingsDefaults: builtinSettingDefaults(),
-        },
-      });
+    return this.transactions.run(async (tx) => {
+      const realm = await this.organizations.create(
+        { subdomain, name, enableSpectatorAccess: input.spectatorAccess ?? false, userSettingsDefaults: builtinSettingDefaults() },
+        tx,
+      );
       const owner = await this.createUser.execute(
         { realmId: realm.id, email: input.owner.email, fullName: input.owner.fullName, password: input.owner.password, role: Role.OWNER },
         tx,

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RealmInfo } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
-import { realmBySubdomain, type RealmRow } from '../core/users-groups.sql';
+import { OrganizationsRepository, type RealmRow } from '../data/organizations.repository';
 
 /**
  * Organizations by host name. The root host (EXTERNAL_URL) and hosts outside it select the
@@ -15,7 +14,7 @@ export class RealmDirectory {
   private readonly root: URL;
 
   constructor(
-    private readonly pg: PgService,
+    private readonly organizations: OrganizationsRepository,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'EXTERNAL_URL' | 'DEFAULT_ORGANIZATION'>,
   ) {
     this.root = new URL(config.EXTERNAL_URL);
@@ -42,7 +41,7 @@ export class RealmDirectory {
   }
 
   async bySubdomain(subdomain: string): Promise<RealmRow | null> {
-    return (await this.pg.run(realmBySubdomain, subdomain))[0] ?? null;
+    return this.organizations.bySubdomain(subdomain);
   }
 
   hostnameOf(subdomain: string): string {

@@ -1,8 +1,8 @@
 import { Controller, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Realtime } from '@teamchat/contracts';
-import { DbModule } from '@teamchat/db';
 import { CommandHandler } from '@teamchat/platform';
+import { DataModule } from '../data/data.module';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
 import { UserGroupsModule } from '../groups/user-groups.module';
@@ -20,7 +20,7 @@ export class RegisterStateHandler {
 
 /** The part of POST /register's initial state this service owns. */
 @Module({
-  imports: [DbModule, UserGroupsModule],
+  imports: [DataModule, UserGroupsModule],
   controllers: [RegisterStateHandler],
   providers: [RegisterStateReader, ListUsers, RealmDirectory],
 })

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
-import { PrismaService, type RealmModel, type UserModel } from '@teamchat/db';
+import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, gravatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
-import { UserGroupStore } from '../groups/user-group-store';
+import { CustomEmojiRepository } from '../data/custom-emoji.repository';
+import { NavigationViewsRepository } from '../data/navigation-views.repository';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import { UsersRepository } from '../data/users.repository';
+import { UserGroupRecords } from '../groups/user-group-records';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
 import { navigationViewsOf } from '../navigation-views/list-navigation-views.use-case';
@@ -23,10 +28,14 @@ type State = Record<string, unknown>;
 @Injectable()
 export class RegisterStateReader {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly users: UsersRepository,
+    private readonly profileFields: ProfileFieldsRepository,
+    private readonly navigationViews: NavigationViewsRepository,
+    private readonly customEmoji: CustomEmojiRepository,
     private readonly realms: RealmDirectory,
     private readonly listUsers: ListUsers,
-    private readonly groups: UserGroupStore,
+    private readonly groups: UserGroupRecords,
   ) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<State> {
@@ -38,14 +47,12 @@ export class RegisterStateReader {
     const [caller, people, fields, realmGroupSettings, userGroups, navigationViews, emoji, bots] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
       want('realm_user') ? this.people(request) : null,
-      want('custom_profile_fields')
-        ? this.prisma.customProfileField.findMany({ where: { realmId: request.realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] })
-        : null,
+      want('custom_profile_fields') ? this.profileFields.ofRealm(request.realm.id) : null,
       want('realm') ? this.realmGroupSettings(request.realm.id) : null,
       want('realm_user_groups')
         ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
         : null,
-      want('navigation_views') ? navigationViewsOf(this.prisma, request.user.id) : null,
+      want('navigation_views') ? navigationViewsOf(this.navigationViews, request.user.id) : null,
       want('realm_emoji') ? this.realmEmoji(request.realm.id) : null,
       want('realm_bot') ? this.realmBots(request) : null,
     ]);
@@ -77,7 +84,7 @@ export class RegisterStateReader {
   }
 
   private caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
-    return this.prisma.user.findFirstOrThrow({ where: { id: user.id, realmId: realm.id }, include: { realm: true } });
+    return this.users.ofRealmWithRealm(realm.id, user.id);
   }
 
   /** `realm_users` and `realm_non_active_users`: GET /users' records, split by `is_active`, which they then leave out. */
@@ -119,7 +126,7 @@ export class RegisterStateReader {
    * get_all_custom_emoji_for_realm), each served from the organization's upload path.
    */
   private async realmEmoji(realmId: number): Promise<State> {
-    const rows = await this.prisma.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+    const rows = await this.customEmoji.ofRealm(realmId);
     return Object.fromEntries(
       rows.map((row) => [
         String(row.id),
@@ -141,11 +148,7 @@ export class RegisterStateReader {
    * the caller's own bots otherwise, deactivated ones included (Zulip's get_owned_bot_dicts).
    */
   private async realmBots({ realm, user }: Realtime.RegisterStateRequest): Promise<State[]> {
-    const rows = await this.prisma.user.findMany({
-      where: { realmId: realm.id, isBot: true, ...(user.role <= Role.ADMINISTRATOR ? {} : { botOwnerId: user.id }) },
-      include: { apiKey: true, realm: true },
-      orderBy: { id: 'asc' },
-    });
+    const rows = await this.users.botsOfRealm(realm.id, user.role <= Role.ADMINISTRATOR ? undefined : user.id);
     return rows.map((bot) => {
       const record = toUserRecord(bot, { viewer: user, realmHost: this.realms.hostnameOf(bot.realm.subdomain), clientGravatar: false });
       return {
@@ -168,7 +171,7 @@ export class RegisterStateReader {
 
   /** The organization's group-based permissions as group-setting values (`realm_can_create_groups`, …). */
   private async realmGroupSettings(realmId: number): Promise<State> {
-    const realm = await this.prisma.realm.findUniqueOrThrow({ where: { id: realmId } });
+    const realm = await this.organizations.byIdOrThrow(realmId);
     const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
     // The message-action settings (messaging applies them): stored per organization; unset is the default below.
     const actionSettings = Object.entries(MESSAGE_ACTION_SETTING_COLUMNS).flatMap(([name, column]) => {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { resolveSettings, type PayloadOf, type UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
+import { SettingsRepository } from '../data/settings.repository';
+import { Transactions } from '../data/transactions';
 import { userSettingsEvents } from './user-settings-events';
 
 type Command = PayloadOf<typeof UsersGroups.setPresenceEnabled>;
@@ -15,21 +16,18 @@ type Command = PayloadOf<typeof UsersGroups.setPresenceEnabled>;
 @Injectable()
 export class SetPresenceEnabled {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly settings: SettingsRepository,
+    private readonly transactions: Transactions,
     private readonly events: EventBus,
   ) {}
 
   async execute({ realmId, userId, enabled, requestId }: Command): Promise<Record<string, never>> {
-    const changed = await this.prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ settings: unknown; defaults: unknown }[]>`
-        SELECT u.settings, r.user_settings_defaults AS defaults
-        FROM users u JOIN realms r ON r.id = u.realm_id
-        WHERE u.id = ${userId} AND u.realm_id = ${realmId}
-        FOR UPDATE OF u`;
+    const changed = await this.transactions.run(async (tx) => {
+      const row = await this.settings.lockOfUser(realmId, userId, tx);
       if (!row) throw badRequest('No such user');
       const before = resolveSettings(row.defaults, row.settings);
       if (before.presence_enabled === enabled) return false;
-      await tx.user.update({ where: { id: userId }, data: { settings: { ...before, presence_enabled: enabled } } });
+      await this.settings.save(userId, { settings: { ...before, presence_enabled: enabled } }, tx);
       return true;
     });
     if (changed) {

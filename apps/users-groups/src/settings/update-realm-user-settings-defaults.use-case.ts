@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin } from '@teamchat/zulip';
+import { SettingsRepository } from '../data/settings.repository';
+import { Transactions } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 import { settingChanges } from './setting-changes';
 
 type Params = Record<string, unknown>;
@@ -17,7 +19,9 @@ type Params = Record<string, unknown>;
 @Injectable()
 export class UpdateRealmUserSettingsDefaults {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly settings: SettingsRepository,
+    private readonly users: UsersRepository,
+    private readonly transactions: Transactions,
     private readonly events: EventBus,
   ) {}
 
@@ -25,26 +29,23 @@ export class UpdateRealmUserSettingsDefaults {
     if (!isAdminRole(user!.role)) throw mustBeAdmin();
     const changes = settingChanges(params, 'defaults');
 
-    const changed = await this.prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ defaults: unknown }[]>`
-        SELECT user_settings_defaults AS defaults FROM realms WHERE id = ${realm.id} FOR UPDATE`;
-      const stored = row.defaults && typeof row.defaults === 'object' ? (row.defaults as Record<string, unknown>) : {};
+    const changed = await this.transactions.run(async (tx) => {
+      const defaults = await this.settings.lockRealmDefaults(realm.id, tx);
+      const stored = defaults && typeof defaults === 'object' ? (defaults as Record<string, unknown>) : {};
       const current = resolveSettings(stored);
       const changed = Object.entries(changes).filter(([name, value]) => current[name as SettingName] !== value);
       if (changed.length === 0) return changed;
 
       const names = changed.map(([name]) => name);
       const previous = Object.fromEntries(names.map((name) => [name, current[name as SettingName]]));
-      // Existing users' stored values win over `previous` (jsonb `||` keeps the right side's keys).
-      await tx.$executeRaw`
-        UPDATE users SET settings = ${JSON.stringify(previous)}::jsonb || settings
-        WHERE realm_id = ${realm.id} AND NOT (settings ?& ${names}::text[])`;
-      await tx.realm.update({ where: { id: realm.id }, data: { userSettingsDefaults: { ...stored, ...Object.fromEntries(changed) } as object } });
+      // Existing users' stored values win over `previous`.
+      await this.settings.keepForExistingUsers(realm.id, previous, names, tx);
+      await this.settings.setRealmDefaults(realm.id, { ...stored, ...Object.fromEntries(changed) }, tx);
       return changed;
     });
     if (changed.length === 0) return {};
 
-    const everyone = (await this.prisma.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true } })).map((u) => u.id);
+    const everyone = await this.users.activeIdsOfRealm(realm.id);
     await this.events.publishAll(
       changed.map(([property, value]) => ({
         def: UsersGroupsEvents.realmUserSettingsDefaultsChanged,

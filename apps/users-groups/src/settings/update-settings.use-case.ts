@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging, UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import { PasswordAttempts } from '../auth/password-attempts';
 import { hashPassword, isStrongEnough, verifyPassword } from '../auth/passwords';
+import { CredentialsRepository } from '../data/credentials.repository';
+import { SettingsRepository } from '../data/settings.repository';
+import { Transactions } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
 import { settingChanges } from './setting-changes';
@@ -29,7 +32,10 @@ const MAILING_TRANSACTION = { maxWait: 5_000, timeout: 20_000 };
 @Injectable()
 export class UpdateSettings {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
+    private readonly settings: SettingsRepository,
+    private readonly transactions: Transactions,
     private readonly events: EventBus,
     private readonly commands: CommandClient,
     private readonly attempts: PasswordAttempts,
@@ -43,7 +49,7 @@ export class UpdateSettings {
     const fullName = params.full_name === undefined ? undefined : checkFullName(String(params.full_name));
     const timezone = params.timezone === undefined ? undefined : checkTimezone(String(params.timezone));
 
-    const account = await this.prisma.user.findUniqueOrThrow({ where: { id: caller.id }, include: { realm: true, password: true } });
+    const account = await this.credentials.accountWithPassword(caller.id);
     const passwordHash =
       params.new_password === undefined
         ? undefined
@@ -51,33 +57,25 @@ export class UpdateSettings {
     const newEmail = params.email === undefined ? undefined : String(params.email).trim();
     const emailChange = newEmail !== undefined && newEmail !== account.deliveryEmail;
     if (emailChange) {
-      await checkEmailChange(this.prisma, { ...account, emailChangesDisabled: account.realm.emailChangesDisabled }, newEmail);
+      await checkEmailChange(this.users, { ...account, emailChangesDisabled: account.realm.emailChangesDisabled }, newEmail);
       await this.emailChanges.admit(account.id);
     }
 
-    const { before, stored } = await this.prisma.$transaction(async (tx) => {
+    const { before, stored } = await this.transactions.run(async (tx) => {
       // The row stays locked until commit, so a concurrent settings change is not lost.
-      const [row] = await tx.$queryRaw<{ settings: unknown; defaults: unknown; fullName: string; timezone: string }[]>`
-        SELECT u.settings, r.user_settings_defaults AS defaults, u.full_name AS "fullName", u.timezone
-        FROM users u JOIN realms r ON r.id = u.realm_id
-        WHERE u.id = ${caller.id} FOR UPDATE OF u`;
+      const row = await this.settings.lockOwn(caller.id, tx);
       const before = resolveSettings(row.defaults, row.settings);
-      await tx.user.update({
-        where: { id: caller.id },
-        data: {
-          settings: { ...before, ...changes } as object,
+      await this.settings.save(
+        caller.id,
+        {
+          settings: { ...before, ...changes },
           ...(fullName !== undefined ? { fullName } : {}),
           ...(timezone !== undefined ? { timezone } : {}),
         },
-      });
-      if (passwordHash !== undefined) {
-        await tx.passwordCredential.upsert({
-          where: { userId: caller.id },
-          create: { userId: caller.id, hash: passwordHash },
-          update: { hash: passwordHash, updatedAt: new Date() },
-        });
-      }
-      if (emailChange) await this.emailChanges.start(tx, account, account.realm, newEmail);
+        tx,
+      );
+      if (passwordHash !== undefined) await this.credentials.setPasswordHash(caller.id, passwordHash, tx);
+      if (emailChange) await this.emailChanges.start(account, account.realm, newEmail, tx);
       return { before, stored: row };
     }, MAILING_TRANSACTION);
 
@@ -97,9 +95,7 @@ export class UpdateSettings {
               def: UsersGroupsEvents.realmUserChanged,
               payload: {
                 realmId: realm.id,
-                users: (await this.prisma.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true } })).map(
-                  (u) => u.id,
-                ),
+                users: await this.users.activeIdsOfRealm(realm.id),
                 event: { type: 'realm_user', op: 'update', person: { user_id: caller.id, full_name: fullName } },
               },
             },

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { Transactions } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { CreateUser } from '../users/create-user.use-case';
 
@@ -13,23 +15,23 @@ import { CreateUser } from '../users/create-user.use-case';
 @Injectable()
 export class NotificationBot {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly organizations: OrganizationsRepository,
+    private readonly users: UsersRepository,
+    private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
     private readonly createUser: CreateUser,
   ) {}
 
   async execute({ realmId }: { realmId: number }): Promise<{ userId: number }> {
-    const realm = await this.prisma.realm.findUnique({ where: { id: realmId }, select: { subdomain: true } });
-    if (!realm) throw badRequest('Invalid organization');
-    const email = `${UsersGroups.NOTIFICATION_BOT_LOCAL_PART}@${this.realms.hostnameOf(realm.subdomain)}`;
-    const find = (tx: Pick<PrismaService, 'user'>) =>
-      tx.user.findFirst({ where: { realmId, isBot: true, deliveryEmail: email }, select: { id: true } });
-    const existing = await find(this.prisma);
-    if (existing) return { userId: existing.id };
-    return this.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('notification-bot'), ${realmId})`;
-      const found = await find(tx);
-      if (found) return { userId: found.id };
+    const subdomain = await this.organizations.subdomainOf(realmId);
+    if (subdomain === null) throw badRequest('Invalid organization');
+    const email = `${UsersGroups.NOTIFICATION_BOT_LOCAL_PART}@${this.realms.hostnameOf(subdomain)}`;
+    const existing = await this.users.botWithEmail(realmId, email);
+    if (existing !== null) return { userId: existing };
+    return this.transactions.run(async (tx) => {
+      await this.users.lockNotificationBotCreation(realmId, tx);
+      const found = await this.users.botWithEmail(realmId, email, tx);
+      if (found !== null) return { userId: found };
       const bot = await this.createUser.execute({ realmId, email, fullName: UsersGroups.NOTIFICATION_BOT_NAME, isBot: true, botType: 1 }, tx);
       return { userId: bot.id };
     });

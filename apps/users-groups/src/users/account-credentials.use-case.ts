@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, userIdsWithEmail, type UserModel } from '@teamchat/db';
+import type { UserModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
+import { CredentialsRepository } from '../data/credentials.repository';
+import { UsersRepository } from '../data/users.repository';
 
 /** Passwords and API keys of an existing account (the admin command line uses these). */
 @Injectable()
 export class AccountCredentials {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
+  ) {}
 
   async findByEmail(realmId: number, email: string): Promise<UserModel> {
-    const [id] = await userIdsWithEmail(this.prisma, realmId, email.trim());
-    const user = id === undefined ? null : await this.prisma.user.findUnique({ where: { id } });
+    const user = await this.users.byEmail(realmId, email.trim());
     if (!user) throw badRequest(`No such user: ${email}`);
     return user;
   }
@@ -19,30 +23,17 @@ export class AccountCredentials {
   async setPassword(userId: number, password: string): Promise<void> {
     if (password.length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
     const hash = await hashPassword(password);
-    await this.prisma.passwordCredential.upsert({
-      where: { userId },
-      create: { userId, hash },
-      update: { hash, updatedAt: new Date() },
-    });
+    await this.credentials.setPasswordHash(userId, hash);
   }
 
   async apiKey(userId: number): Promise<string> {
-    const record = await this.prisma.apiKey.upsert({
-      where: { userId },
-      create: { userId, key: generateApiKey() },
-      update: {},
-    });
-    return record.key;
+    return this.credentials.ensureApiKey(userId, generateApiKey());
   }
 
   /** Replaces the key; the old one stops working once the gateway's short auth cache expires. */
   async rotateApiKey(userId: number): Promise<string> {
     const key = generateApiKey();
-    await this.prisma.apiKey.upsert({
-      where: { userId },
-      create: { userId, key },
-      update: { key, createdAt: new Date() },
-    });
+    await this.credentials.replaceApiKey(userId, key);
     return key;
   }
 }

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging, UsersGroupsEvents, type ApiCommand, type ClientEvent, type EventDef, type UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PgService } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { isStrongEnough } from '../auth/passwords';
-import { activeUsersOfRealm, userOfRealm, usersByDeliveryEmail } from '../core/user-administration.sql';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { UsersRepository } from '../data/users.repository';
 import { isValidEmailAddress } from '../email-changes/email-address';
 import { RealmDirectory } from '../realms/realm-directory';
 import { CreateUser } from './create-user.use-case';
 import { checkFullName } from './full-name';
-import { directNamedGroupsOf, groupMembershipEvents } from './system-group-events';
+import { groupMembershipEvents } from './system-group-events';
 import { requireAdministrator } from './user-admin-events';
 import { toUserRecord } from './user-record';
 
@@ -29,8 +29,8 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
 @Injectable()
 export class AddUser {
   constructor(
-    private readonly pg: PgService,
-    private readonly groups: GroupMembership,
+    private readonly users: UsersRepository,
+    private readonly groups: UserGroupsRepository,
     private readonly create: CreateUser,
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
@@ -42,13 +42,13 @@ export class AddUser {
     const fullName = checkFullName(params.full_name);
     const email = params.email.trim();
     if (!isValidEmailAddress(email)) throw badRequest('Bad name or username');
-    if ((await this.pg.run(usersByDeliveryEmail, realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
+    if ((await this.users.withDeliveryEmail(realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
     if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
 
     const created = await this.create.execute({ realmId: realm.id, email, fullName, password: params.password });
 
-    const [row] = await this.pg.run(userOfRealm, realm.id, created.id);
-    const recipients = await this.pg.run(activeUsersOfRealm, realm.id);
+    const row = (await this.users.inRealm(realm.id, created.id))!;
+    const recipients = await this.users.activeOfRealm(realm.id);
     const realmHost = this.realms.hostnameOf(realm.subdomain);
     // One event per distinct record: the real address is shown to some recipients and not others.
     const byPerson = new Map<string, number[]>();
@@ -60,7 +60,7 @@ export class AddUser {
       def: UsersGroupsEvents.realmUserChanged,
       payload: { realmId: realm.id, users, event: { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> } },
     }));
-    const groups = await directNamedGroupsOf(this.pg, this.groups, created.id);
+    const groups = await this.groups.directNamedGroupsOf(created.id);
     const everyone = recipients.map((recipient) => recipient.id);
     published.push(...groupMembershipEvents(realm.id, created.id, [], groups, everyone));
     await this.events.publishAll(published, requestId);

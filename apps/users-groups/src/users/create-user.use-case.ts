@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, userIdsWithEmail, type UserModel } from '@teamchat/db';
+import type { UserModel } from '@teamchat/db';
 import { LIMITS, Role, badRequest, isRole } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
 import { resolveSettings } from '@teamchat/contracts';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import type { Transaction } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 
 export interface NewUser {
   realmId: number;
@@ -38,18 +41,21 @@ export function checkNewUser(input: NewUser): void {
  */
 @Injectable()
 export class CreateUser {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly organizations: OrganizationsRepository,
+    private readonly users: UsersRepository,
+  ) {}
 
-  async execute(input: NewUser, tx: Prisma.TransactionClient = this.prisma): Promise<UserModel> {
+  async execute(input: NewUser, tx?: Transaction): Promise<UserModel> {
     checkNewUser(input);
-    const realm = await tx.realm.findUnique({ where: { id: input.realmId } });
+    const realm = await this.organizations.byId(input.realmId, tx);
     if (!realm) throw badRequest('Invalid organization');
-    const taken = await userIdsWithEmail(tx, input.realmId, input.email);
-    if (taken.length > 0) throw badRequest(`Email '${input.email}' already in use`);
+    const taken = await this.users.idWithEmail(input.realmId, input.email, tx);
+    if (taken !== undefined) throw badRequest(`Email '${input.email}' already in use`);
 
     const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
-    return tx.user.create({
-      data: {
+    return this.users.create(
+      {
         realmId: input.realmId,
         deliveryEmail: input.email.trim(),
         fullName: input.fullName.trim(),
@@ -58,9 +64,10 @@ export class CreateUser {
         botType: input.isBot ? (input.botType ?? 1) : null,
         botOwnerId: input.botOwnerId,
         settings: resolveSettings(realm.userSettingsDefaults),
-        apiKey: { create: { key: generateApiKey() } },
-        ...(passwordHash ? { password: { create: { hash: passwordHash } } } : {}),
+        apiKey: generateApiKey(),
+        passwordHash,
       },
-    });
+      tx,
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { activeUsersOfRealm, lockActiveBotsOwnedBy, lockHumanOwners, lockUser, setActive } from '../core/user-administration.sql';
+import { Transactions } from '../data/transactions';
+import { UsersRepository } from '../data/users.repository';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
 
@@ -29,7 +29,8 @@ export interface DeactivationRefusals {
 @Injectable()
 export class DeactivateUser {
   constructor(
-    private readonly pg: PgService,
+    private readonly users: UsersRepository,
+    private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly events: EventBus,
   ) {}
@@ -49,19 +50,19 @@ export class DeactivateUser {
    * bots go with them; the events are published after the commit.
    */
   async deactivate(realmId: number, userId: number, refusals: DeactivationRefusals, requestId: string): Promise<void> {
-    const events = await this.pg.transaction(async (tx) => {
+    const events = await this.transactions.runOnPg(async (tx) => {
       // Owners first, then the user, as every change of role or activity locks them.
-      const owners = await tx.run(lockHumanOwners, realmId);
-      const [row] = await tx.run(lockUser, userId);
+      const owners = await this.users.lockHumanOwners(realmId, tx);
+      const row = await this.users.lock(userId, tx);
       if (!row.isActive) throw badRequest('User is deactivated');
       if (refusals.lastUser) {
-        const active = await tx.run(activeUsersOfRealm, realmId);
+        const active = await this.users.activeOfRealm(realmId, tx);
         if (active.length === 1 && active[0].id === row.id) throw refusals.lastUser();
       }
       if (row.role === Role.OWNER && owners.length === 1 && owners[0].id === row.id) throw refusals.lastOwner();
-      const bots = (await tx.run(lockActiveBotsOwnedBy, row.id)).map((bot) => bot.id);
-      await tx.run(setActive, [...bots, row.id], false);
-      const recipients = (await tx.run(activeUsersOfRealm, realmId)).map((user) => user.id);
+      const bots = await this.users.lockActiveBotsOwnedBy(row.id, tx);
+      await this.users.setActive([...bots, row.id], false, tx);
+      const recipients = (await this.users.activeOfRealm(realmId, tx)).map((user) => user.id);
 
       // Zulip deactivates the bots first, while their owner is still active and told.
       const published: PublishedEvent[] = [];

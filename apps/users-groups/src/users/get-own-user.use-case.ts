@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import type { z } from 'zod';
-import { maxMessageIdOf } from '../core/user-administration.sql';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import { UserMessagesReadonlyRepository } from '../data/user-messages.readonly.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { UserLookup } from './user-lookup';
 import { profileDataOf, toUserRecord } from './user-record';
@@ -16,7 +16,8 @@ type OwnUser = z.output<typeof UsersGroups.ownUserSchema>;
 @Injectable()
 export class GetOwnUser {
   constructor(
-    private readonly pg: PgService,
+    private readonly profileFields: ProfileFieldsRepository,
+    private readonly userMessages: UserMessagesReadonlyRepository,
     private readonly lookup: UserLookup,
     private readonly realms: RealmDirectory,
   ) {}
@@ -24,7 +25,10 @@ export class GetOwnUser {
   async execute({ realm, user }: ApiCommand<Record<string, never>>): Promise<OwnUser> {
     const caller = user!;
     const row = await this.lookup.byId(realm, caller.id, { allowDeactivated: false, allowBots: true });
-    const [profileData, [{ maxMessageId }]] = await Promise.all([profileDataOf(this.pg, [row.id]), this.pg.run(maxMessageIdOf, row.id)]);
+    const [profileData, maxMessageId] = await Promise.all([
+      this.profileFields.valuesOfUsers([row.id]).then(profileDataOf),
+      this.userMessages.maxMessageIdOf(row.id),
+    ]);
     const record = toUserRecord(row, {
       viewer: caller,
       realmHost: this.realms.hostnameOf(realm.subdomain),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
-import { PgService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
-import type { UserRow } from '../core/users-groups.sql';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import type { UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { UserLookup, type AccessRules } from './user-lookup';
 import { profileDataOf, toUserRecord } from './user-record';
@@ -20,7 +20,7 @@ const READ: AccessRules = { allowDeactivated: true, allowBots: true };
 @Injectable()
 export class GetUser {
   constructor(
-    private readonly pg: PgService,
+    private readonly profileFields: ProfileFieldsRepository,
     private readonly lookup: UserLookup,
     private readonly realms: RealmDirectory,
   ) {}
@@ -39,7 +39,7 @@ export class GetUser {
     target: UserRow,
     { realm, user, params }: Pick<ApiCommand<ByIdParams | ByEmailParams>, 'realm' | 'user' | 'params'>,
   ): Promise<UserRecord> {
-    const profileData = params.include_custom_profile_fields ? await profileDataOf(this.pg, [target.id]) : undefined;
+    const profileData = params.include_custom_profile_fields ? profileDataOf(await this.profileFields.valuesOfUsers([target.id])) : undefined;
     return toUserRecord(target, {
       viewer: user,
       realmHost: this.realms.hostnameOf(realm.subdomain),

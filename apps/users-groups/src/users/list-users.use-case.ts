@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { usersOfRealm, usersOfRealmByIds } from '../core/users-groups.sql';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { profileDataOf, toUserRecord } from './user-record';
 
@@ -12,7 +13,8 @@ type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 @Injectable()
 export class ListUsers {
   constructor(
-    private readonly pg: PgService,
+    private readonly users: UsersRepository,
+    private readonly profileFields: ProfileFieldsRepository,
     private readonly realms: RealmDirectory,
   ) {}
 
@@ -20,14 +22,14 @@ export class ListUsers {
     const ids = params.user_ids ? [...new Set(params.user_ids)] : undefined;
     const users = ids
       ? // Ids are Postgres integers: a larger number names no user, and must not reach the query.
-        await this.pg.run(usersOfRealmByIds, realm.id, ids.filter(isStoredId))
-      : await this.pg.run(usersOfRealm, realm.id);
+        await this.users.ofRealmByIds(realm.id, ids.filter(isStoredId))
+      : await this.users.ofRealm(realm.id);
     if (ids && users.length !== ids.length) {
       const found = new Set(users.map((u) => u.id));
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
     }
 
-    const profileData = params.include_custom_profile_fields ? await profileDataOf(this.pg, users.map((u) => u.id)) : undefined;
+    const profileData = params.include_custom_profile_fields ? profileDataOf(await this.profileFields.valuesOfUsers(users.map((u) => u.id))) : undefined;
     const realmHost = this.realms.hostnameOf(realm.subdomain);
     return {
       members: users.map((user) =>

@@ -1,15 +1,9 @@
 import type { UsersGroups } from '@teamchat/contracts';
-import type { Queryable } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import MarkdownIt from 'markdown-it';
-import {
-  accountsOfRealm,
-  deleteProfileValue,
-  profileFieldsOfRealm,
-  profileValuesOfUser,
-  upsertProfileValue,
-  type ProfileFieldRow,
-} from '../core/user-administration.sql';
+import type { ProfileFieldRow, ProfileFieldsRepository } from '../data/profile-fields.repository';
+import type { PgTransaction } from '../data/transactions';
+import type { UsersRepository } from '../data/users.repository';
 import { CUSTOM_PROFILE_FIELD_TYPES as TYPES } from '../register/organization-state';
 
 /** One field's new value: `value` null clears it. */
@@ -33,9 +27,14 @@ export interface ProfileFieldChange {
  * checked first, in order, then the values: the same order Zulip refuses them in. Nothing is
  * written here.
  */
-export async function checkProfileData(db: Queryable, realmId: number, entries: UsersGroups.ProfileDataEntry[]): Promise<ProfileWrite[]> {
+export async function checkProfileData(
+  profileFields: ProfileFieldsRepository,
+  users: UsersRepository,
+  realmId: number,
+  entries: UsersGroups.ProfileDataEntry[],
+): Promise<ProfileWrite[]> {
   const ids = [...new Set(entries.map((entry) => entry.id))];
-  const fields = new Map((await db.run(profileFieldsOfRealm, realmId, ids.filter(isInt32))).map((field) => [field.id, field]));
+  const fields = new Map((await profileFields.fieldsOfRealm(realmId, ids.filter(isInt32))).map((field) => [field.id, field]));
   const fieldOf = (id: number): ProfileFieldRow => {
     const field = fields.get(id);
     if (!field) throw badRequest(`Field id ${id} not found.`);
@@ -48,7 +47,7 @@ export async function checkProfileData(db: Queryable, realmId: number, entries: 
   for (const entry of entries) {
     if (isEmpty(entry.value)) continue;
     const field = fieldOf(entry.id);
-    const value = await checkValue(db, realmId, field, entry.value!);
+    const value = await checkValue(users, realmId, field, entry.value!);
     checked.set(entry, { fieldId: field.id, value, renderedValue: RENDERED_TYPES.has(field.fieldType) ? renderProfileText(value) : null });
   }
   // Applied in the order sent, as Zulip applies them.
@@ -56,21 +55,26 @@ export async function checkProfileData(db: Queryable, realmId: number, entries: 
 }
 
 /** Writes checked values (in the caller's transaction); returns the fields whose value changed. */
-export async function applyProfileData(tx: Queryable, userId: number, writes: ProfileWrite[]): Promise<ProfileFieldChange[]> {
+export async function applyProfileData(
+  profileFields: ProfileFieldsRepository,
+  userId: number,
+  writes: ProfileWrite[],
+  tx: PgTransaction,
+): Promise<ProfileFieldChange[]> {
   if (writes.length === 0) return [];
   const stored = new Map(
-    (await tx.run(profileValuesOfUser, userId, [...new Set(writes.map((write) => write.fieldId))])).map((row) => [row.fieldId, row.value]),
+    (await profileFields.valuesOfUser(userId, [...new Set(writes.map((write) => write.fieldId))], tx)).map((row) => [row.fieldId, row.value]),
   );
   const changes: ProfileFieldChange[] = [];
   for (const write of writes) {
     if (write.value === null) {
       if (!stored.has(write.fieldId)) continue;
-      await tx.run(deleteProfileValue, userId, write.fieldId);
+      await profileFields.clearValue(userId, write.fieldId, tx);
       stored.delete(write.fieldId);
       changes.push({ id: write.fieldId, value: null });
     } else {
       if (stored.get(write.fieldId) === write.value) continue;
-      await tx.run(upsertProfileValue, userId, write.fieldId, write.value, write.renderedValue);
+      await profileFields.setValue(userId, write.fieldId, write.value, write.renderedValue, tx);
       stored.set(write.fieldId, write.value);
       changes.push({ id: write.fieldId, value: write.value, ...(write.renderedValue ? { rendered_value: write.renderedValue } : {}) });
     }
@@ -79,11 +83,11 @@ export async function applyProfileData(tx: Queryable, userId: number, writes: Pr
 }
 
 /** The stored text of a value: strings as sent, a Users field's ids as JSON. */
-async function checkValue(db: Queryable, realmId: number, field: ProfileFieldRow, value: string | number[]): Promise<string> {
+async function checkValue(users: UsersRepository, realmId: number, field: ProfileFieldRow, value: string | number[]): Promise<string> {
   const name = field.name;
   if (field.fieldType === TYPES.USER.id) {
     if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
-    const accounts = new Map((await db.run(accountsOfRealm, realmId, value.filter(isInt32))).map((account) => [account.id, account]));
+    const accounts = new Map((await users.accountsOfRealm(realmId, value.filter(isInt32))).map((account) => [account.id, account]));
     const missing = value.find((id) => !accounts.has(id));
     if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);
     for (const id of value) {

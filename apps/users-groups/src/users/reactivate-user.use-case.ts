@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PgService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
-import { activeUsersOfRealm, lockUser, setActive, setBotOwner, userOfRealm } from '../core/user-administration.sql';
-import { directNamedGroupsOf, groupMembershipEvents } from './system-group-events';
+import { Transactions } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { UsersRepository } from '../data/users.repository';
+import { groupMembershipEvents } from './system-group-events';
 import { realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
 
@@ -23,8 +24,9 @@ type Params = DecodedParams<typeof UsersGroups.reactivateUserParams>;
 @Injectable()
 export class ReactivateUser {
   constructor(
-    private readonly pg: PgService,
-    private readonly groups: GroupMembership,
+    private readonly users: UsersRepository,
+    private readonly groups: UserGroupsRepository,
+    private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly events: EventBus,
   ) {}
@@ -33,21 +35,21 @@ export class ReactivateUser {
     requireAdministrator(caller);
     const target = await this.lookup.byId(realm, params.user_id, { allowDeactivated: true, allowBots: true });
 
-    const events = await this.pg.transaction(async (tx) => {
-      const [row] = await tx.run(lockUser, target.id);
+    const events = await this.transactions.runOnPg(async (tx) => {
+      const row = await this.users.lock(target.id, tx);
       if (row.isActive) return [];
-      const before = await directNamedGroupsOf(tx, this.groups, row.id);
-      await tx.run(setActive, [row.id], true);
-      const after = await directNamedGroupsOf(tx, this.groups, row.id);
+      const before = await this.groups.directNamedGroupsOf(row.id, tx);
+      await this.users.setActive([row.id], true, tx);
+      const after = await this.groups.directNamedGroupsOf(row.id, tx);
       let newOwner: number | undefined;
       if (row.isBot && row.botOwnerId !== null) {
-        const [owner] = await tx.run(userOfRealm, realm.id, row.botOwnerId);
+        const owner = await this.users.inRealm(realm.id, row.botOwnerId, tx);
         if (owner && !owner.isActive) {
           newOwner = caller.id;
-          await tx.run(setBotOwner, row.id, newOwner);
+          await this.users.setBotOwner(row.id, newOwner, tx);
         }
       }
-      const recipients = (await tx.run(activeUsersOfRealm, realm.id)).map((user) => user.id);
+      const recipients = (await this.users.activeOfRealm(realm.id, tx)).map((user) => user.id);
 
       const published: PublishedEvent[] = [realmUserUpdate(realm.id, recipients, row.id, { is_active: true })];
       if (newOwner !== undefined) published.push(realmUserUpdate(realm.id, recipients, row.id, { bot_owner_id: newOwner }));

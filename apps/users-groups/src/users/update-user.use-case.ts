@@ -1,23 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EmailVisibility, apiEmail, canSeeDeliveryEmail, resolveSettings, type ApiCommand, type AuthUser, type RealmRef, type UsersGroups } from '@teamchat/contracts';
-import { GroupMembership, PgService, type Queryable } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { LIMITS, Role, badRequest, gravatarUrl, isRole, type DecodedParams } from '@teamchat/zulip';
-import {
-  activeUsersOfRealm,
-  canChangeUserEmails,
-  lockHumanOwners,
-  lockUser,
-  setDeliveryEmail,
-  setFullName,
-  setRole,
-  usersByDeliveryEmail,
-} from '../core/user-administration.sql';
-import type { UserRow } from '../core/users-groups.sql';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import { Transactions } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { checkFullName } from './full-name';
 import { applyProfileData, checkProfileData, type ProfileWrite } from './profile-data';
-import { directNamedGroupsOf, groupMembershipEvents } from './system-group-events';
+import { groupMembershipEvents } from './system-group-events';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup, type AccessRules } from './user-lookup';
 
@@ -41,8 +33,10 @@ const newEmailError = (reason: string) => badRequest(`New email value error: ${r
 @Injectable()
 export class UpdateUser {
   constructor(
-    private readonly pg: PgService,
-    private readonly groups: GroupMembership,
+    private readonly users: UsersRepository,
+    private readonly groups: UserGroupsRepository,
+    private readonly profileFields: ProfileFieldsRepository,
+    private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
@@ -74,13 +68,13 @@ export class UpdateUser {
     // A blank name is no change (the administrator's form sends the field whatever happened).
     const raw = changes.full_name;
     const fullName = raw !== undefined && raw !== target.fullName && raw.trim() !== '' ? checkFullName(raw) : undefined;
-    const profile: ProfileWrite[] = changes.profile_data ? await checkProfileData(this.pg, realm.id, changes.profile_data) : [];
+    const profile: ProfileWrite[] = changes.profile_data ? await checkProfileData(this.profileFields, this.users, realm.id, changes.profile_data) : [];
     const newEmail = changes.new_email !== undefined && changes.new_email !== target.deliveryEmail ? await this.checkNewEmail(realm, target, changes.new_email) : undefined;
 
-    const done = await this.pg.transaction(async (tx) => {
+    const done = await this.transactions.runOnPg(async (tx) => {
       // Owners first, then the user (always in this order, so two changes cannot deadlock).
-      const owners = role !== undefined ? await tx.run(lockHumanOwners, realm.id) : [];
-      const [row] = await tx.run(lockUser, target.id);
+      const owners = role !== undefined ? await this.users.lockHumanOwners(realm.id, tx) : [];
+      const row = await this.users.lock(target.id, tx);
       const events: PublishedEvent[] = [];
       const later: ((recipients: { id: number; role: number }[]) => PublishedEvent[])[] = [];
       // What a gateway remembers of the user's credentials (role, name, address) went stale.
@@ -91,9 +85,9 @@ export class UpdateUser {
         if (row.role === Role.OWNER && isOnlyOwner(row, owners)) {
           throw badRequest('The owner permission cannot be removed from the only organization owner.');
         }
-        const before = await directNamedGroupsOf(tx, this.groups, row.id);
-        await tx.run(setRole, row.id, role);
-        const after = await directNamedGroupsOf(tx, this.groups, row.id);
+        const before = await this.groups.directNamedGroupsOf(row.id, tx);
+        await this.users.setRole(row.id, role, tx);
+        const after = await this.groups.directNamedGroupsOf(row.id, tx);
         credentialsChanged = true;
         later.push((recipients) => [
           realmUserUpdate(realm.id, ids(recipients), row.id, { role }),
@@ -101,19 +95,19 @@ export class UpdateUser {
         ]);
       }
       if (fullName !== undefined && fullName !== row.fullName) {
-        await tx.run(setFullName, row.id, fullName);
+        await this.users.setFullName(row.id, fullName, tx);
         credentialsChanged = true;
         later.push((recipients) => [realmUserUpdate(realm.id, ids(recipients), row.id, { full_name: fullName })]);
       }
-      const fieldChanges = await applyProfileData(tx, row.id, profile);
+      const fieldChanges = await applyProfileData(this.profileFields, row.id, profile, tx);
       later.push((recipients) => fieldChanges.map((field) => realmUserUpdate(realm.id, ids(recipients), row.id, { custom_profile_field: field })));
       if (newEmail !== undefined && newEmail !== row.deliveryEmail) {
-        await setAddress(tx, row.id, newEmail);
+        if (!(await this.users.trySetDeliveryEmail(row.id, newEmail, tx))) throw newEmailError('Already has an account.');
         credentialsChanged = true;
         later.push((recipients) => this.addressEvents(realm, { ...row, deliveryEmail: newEmail }, recipients));
       }
 
-      const recipients = await tx.run(activeUsersOfRealm, realm.id);
+      const recipients = await this.users.activeOfRealm(realm.id, tx);
       for (const make of later) events.push(...make(recipients));
       if (credentialsChanged) events.push(accessChanged(realm.id, row.id, false));
       return events;
@@ -122,15 +116,14 @@ export class UpdateUser {
     return {};
   }
 
-  private async mayChangeEmails(userId: number): Promise<boolean> {
-    const [row] = await this.pg.run(canChangeUserEmails, userId);
-    return row?.canChangeUserEmails === true;
+  private mayChangeEmails(userId: number): Promise<boolean> {
+    return this.users.canChangeUserEmails(userId);
   }
 
   /** Zulip's validate_email_not_already_in_realm (not verbose), after a check of the address itself. */
   private async checkNewEmail(realm: RealmRef, target: UserRow, email: string): Promise<string> {
     if (!EMAIL_PATTERN.test(email) || email.length > LIMITS.maxEmailLength) throw newEmailError('Invalid address.');
-    const holder = (await this.pg.run(usersByDeliveryEmail, realm.id, email)).find((user) => user.id !== target.id);
+    const holder = (await this.users.withDeliveryEmail(realm.id, email)).find((user) => user.id !== target.id);
     if (holder) throw newEmailError(holder.isActive ? 'Already has an account.' : 'Account has been deactivated.');
     return email;
   }
@@ -179,14 +172,4 @@ function checkMayGrant(caller: AuthUser, current: number, next: number): void {
 /** Zulip's check_last_owner: the user is the organization's one active human owner. */
 function isOnlyOwner(user: UserRow, owners: { id: number }[]): boolean {
   return !user.isBot && owners.length === 1 && owners[0].id === user.id;
-}
-
-/** The real address, or Zulip's refusal when another account took it meanwhile (the unique index). */
-async function setAddress(tx: Queryable, userId: number, email: string): Promise<void> {
-  try {
-    await tx.run(setDeliveryEmail, userId, email);
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw newEmailError('Already has an account.');
-    throw error;
-  }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EmailVisibility, canSeeDeliveryEmail, resolveSettings, type AuthUser, type RealmRef } from '@teamchat/contracts';
-import { PgService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
-import { userOfRealm, usersByDeliveryEmail } from '../core/user-administration.sql';
-import type { UserRow } from '../core/users-groups.sql';
+import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 
 export interface AccessRules {
@@ -22,12 +21,12 @@ const noSuchUser = () => badRequest('No such user');
 @Injectable()
 export class UserLookup {
   constructor(
-    private readonly pg: PgService,
+    private readonly users: UsersRepository,
     private readonly realms: RealmDirectory,
   ) {}
 
   async byId(realm: RealmRef, userId: number, rules: AccessRules): Promise<UserRow> {
-    const [user] = isStoredId(userId) ? await this.pg.run(userOfRealm, realm.id, userId) : [];
+    const user = isStoredId(userId) ? await this.users.inRealm(realm.id, userId) : undefined;
     return admit(user, rules);
   }
 
@@ -40,7 +39,7 @@ export class UserLookup {
   async byEmail(realm: RealmRef, viewer: Pick<AuthUser, 'role'>, email: string, rules: AccessRules): Promise<UserRow> {
     const dummy = this.dummyAddress(realm).exec(email);
     if (dummy) return this.byId(realm, Number(dummy[1]), rules);
-    const candidates = await this.pg.run(usersByDeliveryEmail, realm.id, email.trim());
+    const candidates = await this.users.withDeliveryEmail(realm.id, email.trim());
     const user = candidates.find((candidate) => {
       const visibility = candidate.isBot ? EmailVisibility.EVERYONE : resolveSettings(candidate.settings).email_address_visibility;
       return canSeeDeliveryEmail({ id: 0, role: viewer.role }, candidate.id, visibility);

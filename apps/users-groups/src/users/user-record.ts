@@ -1,6 +1,6 @@
 import type { AuthUser, UserRecord } from '@teamchat/contracts';
-import type { Queryable } from '@teamchat/db';
-import { profileFieldValues, type UserRow } from '../core/users-groups.sql';
+import type { ProfileValueRow } from '../data/profile-fields.repository';
+import type { UserRow } from '../data/users.repository';
 import { Role, avatarUrl } from '@teamchat/zulip';
 import { apiEmail, canSeeDeliveryEmail } from '@teamchat/contracts';
 import { resolveSettings } from '@teamchat/contracts';
@@ -16,9 +16,10 @@ export interface RecordOptions {
 /** Each user's custom profile field values, as `profile_data` shows them (field id → value). */
 export type ProfileData = Map<number, Record<string, { value: string; rendered_value?: string }>>;
 
-export async function profileDataOf(db: Queryable, userIds: number[]): Promise<ProfileData> {
+/** Stored values (ProfileFieldsRepository.valuesOfUsers) by user. */
+export function profileDataOf(rows: ProfileValueRow[]): ProfileData {
   const byUser: ProfileData = new Map();
-  for (const row of await db.run(profileFieldValues, userIds)) {
+  for (const row of rows) {
     const entry = byUser.get(row.userId) ?? {};
     entry[String(row.fieldId)] = row.renderedValue === null ? { value: row.value } : { value: row.value, rendered_value: row.renderedValue };
     byUser.set(row.userId, entry);

@@ -1,11 +1,44 @@
-import { statement } from '@teamchat/db';
-import { USER_COLUMNS, type UserRow } from './users-groups.sql';
+import { statement, type UserModel } from '@teamchat/db';
 
 /**
- * User administration's SQL (cold paths, but each change is one transaction with the group
- * membership it moves, which GroupMembership reads through pg): look-ups of one user, the row
- * locks that serialise changes to a user and to the organization's owners, and the writes.
+ * The `users` table's named statements (UsersRepository's alone): GET /users on the hot path,
+ * and user administration, where each change is one pg transaction with the group membership
+ * it moves (GroupMembership reads through pg). Columns come back in the Prisma models' camelCase.
  */
+
+/** What a member record is made from (zerver/lib/users.py format_user_row). */
+export type UserRow = Pick<
+  UserModel,
+  | 'id'
+  | 'deliveryEmail'
+  | 'fullName'
+  | 'role'
+  | 'isActive'
+  | 'isBot'
+  | 'botType'
+  | 'botOwnerId'
+  | 'timezone'
+  | 'avatarSource'
+  | 'avatarVersion'
+  | 'dateJoined'
+  | 'settings'
+>;
+
+const USER_COLUMNS = `id, delivery_email AS "deliveryEmail", full_name AS "fullName", role, is_active AS "isActive",
+  is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone, avatar_source AS "avatarSource",
+  avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings`;
+
+/** Every account of the organization, active or not, in id order. */
+export const usersOfRealm = statement<UserRow, [realmId: number]>(
+  'users_groups.users_of_realm',
+  `SELECT ${USER_COLUMNS} FROM users WHERE realm_id = $1 ORDER BY id`,
+);
+
+/** The organization's accounts among these ids, in id order. */
+export const usersOfRealmByIds = statement<UserRow, [realmId: number, userIds: number[]]>(
+  'users_groups.users_of_realm_by_ids',
+  `SELECT ${USER_COLUMNS} FROM users WHERE realm_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
+);
 
 /** The organization's account with this id (or none). */
 export const userOfRealm = statement<UserRow, [realmId: number, userId: number]>(
@@ -74,55 +107,8 @@ export const setBotOwner = statement<never, [botId: number, ownerId: number]>(
   `UPDATE users SET bot_owner_id = $2 WHERE id = $1`,
 );
 
-/** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
-export const namedGroupIds = statement<{ id: number }, [groupIds: number[]]>(
-  'user_admin.named_group_ids',
-  `SELECT id FROM user_groups WHERE id = ANY($1::int[]) AND name IS NOT NULL ORDER BY id`,
-);
-
-export interface ProfileFieldRow {
-  id: number;
-  name: string;
-  fieldType: number;
-  fieldData: string;
-  editableByUser: boolean;
-}
-
-/** The organization's custom profile fields among these ids. */
-export const profileFieldsOfRealm = statement<ProfileFieldRow, [realmId: number, fieldIds: number[]]>(
-  'user_admin.profile_fields_of_realm',
-  `SELECT id, name, field_type AS "fieldType", field_data AS "fieldData", editable_by_user AS "editableByUser"
-   FROM custom_profile_fields WHERE realm_id = $1 AND id = ANY($2::int[])`,
-);
-
 /** The organization's accounts among these ids, as a Users field's value needs them. */
 export const accountsOfRealm = statement<{ id: number; isActive: boolean; isBot: boolean }, [realmId: number, userIds: number[]]>(
   'user_admin.accounts_of_realm',
   `SELECT id, is_active AS "isActive", is_bot AS "isBot" FROM users WHERE realm_id = $1 AND id = ANY($2::int[])`,
-);
-
-/** The user's stored values of these fields. */
-export const profileValuesOfUser = statement<{ fieldId: number; value: string }, [userId: number, fieldIds: number[]]>(
-  'user_admin.profile_values_of_user',
-  `SELECT field_id AS "fieldId", value FROM custom_profile_field_values WHERE user_id = $1 AND field_id = ANY($2::int[])`,
-);
-
-export const upsertProfileValue = statement<never, [userId: number, fieldId: number, value: string, renderedValue: string | null]>(
-  'user_admin.upsert_profile_value',
-  `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value) VALUES ($1, $2, $3, $4)
-   ON CONFLICT (user_id, field_id) DO UPDATE SET value = EXCLUDED.value, rendered_value = EXCLUDED.rendered_value`,
-);
-
-export const deleteProfileValue = statement<never, [userId: number, fieldId: number]>(
-  'user_admin.delete_profile_value',
-  `DELETE FROM custom_profile_field_values WHERE user_id = $1 AND field_id = $2`,
-);
-
-/**
- * The newest message the user has received (Zulip's deprecated max_message_id), read from
- * messaging's user_messages: read-only, the one read of that table here.
- */
-export const maxMessageIdOf = statement<{ maxMessageId: number | null }, [userId: number]>(
-  'user_admin.max_message_id_of',
-  `SELECT max(message_id) AS "maxMessageId" FROM user_messages WHERE user_id = $1`,
 );

@@ -1,54 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import {
-  GROUP_PERMISSION_SETTING_NAMES,
-  type GroupSettingValue,
-  type UserGroupRecord,
-} from '@teamchat/contracts';
-import { GroupMembership, PrismaService, isStoredId, type UserGroupModel } from '@teamchat/db';
+import { GROUP_PERMISSION_SETTING_NAMES, type GroupSettingValue, type UserGroupRecord } from '@teamchat/contracts';
+import { GroupMembership, type UserGroupModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
+import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
 
 /** A named group, as the rules about groups read it. */
 export type NamedGroup = UserGroupModel & { name: string };
 
 /**
- * Reads user groups (a cold path: Prisma, with the shared membership rule) and turns them into
- * their API records: `members` are the active direct members (system groups: by role), each
- * permission setting a group-setting value.
+ * User groups as the rules and the API read them: a named group of the caller's organization,
+ * and API records, whose `members` are the active direct members (system groups: by role) and
+ * each permission setting a group-setting value (the shared membership rule).
  */
 @Injectable()
-export class UserGroupStore {
+export class UserGroupRecords {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly groups: UserGroupsRepository,
     private readonly membership: GroupMembership,
   ) {}
 
   /** A named group of the organization (zerver/lib/user_groups.py get_user_group_by_id_in_realm). */
   async named(realmId: number, groupId: number, { allowDeactivated = false } = {}): Promise<NamedGroup> {
-    const group = isStoredId(groupId) ? await this.prisma.userGroup.findFirst({ where: { id: groupId, realmId, name: { not: null } } }) : null;
+    const group = await this.groups.named(realmId, groupId);
     if (!group) throw badRequest('Invalid user group');
     if (group.deactivated && !allowDeactivated) throw badRequest('User group is deactivated.');
     return group as NamedGroup;
   }
 
   /** The organization's system groups by name (`role:members` → id). */
-  async systemGroupIds(realmId: number): Promise<Map<string, number>> {
-    const rows = await this.prisma.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
-    return new Map(rows.map((row) => [row.name!, row.id]));
+  systemGroupIds(realmId: number): Promise<Map<string, number>> {
+    return this.groups.systemGroupIds(realmId);
   }
 
   /** The organization's named groups as records, in id order; deactivated ones only when asked. */
   async records(realmId: number, { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {}): Promise<UserGroupRecord[]> {
-    const groups = (await this.prisma.userGroup.findMany({
-      where: {
-        realmId,
-        name: { not: null },
-        ...(includeDeactivated ? {} : { deactivated: false }),
-        ...(ids ? { id: { in: ids } } : {}),
-      },
-      include: { subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
-      orderBy: { id: 'asc' },
-    })) as (NamedGroup & { subgroups: { subgroupId: number }[] })[];
+    const groups = (await this.groups.namedWithSubgroups(realmId, { includeDeactivated, ids })) as (NamedGroup & { subgroups: { subgroupId: number }[] })[];
     if (groups.length === 0) return [];
     const settingGroupIds = groups.flatMap((group) =>
       GROUP_PERMISSION_SETTING_NAMES.map((name) => group[GROUP_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),

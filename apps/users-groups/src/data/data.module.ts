@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { DbModule } from '@teamchat/db';
+import { CredentialsRepository } from './credentials.repository';
+import { CustomEmojiRepository } from './custom-emoji.repository';
+import { EmailChangesRepository } from './email-changes.repository';
+import { NavigationViewsRepository } from './navigation-views.repository';
+import { OrganizationsRepository } from './organizations.repository';
+import { ProfileFieldsRepository } from './profile-fields.repository';
+import { SettingsRepository } from './settings.repository';
+import { Transactions } from './transactions';
+import { UserGroupsRepository } from './user-groups.repository';
+import { UserMessagesReadonlyRepository } from './user-messages.readonly.repository';
+import { UsersRepository } from './users.repository';
+
+const REPOSITORIES = [
+  OrganizationsRepository,
+  UsersRepository,
+  CredentialsRepository,
+  UserGroupsRepository,
+  SettingsRepository,
+  NavigationViewsRepository,
+  ProfileFieldsRepository,
+  EmailChangesRepository,
+  CustomEmojiRepository,
+  UserMessagesReadonlyRepository,
+  Transactions,
+];
+
+/** Users-groups' data layer: the one way its use cases reach Postgres. */
+@Module({
+  imports: [DbModule],
+  providers: REPOSITORIES,
+  exports: REPOSITORIES,
+})
+export class DataModule {}

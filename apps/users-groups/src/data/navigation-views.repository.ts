@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, type NavigationViewModel } from '@teamchat/db';
+
+/** A user's stored view (the table's row without its id). */
+export type StoredNavigationView = Pick<NavigationViewModel, 'fragment' | 'isPinned' | 'name'>;
+
+/** The `navigation_views` table: each user's stored views, one per fragment. */
+@Injectable()
+export class NavigationViewsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The user's views, oldest first. */
+  ofUser(userId: number): Promise<NavigationViewModel[]> {
+    return this.prisma.navigationView.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+  }
+
+  /** Whether one of the user's views has this fragment or (when given) this name. */
+  async hasFragmentOrName(userId: number, fragment: string, name: string | null): Promise<boolean> {
+    const taken = await this.prisma.navigationView.count({ where: { userId, OR: [{ fragment }, ...(name !== null ? [{ name }] : [])] } });
+    return taken > 0;
+  }
+
+  /** Whether one of the user's views has this name. */
+  async hasName(userId: number, name: string): Promise<boolean> {
+    return (await this.prisma.navigationView.count({ where: { userId, name } })) > 0;
+  }
+
+  /** Stores a view; false when the user already has one with that fragment (the unique key settles a race). */
+  async add(userId: number, view: StoredNavigationView): Promise<boolean> {
+    const { count } = await this.prisma.navigationView.createMany({ data: [{ userId, ...view }], skipDuplicates: true });
+    return count > 0;
+  }
+
+  /** Changes the user's view of that fragment; false when they have none. */
+  async update(userId: number, fragment: string, changes: { name?: string; isPinned?: boolean }): Promise<boolean> {
+    const { count } = await this.prisma.navigationView.updateMany({ where: { userId, fragment }, data: changes });
+    return count > 0;
+  }
+
+  /** Deletes the user's view of that fragment; false when they have none. */
+  async remove(userId: number, fragment: string): Promise<boolean> {
+    const { count } = await this.prisma.navigationView.deleteMany({ where: { userId, fragment } });
+    return count > 0;
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { PgService, PrismaService, statement, type RealmModel } from '@teamchat/db';
+import type { Transaction } from './transactions';
+
+/** What selecting an organization by host needs of it (see RealmDirectory.toInfo). */
+export type RealmRow = Pick<
+  RealmModel,
+  'id' | 'subdomain' | 'name' | 'description' | 'deactivated' | 'enableSpectatorAccess' | 'passwordAuthEnabled'
+>;
+
+/** The organization at a subdomain ("" for the root domain). */
+const realmBySubdomain = statement<RealmRow, [subdomain: string]>(
+  'users_groups.realm_by_subdomain',
+  `SELECT id, subdomain, name, description, deactivated, enable_spectator_access AS "enableSpectatorAccess",
+     password_auth_enabled AS "passwordAuthEnabled"
+   FROM realms WHERE subdomain = $1`,
+);
+
+/** What a new organization is created with (its system groups come from the database's trigger). */
+export interface NewRealm {
+  subdomain: string;
+  name: string;
+  enableSpectatorAccess: boolean;
+  userSettingsDefaults: object;
+}
+
+/**
+ * The `realms` table (organizations). The look-up by subdomain is on every authentication
+ * (pg, one named statement); the rest are cold paths on Prisma. The organization's settings
+ * defaults are SettingsRepository's.
+ */
+@Injectable()
+export class OrganizationsRepository {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
+
+  async bySubdomain(subdomain: string): Promise<RealmRow | null> {
+    return (await this.pg.run(realmBySubdomain, subdomain))[0] ?? null;
+  }
+
+  byId(id: number, tx: Transaction = this.prisma): Promise<RealmModel | null> {
+    return tx.realm.findUnique({ where: { id } });
+  }
+
+  /** An organization known to exist (the caller's own). */
+  byIdOrThrow(id: number): Promise<RealmModel> {
+    return this.prisma.realm.findUniqueOrThrow({ where: { id } });
+  }
+
+  async subdomainTaken(subdomain: string): Promise<boolean> {
+    return (await this.prisma.realm.findUnique({ where: { subdomain } })) !== null;
+  }
+
+  /** The organization's subdomain, or null when there is no such organization. */
+  async subdomainOf(id: number): Promise<string | null> {
+    return (await this.prisma.realm.findUnique({ where: { id }, select: { subdomain: true } }))?.subdomain ?? null;
+  }
+
+  /** Who may create groups and who may manage every group (the groups holding those permissions). */
+  groupManagement(id: number): Promise<Pick<RealmModel, 'canCreateGroupsId' | 'canManageAllGroupsId'>> {
+    return this.prisma.realm.findUniqueOrThrow({ where: { id }, select: { canCreateGroupsId: true, canManageAllGroupsId: true } });
+  }
+
+  create(realm: NewRealm, tx: Transaction): Promise<RealmModel> {
+    return tx.realm.create({ data: realm });
+  }
+}
