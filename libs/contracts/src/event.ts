@@ -33,4 +33,3 @@ export const clientEventSchema = z.object({
 });
 export type ClientEvent = z.infer<typeof clientEventSchema>;
 
-export type EventPayloadOf<E> = E extends EventDef<infer P> ? P : never;

@@ -12,7 +12,7 @@ import { mountedElsewhere } from './route.decorator';
 import { sendError } from './zulip-exception.filter';
 
 /** The header that names the admitted caller to the uploads service (apps/uploads/src/http/caller.ts). */
-const CALLER_HEADER = 'x-teamchat-caller';
+const { CALLER_HEADER } = Uploads;
 /** Hop-by-hop headers, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
 
@@ -79,7 +79,7 @@ export class UploadsProxy {
     }
     headers['x-request-id'] = req.ctx.requestId;
     if (req.ctx.realm) {
-      headers[CALLER_HEADER] = Buffer.from(JSON.stringify({ realm: req.ctx.realm, user: req.ctx.user })).toString('base64url');
+      headers[CALLER_HEADER] = Uploads.encodeCaller({ realm: req.ctx.realm, user: req.ctx.user });
     }
     const upstream = httpRequest(
       { protocol: this.target.protocol, hostname: this.target.hostname, port: this.target.port, method: req.method, path: withoutApiKey(req.originalUrl), headers },

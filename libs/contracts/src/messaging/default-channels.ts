@@ -25,9 +25,6 @@ export const DefaultChannelEvents = {
   defaultChannelsChanged: defineEvent('messaging', 'default_channels_changed', clientEventSchema),
 };
 
-/** The ids of the organization's default channels, as `realm_default_streams` and the event list them. */
-export const defaultChannelIdsSchema = z.array(z.number().int());
-
 /**
  * Internal, from users-groups when POST /users made an account: the new user joins the
  * organization's default channels through the subscription path (none for bots and guests).

@@ -27,7 +27,6 @@ export const getMessage = defineApiCommand('messaging', 'get_message', {
 });
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'] as const;
-export type PropagateMode = (typeof PROPAGATE_MODES)[number];
 
 export const updateMessageParams = {
   ...messagePathParams,

@@ -80,3 +80,4 @@ function decodeURIComponentSafe(text: string): string {
     return text;
   }
 }
+export * from './caller-header';
