@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChannelsRepository } from './channels.repository';
 import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
 import { EditHistoryRepository } from './edit-history.repository';
+import { DraftsRepository } from './drafts.repository';
 import { DirectMessageGroupsRepository } from './direct-message-groups.repository';
 import { GroupsReadonlyRepository } from './groups.readonly.repository';
 import { MemberProfilesReadonlyRepository } from './member-profiles.readonly.repository';
@@ -24,6 +25,7 @@ const REPOSITORIES = [
   TopicsRepository,
   DirectMessageGroupsRepository,
   EditHistoryRepository,
+  DraftsRepository,
   UsersReadonlyRepository,
   MemberProfilesReadonlyRepository,
   GroupsReadonlyRepository,

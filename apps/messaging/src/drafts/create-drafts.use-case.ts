@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
+import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftsEvent, toDraftRecord, type DraftData } from './draft-rules';
 
 type Params = DecodedParams<typeof Messaging.createDraftsParams>;
@@ -14,7 +14,7 @@ type Params = DecodedParams<typeof Messaging.createDraftsParams>;
 @Injectable()
 export class CreateDrafts {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
     private readonly events: EventBus,
   ) {}
@@ -25,11 +25,7 @@ export class CreateDrafts {
     const drafts: DraftData[] = [];
     for (const draft of params.drafts) drafts.push(await this.rules.validate(realm.id, caller, draft));
 
-    const created = await this.prisma.$transaction(async (tx) => {
-      const rows: Messaging.DraftRecord[] = [];
-      for (const data of drafts) rows.push(toDraftRecord(await tx.draft.create({ data: { userId: caller.id, ...data } })));
-      return rows;
-    });
+    const created = (await this.drafts.createAll(caller.id, drafts)).map(toDraftRecord);
 
     if (created.length > 0) {
       await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'add', drafts: created })], requestId);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
+import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftNotFound, draftsEvent, isDraftId } from './draft-rules';
 
 type Params = DecodedParams<typeof Messaging.deleteDraftParams>;
@@ -11,7 +11,7 @@ type Params = DecodedParams<typeof Messaging.deleteDraftParams>;
 @Injectable()
 export class DeleteDraft {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
     private readonly events: EventBus,
   ) {}
@@ -20,8 +20,8 @@ export class DeleteDraft {
     const caller = user!;
     const id = params.draft_id;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
-    const { count } = isDraftId(id) ? await this.prisma.draft.deleteMany({ where: { id, userId: caller.id } }) : { count: 0 };
-    if (count === 0) throw draftNotFound();
+    const deleted = isDraftId(id) && (await this.drafts.delete(id, caller.id));
+    if (!deleted) throw draftNotFound();
 
     await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'remove', draft_id: id })], requestId);
     return {};

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
+import { DraftsRepository } from '../data/drafts.repository';
 
 /** Deletes all of a user's stored drafts (their synchronisation was turned off). */
 @Injectable()
 export class DeleteUserDrafts {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly drafts: DraftsRepository) {}
 
   async execute({ userId }: { realmId: number; userId: number }): Promise<{ deleted: number }> {
-    const { count } = await this.prisma.draft.deleteMany({ where: { userId } });
-    return { deleted: count };
+    return { deleted: await this.drafts.deleteAllOf(userId) };
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
+import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftNotFound, draftsEvent, isDraftId, toDraftRecord } from './draft-rules';
 
 type Params = DecodedParams<typeof Messaging.editDraftParams>;
@@ -14,7 +14,7 @@ type Params = DecodedParams<typeof Messaging.editDraftParams>;
 @Injectable()
 export class EditDraft {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
     private readonly events: EventBus,
   ) {}
@@ -23,13 +23,12 @@ export class EditDraft {
     const caller = user!;
     const id = params.draft_id;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
-    const exists = isDraftId(id) && (await this.prisma.draft.count({ where: { id, userId: caller.id } })) > 0;
+    const exists = isDraftId(id) && (await this.drafts.exists(id, caller.id));
     if (!exists) throw draftNotFound();
 
     const data = await this.rules.validate(realm.id, caller, params.draft);
     // Scoped to the owner again: the draft may have been deleted meanwhile.
-    const { count } = await this.prisma.draft.updateMany({ where: { id, userId: caller.id }, data });
-    if (count === 0) throw draftNotFound();
+    if (!(await this.drafts.update(id, caller.id, data))) throw draftNotFound();
 
     const draft = toDraftRecord({ id, ...data });
     await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'update', draft })], requestId);

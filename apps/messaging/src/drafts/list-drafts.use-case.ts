@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
+import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, toDraftRecord } from './draft-rules';
 
 type Params = DecodedParams<typeof Messaging.listDraftsParams>;
@@ -13,24 +13,19 @@ export const MAX_DRAFTS_LISTED = 1000;
 @Injectable()
 export class ListDrafts {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly draftRows: DraftsRepository,
     private readonly rules: DraftRules,
   ) {}
 
   async execute({ realm, user }: ApiCommand<Params>): Promise<{ count: number; drafts: Messaging.DraftRecord[] }> {
     const caller = user!;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
-    const drafts = await newestDrafts(this.prisma, caller.id);
+    const drafts = await newestDrafts(this.draftRows, caller.id);
     return { count: drafts.length, drafts };
   }
 }
 
 /** A user's stored drafts, most recently edited first, at most MAX_DRAFTS_LISTED (also POST /register's). */
-export async function newestDrafts(prisma: PrismaService, userId: number): Promise<Messaging.DraftRecord[]> {
-  const rows = await prisma.draft.findMany({
-    where: { userId },
-    orderBy: [{ lastEditTime: 'desc' }, { id: 'desc' }],
-    take: MAX_DRAFTS_LISTED,
-  });
-  return rows.map(toDraftRecord);
+export async function newestDrafts(drafts: DraftsRepository, userId: number): Promise<Messaging.DraftRecord[]> {
+  return (await drafts.newest(userId, MAX_DRAFTS_LISTED)).map(toDraftRecord);
 }

@@ -3,6 +3,7 @@ import { Realtime } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
 import { MemberProfiles } from '../core/member-profiles';
+import { DraftsRepository } from '../data/drafts.repository';
 import { defaultChannelIds } from '../default-channels/default-channels';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
@@ -22,6 +23,7 @@ type State = Record<string, unknown>;
 export class RegisterStateReader {
   constructor(
     private readonly prisma: PrismaService,
+    private readonly drafts: DraftsRepository,
     private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
@@ -52,7 +54,7 @@ export class RegisterStateReader {
       want('drafts')
         ? settings.then(async (caller) => ({
             // Turning synchronisation off deletes the stored drafts; none are served while it is off.
-            drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.prisma, user.id) : [],
+            drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.drafts, user.id) : [],
           }))
         : {},
       // Archived folders too, as Zulip serves them (zerver/lib/events.py).
