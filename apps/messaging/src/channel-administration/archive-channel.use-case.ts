@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelsGone } from '../channels/channel-events';
+import { ChannelsRepository } from '../data/channels.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { ChannelPermissions } from './channel-permissions';
 
@@ -15,7 +16,8 @@ import { ChannelPermissions } from './channel-permissions';
 @Injectable()
 export class ArchiveChannel {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channels: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly access: ChannelPermissions,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
@@ -25,11 +27,11 @@ export class ArchiveChannel {
     const channel = await this.access.forAdministration(user!, params.stream_id);
     if (channel.isArchived) throw badRequest('Channel is already deactivated');
     const [, subscribers, everyone] = await Promise.all([
-      this.prisma.stream.update({ where: { id: channel.id }, data: { isArchived: true } }),
-      this.prisma.subscription.findMany({ where: { streamId: channel.id, active: true }, select: { userId: true } }),
+      this.channels.archive(channel.id),
+      this.subscriptions.subscribedUserIds(channel.id),
       this.users.activeUsers(realm.id),
     ]);
-    const audience = channelAudience(channel, everyone, new Set(subscribers.map((s) => s.userId)));
+    const audience = channelAudience(channel, everyone, new Set(subscribers));
     await this.events.publishAll([channelsGone(realm.id, audience, [channel.id])], requestId);
     return {};
   }

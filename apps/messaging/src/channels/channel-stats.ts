@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GroupMembership, PgService, type Queryable } from '@teamchat/db';
-import { MessagesRepository } from '../data/messages.repository';
-import { SubscriptionsRepository } from '../data/subscriptions.repository';
+import { ChannelStatsRepository } from '../data/channel-stats.repository';
 import { settingGroupIds, type ChannelStats } from './channel-record';
 import type { ChannelPermissionColumns } from './channel-permission-settings';
 
@@ -14,16 +13,14 @@ const RECENT_MS = 180 * 24 * 3600 * 1000;
  */
 @Injectable()
 export class ChannelStatsReader {
-  private readonly subscriptions: SubscriptionsRepository;
-  private readonly messages: MessagesRepository;
+  private readonly counts: ChannelStatsRepository;
 
-  // Built from PgService (not injected repositories) while tools/admin/admin-cli.ts constructs it by hand.
+  // Built from PgService (not an injected repository) while tools/admin/admin-cli.ts constructs it by hand.
   constructor(
     pg: PgService,
     private readonly groups: GroupMembership,
   ) {
-    this.subscriptions = new SubscriptionsRepository(pg);
-    this.messages = new MessagesRepository(pg);
+    this.counts = new ChannelStatsRepository(pg);
   }
 
   /** `db`: a transaction that created some of these channels (their permission groups are not committed yet). */
@@ -33,8 +30,8 @@ export class ChannelStatsReader {
     if (ids.length === 0) return new Map();
     // Deactivated users' subscriptions stay, but Zulip does not count them.
     const [countOf, recent, settingValues] = await Promise.all([
-      this.subscriptions.counts(ids),
-      this.messages.channelsWithMessagesSince(ids, since),
+      this.counts.subscriberCounts(ids),
+      this.counts.channelsWithMessagesSince(ids, since),
       this.groups.settingValues(settingGroupIds(channels), db),
     ]);
     const active = new Set(recent);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { ChannelsRepository } from '../data/channels.repository';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -17,7 +17,7 @@ import { ChannelAccess } from '../core/channel-access';
 export class GetChannelEmailAddress {
   constructor(
     private readonly channels: ChannelAccess,
-    private readonly prisma: PrismaService,
+    private readonly channelRows: ChannelsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,7 +25,7 @@ export class GetChannelEmailAddress {
     const access = await this.channels.readable(realm.id, user!, params.stream_id);
     if (!access) throw badRequest('Invalid channel ID');
     if (params.sender_id !== undefined && params.sender_id !== user!.id) throw badRequest('Invalid user ID');
-    const { emailToken } = await this.prisma.stream.findUniqueOrThrow({ where: { id: access.channel.id }, select: { emailToken: true } });
+    const emailToken = await this.channelRows.emailToken(access.channel.id);
     const domain = this.config.EMAIL_GATEWAY_DOMAIN || new URL(this.config.EXTERNAL_URL).hostname;
     return { email: channelEmailAddress(access.channel.name, emailToken, domain) };
   }

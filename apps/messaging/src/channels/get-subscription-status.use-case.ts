@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 
 /**
@@ -15,13 +15,12 @@ export class GetSubscriptionStatus {
   constructor(
     private readonly users: UsersReadonlyRepository,
     private readonly access: ChannelPermissions,
-    private readonly prisma: PrismaService,
+    private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
   async execute({ realm, user, params }: ApiCommand<DecodedParams<typeof Messaging.getSubscriptionStatusParams>>): Promise<{ is_subscribed: boolean }> {
     const [target] = await this.users.byIds(realm.id, [params.user_id], () => 'No such user');
     const { channel } = await this.access.visible(user!, params.stream_id);
-    const count = await this.prisma.subscription.count({ where: { streamId: channel.id, userId: target.id, active: true } });
-    return { is_subscribed: count > 0 };
+    return { is_subscribed: await this.subscriptions.isActiveSubscriber(channel.id, target.id) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { ChannelsRepository } from '../data/channels.repository';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { toChannelRecord } from './channel-record';
 import { ChannelStatsReader } from './channel-stats';
@@ -14,7 +14,7 @@ type Params = DecodedParams<typeof Messaging.listChannelsParams>;
 @Injectable()
 export class ListChannels {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channelRows: ChannelsRepository,
     private readonly stats: ChannelStatsReader,
   ) {}
 
@@ -23,14 +23,8 @@ export class ListChannels {
     const includeAll = params.include_all || params.include_all_active;
     if (includeAll && caller.role > Role.ADMINISTRATOR) throw badRequest('User not authorized for this query');
 
-    const channels = await this.prisma.stream.findMany({
-      where: { realmId: realm.id, ...(params.exclude_archived ? { isArchived: false } : {}) },
-      include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
-      orderBy: { id: 'asc' },
-    });
-    const visible = channels.filter((channel) =>
-      isListed(channel, channel.subscriptions.length > 0, caller, { ...params, include_all: includeAll }),
-    );
+    const channels = await this.channelRows.allWithSubscribed(realm.id, caller.id, params.exclude_archived);
+    const visible = channels.filter((channel) => isListed(channel, channel.subscribed, caller, { ...params, include_all: includeAll }));
     const stats = await this.stats.of(visible);
     return { streams: visible.map((channel) => toChannelRecord(channel, stats.get(channel.id)!)) };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, channelIdsNamed, isStoredId } from '@teamchat/db';
+import { PgService, PrismaService, channelIdsNamed, isStoredId, type Prisma, type StreamModel } from '@teamchat/db';
 import {
   channelByIdForUser,
   channelByNameForUser,
@@ -16,6 +16,20 @@ import type { Tx } from './transactions';
 
 export type { ChannelSendContextRow, ChannelWithSubscriptionRow } from './channels.sql';
 
+/**
+ * The organization's default channels, in id order: flagged ones still public and not archived
+ * (a default channel made private or archived stops being one, as in Zulip). `db` may be a
+ * transaction that changed them.
+ */
+export async function defaultChannelIds(db: PrismaService | Prisma.TransactionClient, realmId: number): Promise<number[]> {
+  const rows = await db.stream.findMany({
+    where: { realmId, isDefault: true, inviteOnly: false, isArchived: false },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => row.id);
+}
+
 /** `streams`, which messaging owns: channels, read with the caller's subscription on the hot paths. */
 @Injectable()
 export class ChannelsRepository {
@@ -28,6 +42,36 @@ export class ChannelsRepository {
   async exists(realmId: number, target: { id: number } | { name: string }): Promise<boolean> {
     if ('id' in target) return isStoredId(target.id) && (await this.prisma.stream.count({ where: { id: target.id, realmId, isArchived: false } })) > 0;
     return (await channelIdsNamed(this.prisma, realmId, [target.name])).length > 0;
+  }
+
+  /** The organization's default channels, in id order. */
+  defaultIds(realmId: number): Promise<number[]> {
+    return defaultChannelIds(this.prisma, realmId);
+  }
+
+  /** Makes a channel default or not; false when it already was (or was not). */
+  async setDefault(streamId: number, isDefault: boolean): Promise<boolean> {
+    return (await this.prisma.stream.updateMany({ where: { id: streamId, isDefault: !isDefault }, data: { isDefault } })).count > 0;
+  }
+
+  /** Archives a channel (its messages and subscriptions stay). */
+  async archive(streamId: number): Promise<void> {
+    await this.prisma.stream.update({ where: { id: streamId }, data: { isArchived: true } });
+  }
+
+  /** The token of a channel's email address. */
+  async emailToken(streamId: number): Promise<string> {
+    return (await this.prisma.stream.findUniqueOrThrow({ where: { id: streamId }, select: { emailToken: true } })).emailToken;
+  }
+
+  /** The organization's channels in id order (archived ones too unless excluded), each with whether the user is subscribed. */
+  async allWithSubscribed(realmId: number, userId: number, excludeArchived: boolean): Promise<(StreamModel & { subscribed: boolean })[]> {
+    const channels = await this.prisma.stream.findMany({
+      where: { realmId, ...(excludeArchived ? { isArchived: false } : {}) },
+      include: { subscriptions: { where: { userId, active: true }, select: { id: true } } },
+      orderBy: { id: 'asc' },
+    });
+    return channels.map(({ subscriptions, ...channel }) => ({ ...channel, subscribed: subscriptions.length > 0 }));
   }
 
   /** An unarchived channel of the organization by id, with the user's subscription row if any. */

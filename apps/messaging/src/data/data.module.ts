@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelStatsRepository } from './channel-stats.repository';
 import { ChannelsRepository } from './channels.repository';
 import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
 import { EditHistoryRepository } from './edit-history.repository';
@@ -18,6 +19,7 @@ import { UsersReadonlyRepository } from './users.readonly.repository';
 const REPOSITORIES = [
   Transactions,
   ChannelsRepository,
+  ChannelStatsRepository,
   SubscriptionsRepository,
   MessagesRepository,
   MessageFlagsRepository,

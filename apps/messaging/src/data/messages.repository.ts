@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService } from '@teamchat/db';
 import {
-  channelsWithMessagesSince,
   deleteOneMessage,
   insertKeyedMessage,
   insertMessage,
@@ -101,11 +100,6 @@ export class MessagesRepository {
   /** A search's highlighting of these messages. */
   searchHighlights(messageIds: number[], search: string): Promise<{ id: number; matchContent: string; matchSubject: string }[]> {
     return this.pg.run(searchHighlights, messageIds, search);
-  }
-
-  /** Which of these channels have a message sent since a time. */
-  async channelsWithMessagesSince(streamIds: number[], since: Date): Promise<number[]> {
-    return (await this.pg.run(channelsWithMessagesSince, streamIds, since)).map((row) => row.streamId);
   }
 
   /** Which of these messages the user may read (Zulip's has_message_access). */

@@ -239,9 +239,3 @@ export const readableMessageIds = statement<{ id: number }, [realmId: number, us
            OR (sub.id IS NOT NULL AND (s.history_public_to_subscribers OR m.id > sub.subscribed_after_message_id))
            OR (s.id IS NOT NULL AND NOT s.invite_only AND u.role <> $4))`,
 );
-
-/** Which of these channels have a message sent since a time. */
-export const channelsWithMessagesSince = statement<{ streamId: number }, [streamIds: number[], since: Date]>(
-  'messaging.channels_with_messages_since',
-  `SELECT DISTINCT stream_id AS "streamId" FROM messages WHERE stream_id = ANY($1::int[]) AND date_sent >= $2`,
-);

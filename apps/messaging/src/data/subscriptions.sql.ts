@@ -45,10 +45,3 @@ export const activeSubscribersOfChannels = statement<{ streamId: number; userId:
    WHERE s.stream_id = ANY($1::int[]) AND s.active AND u.is_active
    ORDER BY s.user_id`,
 );
-
-/** How many active subscribers with active accounts each of these channels has (none: no row). */
-export const subscriberCounts = statement<{ streamId: number; count: number }, [streamIds: number[]]>(
-  'messaging.subscriber_counts',
-  `SELECT s.stream_id AS "streamId", count(*)::int AS count FROM subscriptions s JOIN users u ON u.id = s.user_id
-   WHERE s.stream_id = ANY($1::int[]) AND s.active AND u.is_active GROUP BY s.stream_id`,
-);

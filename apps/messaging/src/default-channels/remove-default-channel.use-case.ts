@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
+import { ChannelsRepository } from '../data/channels.repository';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
-import { defaultChannelIds, defaultChannelsEvent } from './default-channels';
+import { defaultChannelsEvent } from './default-channels';
 
 /**
  * DELETE /default_streams (zerver/views/streams.py remove_default_stream): administrators take
@@ -15,7 +15,7 @@ import { defaultChannelIds, defaultChannelsEvent } from './default-channels';
 @Injectable()
 export class RemoveDefaultChannel {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channelRows: ChannelsRepository,
     private readonly access: ChannelPermissions,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
@@ -24,9 +24,8 @@ export class RemoveDefaultChannel {
   async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
     if (!isAdminRole(user!.role)) throw mustBeAdmin();
     const { channel } = await this.access.visible(user!, params.stream_id);
-    const { count } = await this.prisma.stream.updateMany({ where: { id: channel.id, isDefault: true }, data: { isDefault: false } });
-    if (count > 0) {
-      const [ids, audience] = await Promise.all([defaultChannelIds(this.prisma, realm.id), this.users.activeUsers(realm.id)]);
+    if (await this.channelRows.setDefault(channel.id, false)) {
+      const [ids, audience] = await Promise.all([this.channelRows.defaultIds(realm.id), this.users.activeUsers(realm.id)]);
       await this.events.publishAll([defaultChannelsEvent(realm.id, audience, ids)], requestId);
     }
     return {};
