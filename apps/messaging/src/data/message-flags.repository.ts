@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
+import { PgService, PrismaService } from '@teamchat/db';
 import {
   clearMessageFlag,
   flaggableMessages,
@@ -17,6 +17,7 @@ import {
   type FlaggableRow,
   type UnreadRow,
 } from './message-flags.sql';
+import { inTopic } from './topic-scope';
 import type { Tx } from './transactions';
 
 export type { FlaggableRow, UnreadRow } from './message-flags.sql';
@@ -24,7 +25,30 @@ export type { FlaggableRow, UnreadRow } from './message-flags.sql';
 /** `user_messages`, which messaging owns: each recipient's row of a message, with its flag bits. */
 @Injectable()
 export class MessageFlagsRepository {
-  constructor(private readonly pg: PgService) {}
+  constructor(
+    private readonly pg: PgService,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /** Whether the user received a message of the topic. */
+  async receivedInTopic(userId: number, streamId: number, topic: string): Promise<boolean> {
+    const received = await this.prisma.$queryRaw<unknown[]>`
+      SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+      WHERE um.user_id = ${userId} AND ${inTopic('m', streamId, topic)}
+      LIMIT 1`;
+    return received.length > 0;
+  }
+
+  /** Marks the user's unread messages of a topic read; the ids of those. */
+  async markTopicRead(userId: number, streamId: number, topic: string): Promise<number[]> {
+    const updated = await this.prisma.$queryRaw<{ message_id: number }[]>`
+      UPDATE user_messages um SET flags = um.flags | 1 -- the read bit
+      FROM messages m
+      WHERE m.id = um.message_id AND um.user_id = ${userId} AND ${inTopic('m', streamId, topic)}
+        AND (um.flags & 1) = 0
+      RETURNING um.message_id`;
+    return updated.map((row) => row.message_id);
+  }
 
   /** A row for a message the user reads through its channel's history (Zulip's historical UserMessage). */
   async insertHistorical(userId: number, messageId: number, flags: number): Promise<void> {

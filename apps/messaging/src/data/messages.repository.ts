@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
+import { PgService, PrismaService } from '@teamchat/db';
 import {
   deleteOneMessage,
   insertKeyedMessage,
@@ -14,6 +14,7 @@ import {
   type ActionableMessageRow,
   type InsertedMessageRow,
 } from './messages.sql';
+import { inTopic, visibleTo } from './topic-scope';
 import type { Tx } from './transactions';
 
 export type { ActionableMessageRow, InsertedMessageRow } from './messages.sql';
@@ -38,7 +39,35 @@ export interface NewMessage {
 /** `messages`, which messaging owns: sending (one statement per send), reading one for an action, editing, deleting. */
 @Injectable()
 export class MessagesRepository {
-  constructor(private readonly pg: PgService) {}
+  constructor(
+    private readonly pg: PgService,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /**
+   * A channel's topics (whatever their case) with their newest message the user may see
+   * (`visibleFrom`: see visibleTo), newest first.
+   */
+  latestTopics(realmId: number, streamId: number, userId: number, visibleFrom: number | null): Promise<{ id: number; topic: string }[]> {
+    return this.prisma.$queryRaw<{ id: number; topic: string }[]>`
+      SELECT m.id, m.topic FROM messages m
+      WHERE m.id IN (
+        SELECT max(v.id) FROM messages v
+        WHERE v.realm_id = ${realmId} AND v.stream_id = ${streamId} AND ${visibleTo('v', userId, visibleFrom)}
+        GROUP BY lower(v.topic)
+      )
+      ORDER BY m.id DESC`;
+  }
+
+  /** Whether the topic still has a message the user may see (`visibleFrom`: see visibleTo). */
+  async anyVisibleInTopic(realmId: number, streamId: number, topic: string, userId: number, visibleFrom: number | null): Promise<boolean> {
+    const left = await this.prisma.$queryRaw<unknown[]>`
+      SELECT 1 FROM messages m
+      WHERE m.realm_id = ${realmId} AND ${inTopic('m', streamId, topic)}
+        AND ${visibleTo('m', userId, visibleFrom)}
+      LIMIT 1`;
+    return left.length > 0;
+  }
 
   /**
    * Writes the message and its recipients' rows (and the channel's first message) in one

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService } from '@teamchat/db';
+import { PgService, Prisma, PrismaService } from '@teamchat/db';
 import {
   allUserTopicPolicies,
   clearTopicVisibility,
@@ -9,6 +9,7 @@ import {
   topicVisibilityOf,
   userTopicPolicies,
 } from './topics.sql';
+import { inTopic } from './topic-scope';
 import type { Tx } from './transactions';
 
 /**
@@ -17,7 +18,31 @@ import type { Tx } from './transactions';
  */
 @Injectable()
 export class TopicsRepository {
-  constructor(private readonly pg: PgService) {}
+  constructor(
+    private readonly pg: PgService,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /**
+   * A deleted topic's policies go (back to inherit): each removed row's user, null when the
+   * channel is not the organization's. With protected history a user who still has messages of
+   * the topic keeps theirs.
+   */
+  async resetDeletedTopic(realmId: number, streamId: number, topic: string): Promise<number[] | null> {
+    const [channel] = await this.prisma.$queryRaw<{ history_public_to_subscribers: boolean }[]>`
+      SELECT history_public_to_subscribers FROM streams WHERE id = ${streamId} AND realm_id = ${realmId}`;
+    if (!channel) return null;
+    const stillReceived = channel.history_public_to_subscribers
+      ? Prisma.empty
+      : Prisma.sql`AND NOT EXISTS (
+          SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
+          WHERE um.user_id = ut.user_id AND ${inTopic('m', streamId, topic)})`;
+    const reset = await this.prisma.$queryRaw<{ user_id: number }[]>`
+      DELETE FROM user_topics ut
+      WHERE ut.stream_id = ${streamId} AND lower(ut.topic_name) = lower(${topic}) ${stillReceived}
+      RETURNING ut.user_id`;
+    return reset.map((row) => row.user_id);
+  }
 
   /** A user's policy of a topic, if any. */
   async visibilityOf(userId: number, streamId: number, topic: string): Promise<{ policy: number; topicName: string } | null> {

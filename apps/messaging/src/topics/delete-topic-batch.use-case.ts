@@ -6,7 +6,7 @@ import { MemberProfiles } from '../core/member-profiles';
 import { TOPIC_DELETION } from './topic-deletion.settings';
 import { messagesDeletedEvent, type OutgoingEvent } from '../core/outgoing-events';
 import { firstMessageChangedEvent } from './topic-events';
-import { inTopic, visibleTo } from './topic-scope';
+import { inTopic, visibleTo } from '../data/topic-scope';
 
 /** What the batch statement deleted. */
 interface DeletedRow {

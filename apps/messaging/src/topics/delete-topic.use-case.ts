@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { LIMITS, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
+import { MessagesRepository } from '../data/messages.repository';
 import { readableChannel } from './topic-access';
 import { TopicDeletionQueue } from './topic-deletion.queue';
 import { waitBudgetMs } from './topic-deletion.settings';
 import { topicFromClient } from './topic-names';
-import { inTopic, visibleTo } from './topic-scope';
 
 type Params = DecodedParams<typeof Messaging.deleteTopicParams>;
 
@@ -21,7 +20,7 @@ type Params = DecodedParams<typeof Messaging.deleteTopicParams>;
 @Injectable()
 export class DeleteTopic {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly messages: MessagesRepository,
     private readonly channels: ChannelAccess,
     private readonly queue: TopicDeletionQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -46,11 +45,6 @@ export class DeleteTopic {
   }
 
   private async nothingLeft(job: Messaging.TopicDeletionJob): Promise<boolean> {
-    const left = await this.prisma.$queryRaw<unknown[]>`
-      SELECT 1 FROM messages m
-      WHERE m.realm_id = ${job.realmId} AND ${inTopic('m', job.streamId, job.topic)}
-        AND ${visibleTo('m', job.requestedBy, job.visibleFrom)}
-      LIMIT 1`;
-    return left.length === 0;
+    return !(await this.messages.anyVisibleInTopic(job.realmId, job.streamId, job.topic, job.requestedBy, job.visibleFrom));
   }
 }

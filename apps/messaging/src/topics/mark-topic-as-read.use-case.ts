@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
+import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { readableChannel } from './topic-access';
 import { messagesReadEvent } from './topic-events';
 import { topicFromClient } from './topic-names';
-import { inTopic } from './topic-scope';
 
 type Params = DecodedParams<typeof Messaging.markTopicAsReadParams>;
 
@@ -19,7 +18,7 @@ type Params = DecodedParams<typeof Messaging.markTopicAsReadParams>;
 @Injectable()
 export class MarkTopicAsRead {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly flags: MessageFlagsRepository,
     private readonly channels: ChannelAccess,
     private readonly events: EventBus,
   ) {}
@@ -30,21 +29,12 @@ export class MarkTopicAsRead {
     const topic = topicFromClient(params.topic_name);
     const streamId = access.channel.id;
 
-    const received = await this.prisma.$queryRaw<unknown[]>`
-      SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
-      WHERE um.user_id = ${caller.id} AND ${inTopic('m', streamId, topic)}
-      LIMIT 1`;
-    if (received.length === 0) throw badRequest(`No such topic '${topic}'`);
+    if (!(await this.flags.receivedInTopic(caller.id, streamId, topic))) throw badRequest(`No such topic '${topic}'`);
 
-    const updated = await this.prisma.$queryRaw<{ message_id: number }[]>`
-      UPDATE user_messages um SET flags = um.flags | 1 -- the read bit
-      FROM messages m
-      WHERE m.id = um.message_id AND um.user_id = ${caller.id} AND ${inTopic('m', streamId, topic)}
-        AND (um.flags & 1) = 0
-      RETURNING um.message_id`;
+    const updated = await this.flags.markTopicRead(caller.id, streamId, topic);
     if (updated.length === 0) return {};
 
-    const messages = updated.map((row) => row.message_id).sort((a, b) => a - b);
+    const messages = updated.sort((a, b) => a - b);
     await this.events.publishAll([messagesReadEvent(realm.id, caller.id, messages)], requestId);
     return {};
   }

@@ -1,7 +1,7 @@
 import { Prisma } from '@teamchat/db';
 
 /**
- * SQL conditions on `messages` shared by the topic features. Topics match case-insensitively
+ * SQL conditions on `messages` shared by the repositories' topic queries. Topics match case-insensitively
  * (the `(stream_id, lower(topic), id)` index serves them).
  */
 export const inTopic = (alias: string, streamId: number, topic: string): Prisma.Sql =>
