@@ -78,15 +78,6 @@ export function toChannelFolderRecord(row: ChannelFolderModel): ChannelFolderRec
   };
 }
 
-/** The organization's folders in their order (ties, which only a race makes, by id). */
-export async function channelFoldersOf(db: Db, realmId: number, includeArchived: boolean): Promise<ChannelFolderRecord[]> {
-  const rows = await db.channelFolder.findMany({
-    where: { realmId, ...(includeArchived ? {} : { isArchived: false }) },
-    orderBy: [{ order: 'asc' }, { id: 'asc' }],
-  });
-  return rows.map(toChannelFolderRecord);
-}
-
 export type ChannelFolderEvent =
   | { op: 'add'; channel_folder: ChannelFolderRecord }
   | {

@@ -10,7 +10,7 @@ import { UpdateChannelFolder } from './update-channel-folder.use-case';
  * Channel folders: POST /channel_folders/create, GET and PATCH /channel_folders, PATCH
  * /channel_folders/{channel_folder_id}. Putting a channel in a folder is checked with
  * checkFolderForChannel (folder-for-channel.ts); POST /register's `channel_folders` is read with
- * channelFoldersOf.
+ * ChannelFoldersRepository.list.
  */
 @Module({
   imports: [MessagingCoreModule],

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelFoldersRepository } from './channel-folders.repository';
 import { ChannelStatsRepository } from './channel-stats.repository';
 import { ChannelsRepository } from './channels.repository';
 import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
@@ -20,6 +21,7 @@ const REPOSITORIES = [
   Transactions,
   ChannelsRepository,
   ChannelStatsRepository,
+  ChannelFoldersRepository,
   SubscriptionsRepository,
   MessagesRepository,
   MessageFlagsRepository,

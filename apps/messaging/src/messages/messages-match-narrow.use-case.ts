@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { Prisma, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { normalizeNarrow } from './narrow';
 import { NarrowQuery, type SearchMatch } from './narrow-query';
@@ -23,7 +23,7 @@ export class MessagesMatchNarrow {
   async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ messages: Record<string, SearchMatch> }> {
     const scope = await this.narrows.scope(realm, user!, normalizeNarrow(params.narrow), { ownRowsOnly: true });
     const ids = [...new Set(params.msg_ids.filter(isStoredId))];
-    const rows = ids.length === 0 ? [] : await this.narrows.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
+    const rows = await this.narrows.byIds(scope, ids);
     const matches = scope.search !== undefined ? await this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined;
     const messages: Record<string, SearchMatch> = {};
     for (const row of rows) {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
-import { channelFoldersOf } from '../channel-folders/channel-folder-rules';
+import { toChannelFolderRecord } from '../channel-folders/channel-folder-rules';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import { ChannelsRepository } from '../data/channels.repository';
 import { MemberProfiles } from '../core/member-profiles';
 import { DraftsRepository } from '../data/drafts.repository';
-import { defaultChannelIds } from '../default-channels/default-channels';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
@@ -22,7 +22,8 @@ type State = Record<string, unknown>;
 @Injectable()
 export class RegisterStateReader {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly folders: ChannelFoldersRepository,
+    private readonly channelRows: ChannelsRepository,
     private readonly drafts: DraftsRepository,
     private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
@@ -58,7 +59,7 @@ export class RegisterStateReader {
           }))
         : {},
       // Archived folders too, as Zulip serves them (zerver/lib/events.py).
-      want('channel_folders') ? channelFoldersOf(this.prisma, request.realm.id, true).then((folders) => ({ channel_folders: folders })) : {},
+      want('channel_folders') ? this.folders.list(request.realm.id, true).then((folders) => ({ channel_folders: folders.map(toChannelFolderRecord) })) : {},
       want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},
       want('user_topic') ? this.messages.userTopics(user.id, allowEmptyTopicName).then((rows) => ({ user_topics: rows })) : {},
       // Zulip leaves the deprecated form out for clients that ask for user_topic explicitly.
@@ -66,7 +67,7 @@ export class RegisterStateReader {
         ? this.messages.mutedTopics(user.id, allowEmptyTopicName).then((rows) => ({ muted_topics: rows }))
         : {},
       want('realm') ? { server_supported_permission_settings: { stream: supportedChannelPermissionSettings() } } : {},
-      want('default_streams') ? defaultChannelIds(this.prisma, request.realm.id).then((ids) => ({ realm_default_streams: ids })) : {},
+      want('default_streams') ? this.channelRows.defaultIds(request.realm.id).then((ids) => ({ realm_default_streams: ids })) : {},
       want('starred_messages') ? this.messages.starredMessages(user.id).then((ids) => ({ starred_messages: ids })) : {},
       want('recent_private_conversations')
         ? this.messages.recentPrivateConversations(user.id).then((rows) => ({ recent_private_conversations: rows }))
