@@ -51,6 +51,8 @@ export class PollEventsRoute {
     const stop = this.metrics.httpDuration.startTimer();
     res.once('finish', () => stop({ method: 'GET', route: EVENTS_ROUTE, status: String(res.statusCode) }));
     assignRequestId(req, res);
+    // A poll's body is never read: it is discarded, so a client still sending one reads the answer.
+    req.resume();
     const request = req as PollRequest;
     try {
       await identifyCaller(this.credentials, request, 'user');
