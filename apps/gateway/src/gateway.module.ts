@@ -9,6 +9,8 @@ import { ZulipExceptionFilter } from './http/zulip-exception.filter';
 import { CommandRoutes } from './http/command-routes';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
+import { BrowserLogin } from './http/browser-login';
+import { WebApp } from './http/web-app';
 import { FrontDoor } from './http/front-door';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -31,6 +33,8 @@ import { OpenApiController } from './openapi/openapi.controller';
     FrontDoor,
     UploadsProxy,
     AccountPages,
+    BrowserLogin,
+    WebApp,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

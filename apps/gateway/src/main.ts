@@ -11,6 +11,8 @@ import { EXACT_ROUTING } from './http/exact-routing';
 import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
+import { BrowserLogin } from './http/browser-login';
+import { WebApp } from './http/web-app';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
 import { restoreRequestTrace } from './http/request-trace';
@@ -49,6 +51,8 @@ async function bootstrap() {
   }
   app.use(app.get(CommandRoutes).router);
   app.use(app.get(AccountPages).router);
+  app.use(app.get(BrowserLogin).router);
+  app.use(app.get(WebApp).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();

@@ -106,7 +106,8 @@ export class ApiClient {
           ? options.auth
           : `Basic ${Buffer.from(`${options.auth.email}:${options.auth.apiKey}`).toString('base64')}`;
     }
-    const outsideApi = ['/health', '/metrics', '/accounts/'].some((prefix) => path.startsWith(prefix));
+    // `/json/...` is the web app's (session) twin of /api/v1; `/` and `/assets/` its page and files.
+    const outsideApi = path === '/' || ['/health', '/metrics', '/accounts/', '/json/', '/assets/'].some((prefix) => path.startsWith(prefix));
     const url = new URL(outsideApi ? path : `/api/v1${path}`, this.baseUrl);
     const { status, headers: responseHeaders, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
       (resolve, reject) => {
@@ -115,7 +116,8 @@ export class ApiClient {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             const h = new Headers();
-            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+            // Each Set-Cookie kept apart (Headers.getSetCookie()); other repeated headers read joined.
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of Array.isArray(v) ? v : [v]) h.append(k, one);
             resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
           });
         });

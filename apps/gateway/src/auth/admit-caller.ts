@@ -1,61 +1,103 @@
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import type { AuthMode } from '@teamchat/contracts';
+import { ZulipError } from '@teamchat/zulip';
 import type { Response } from 'express';
+import { isSessionRequest } from '../http/json-routes';
 import type { ApiRequest } from '../http/request-context';
 import { ApiRateLimit } from './api-rate-limit';
 import { notLoggedIn, parseBasicAuth } from './basic-credentials';
 import { CredentialCache } from './credential-cache';
+import { Sessions } from './sessions';
+
+type Identified = IncomingMessage & Pick<ApiRequest, 'ctx'>;
+
+/** Methods that change nothing, which need no CSRF token (Django's safe methods). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /**
- * Sets the request's organization and caller as `mode` asks: with credentials, the user they
- * name (Zulip's 401s otherwise); without, the organization the host selects, refusing routes
- * that need a user.
- */
-export async function identifyCaller(
-  credentials: CredentialCache,
-  req: IncomingMessage & Pick<ApiRequest, 'ctx'>,
-  mode: Exclude<AuthMode, 'none'>,
-): Promise<void> {
-  const host = req.headers.host ?? '';
-  const authorization = req.headers.authorization;
-  if (authorization && mode !== 'realm') {
-    const { email, apiKey } = parseBasicAuth(authorization);
-    const { realm, user } = await credentials.authenticate(host, email, apiKey);
-    req.ctx.realm = realm;
-    req.ctx.user = user;
-  } else {
-    const realm = await credentials.realm(host);
-    if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
-    req.ctx.realm = realm;
-  }
-}
-
-/**
- * The admission of an API request, for the Nest routes' guard and the command routes alike:
- * the organization and caller as the endpoint's auth mode asks, then the rate limit. An
- * endpoint that needs nobody (`none`) looks up neither.
+ * The admission of an API request, for the Nest routes' guard, the command routes and the events
+ * poll alike: the organization and caller as the endpoint's auth mode asks, then the rate limit.
+ * An endpoint that needs nobody (`none`) looks up neither. A request under /api/v1 is admitted by
+ * HTTP Basic credentials only; one under /json (see json-routes) by its session only.
  */
 @Injectable()
 export class AdmitCaller {
   constructor(
     private readonly credentials: CredentialCache,
+    private readonly sessions: Sessions,
     private readonly rateLimit: ApiRateLimit,
   ) {}
 
   async admit(req: ApiRequest, res: Response, mode: AuthMode): Promise<void> {
     if (mode === 'none') return;
-    await identifyCaller(this.credentials, req, mode);
+    await this.identify(req, mode);
     await this.rateLimit.apply(req, res);
   }
 
   /**
+   * Sets the request's organization and caller as `mode` asks: with credentials, the user they
+   * name (Zulip's 401s otherwise); without, the organization the host selects, refusing routes
+   * that need a user.
+   */
+  async identify(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> {
+    if (isSessionRequest(req)) return this.identifyBySession(req, mode);
+    const host = req.headers.host ?? '';
+    const authorization = req.headers.authorization;
+    if (authorization && mode !== 'realm') {
+      const { email, apiKey } = parseBasicAuth(authorization);
+      const { realm, user } = await this.credentials.authenticate(host, email, apiKey);
+      req.ctx.realm = realm;
+      req.ctx.user = user;
+    } else {
+      await this.anonymous(req, mode);
+    }
+  }
+
+  /**
    * The caller named by an API key alone, as Zulip admits the `api_key` query parameter of file
-   * URLs (mobile apps cannot set headers on an image); Zulip does not rate limit these.
+   * URLs (mobile apps cannot set headers on an image); Zulip does not rate limit these. Never
+   * under /json, where only the session counts.
    */
   async admitByApiKey(req: ApiRequest, apiKey: string): Promise<void> {
+    if (isSessionRequest(req)) throw notLoggedIn();
     const { realm, user } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey);
     req.ctx.realm = realm;
     req.ctx.user = user;
+  }
+
+  /**
+   * A /json request: the session cookie names the caller (an Authorization header is ignored), and
+   * a request that may change something must carry the session's CSRF token. Without a session it
+   * is treated as anonymous, but an unsafe request needs one whatever the endpoint. The session's
+   * API key is checked as any key is, so a deactivated user or a rotated key ends it.
+   */
+  private async identifyBySession(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> {
+    const unsafe = !SAFE_METHODS.has(req.method ?? 'GET');
+    const session = await this.sessions.read(req);
+    if (!session) {
+      if (unsafe) throw notLoggedIn();
+      return this.anonymous(req, mode);
+    }
+    if (unsafe) this.sessions.checkCsrf(req, session);
+    let identity;
+    try {
+      identity = await this.credentials.authenticate(req.headers.host ?? '', null, session.apiKey);
+    } catch (error) {
+      if (!(error instanceof ZulipError) || error.status !== 401) throw error;
+      // Deactivated, or the key rotated, or another organization's host: a session ends with its key.
+      if (error.message !== 'Account is not associated with this subdomain') await this.sessions.end(session);
+      throw notLoggedIn();
+    }
+    if (identity.user.id !== session.userId || identity.realm.id !== session.realmId) throw notLoggedIn();
+    req.ctx.realm = identity.realm;
+    req.ctx.session = session.digest;
+    if (mode !== 'realm') req.ctx.user = identity.user;
+  }
+
+  private async anonymous(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> {
+    const realm = await this.credentials.realm(req.headers.host ?? '');
+    if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
+    req.ctx.realm = realm;
   }
 }

@@ -4,6 +4,7 @@ import { APP_CONFIG, LOGGER, MetricsService, SpanKind, extractNats, inSpan, trac
 import { AckPolicy, DeliverPolicy, connect, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
+import { Sessions } from '../auth/sessions';
 import { deliveriesOf, messageDeliveries } from './client-events';
 import { EventQueueStore, LeaseLost, type Delivery, type FanoutLease } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
@@ -46,6 +47,7 @@ export class EventFanout implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly sessions: Sessions,
   ) {}
 
   /** After EventBus (onModuleInit) has made sure the stream exists. */
@@ -226,9 +228,9 @@ export class EventFanout implements OnApplicationBootstrap, BeforeApplicationShu
       return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
     }
     if (subject === USER_ACCESS_CHANGED) {
-      // Not a client event: a deactivated user's queues go (every replica drops cached credentials itself).
+      // Not a client event: a deactivated user's queues and browser sessions go (every replica drops cached credentials itself).
       const change = UsersGroups.userAccessChangedSchema.parse(payload);
-      if (change.deactivated) await this.store.deleteQueuesOf(change.realmId, change.userId);
+      if (change.deactivated) await Promise.all([this.store.deleteQueuesOf(change.realmId, change.userId), this.sessions.endAllOf(change.userId)]);
       return [];
     }
     const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);

@@ -5,8 +5,7 @@ import { Realtime } from '@teamchat/contracts';
 import { LOGGER, MetricsService, tracing } from '@teamchat/platform';
 import { decodeParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { identifyCaller } from '../auth/admit-caller';
-import { CredentialCache } from '../auth/credential-cache';
+import { AdmitCaller } from '../auth/admit-caller';
 import { rawParams, type ApiRequest } from '../http/request-context';
 import { assignRequestId } from '../http/request-id.middleware';
 import { mountedElsewhere } from '../http/route.decorator';
@@ -26,19 +25,19 @@ type PollRequest = IncomingMessage & Pick<ApiRequest, 'ctx'>;
  * GET /events, the one route every client calls again as soon as it is answered, served by
  * FrontDoor on Node's own request event ahead of Express and Nest: measured under `npm run bench:events`,
  * their routing, response helpers and pipeline cost more CPU per poll than the poll itself.
- * The rules are the same functions the other routes use: assignRequestId, identifyCaller,
+ * The rules are the same functions the other routes use: assignRequestId, AdmitCaller.identify,
  * rawParams, decodeParams, sendSuccess, sendError. Event polling is not rate limited (as in Zulip).
  */
 @Injectable()
 export class PollEventsRoute {
   constructor(
-    private readonly credentials: CredentialCache,
+    private readonly admission: AdmitCaller,
     private readonly longPoll: LongPoll,
     private readonly metrics: MetricsService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Whether the request is a poll (GET /api/v1/events); any other is for the other handlers. */
+  /** Whether the request is a poll (GET /api/v1/events, or /json/events once FrontDoor has marked it); any other is for the other handlers. */
   handles(req: IncomingMessage): boolean {
     if (req.method !== 'GET') return false;
     const url = req.url ?? '';
@@ -55,7 +54,7 @@ export class PollEventsRoute {
     req.resume();
     const request = req as PollRequest;
     try {
-      await identifyCaller(this.credentials, request, 'user');
+      await this.admission.identify(request, 'user');
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));

@@ -6,6 +6,7 @@ import { ENDPOINT_REGISTRY } from '@teamchat/contracts';
 import express from 'express';
 import pino from 'pino';
 import type { AdmitCaller } from '../auth/admit-caller';
+import type { Sessions } from '../auth/sessions';
 import type { CommandClient } from '@teamchat/platform';
 import { CommandRoutes } from './command-routes';
 import type { ApiRequest } from './request-context';
@@ -16,7 +17,7 @@ import type { ApiRequest } from './request-context';
  * of the route it picked (the admission step fails with it), and `match` is asked the same.
  */
 describe('CommandRoutes.match picks the route Express would', () => {
-  const routes = new CommandRoutes({} as AdmitCaller, {} as CommandClient, pino({ level: 'silent' }));
+  const routes = new CommandRoutes({} as AdmitCaller, {} as CommandClient, pino({ level: 'silent' }), {} as Sessions);
   // Express's routes end in `serve`: here it only names the route Express picked.
   (routes as unknown as { serve: (def: { subject: string }, req: ApiRequest, res: express.Response) => void }).serve = (def, req, res) =>
     void res.json({ msg: `${req.method} ${def.subject}` });

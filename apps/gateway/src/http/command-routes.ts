@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ENDPOINT_REGISTRY, expressPath, type ApiCommandDef, type Endpoint } from '@teamchat/contracts';
+import { ENDPOINT_REGISTRY, UsersGroups, expressPath, type ApiCommandDef, type Endpoint } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { ParamSpecs } from '@teamchat/zulip';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
+import { Sessions } from '../auth/sessions';
 import { commandEnvelope, pathSegmentsMatch } from './endpoint-request';
 import type { ApiRequest } from './request-context';
 import { mountedElsewhere } from './route.decorator';
@@ -13,6 +14,8 @@ import { sendSuccess } from './success-envelope.interceptor';
 import { sendError } from './zulip-exception.filter';
 
 type AnyCommand = ApiCommandDef<ParamSpecs, unknown>;
+
+const UPDATE_SETTINGS: Endpoint = UsersGroups.updateSettings;
 
 const isCommand = (endpoint: Endpoint): endpoint is AnyCommand => 'subject' in endpoint;
 
@@ -56,6 +59,7 @@ export class CommandRoutes {
     private readonly admission: AdmitCaller,
     private readonly commands: CommandClient,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly sessions: Sessions,
   ) {
     for (const endpoint of [...ENDPOINT_REGISTRY].sort(literalSegmentsFirst)) {
       if (!isCommand(endpoint)) continue;
@@ -115,7 +119,12 @@ export class CommandRoutes {
   private async serve(def: AnyCommand, req: ApiRequest, res: Response): Promise<void> {
     try {
       await this.admission.admit(req, res, def.auth);
-      const data = await this.commands.call(def, commandEnvelope(req, def));
+      const envelope = commandEnvelope(req, def);
+      const data = await this.commands.call(def, envelope);
+      // A new password ends the user's other browser sessions (the one that changed it stays, as in Zulip).
+      if (def === UPDATE_SETTINGS && (envelope.params as { new_password?: string }).new_password !== undefined && req.ctx.user) {
+        await this.sessions.endAllOf(req.ctx.user.id, req.ctx.session);
+      }
       if (!res.writableEnded) sendSuccess(res, data as object, req.ctx.ignored);
     } catch (error) {
       if (!res.writableEnded) sendError(req, res, error, this.logger);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { PollEventsRoute } from '../events/poll-events.route';
 import { CommandRoutes, type CommandMatch } from './command-routes';
 import { httpMetrics } from './http-metrics.middleware';
+import { enterJson } from './json-routes';
 import type { ApiRequest } from './request-context';
 import { assignRequestId } from './request-id.middleware';
 import { UploadsProxy } from './uploads-proxy';
@@ -14,7 +15,8 @@ import { sendError } from './zulip-exception.filter';
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * The server's request handler, in front of Express: GET /events goes to PollEventsRoute, a
+ * The server's request handler, in front of Express: a /json request becomes its /api/v1 twin
+ * marked as a session request (enterJson), GET /events goes to PollEventsRoute, a
  * request for a command route to CommandRoutes, and everything else to Express as before.
  * A command request gets what Express would have given it on the way (Express's request and
  * response objects, the request id, the timing, the same body parsers, the parameters its
@@ -45,6 +47,8 @@ export class FrontDoor {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       // Draining: every answer closes its connection, so keep-alive clients reconnect elsewhere.
       if (this.shutdown.isDraining()) res.shouldKeepAlive = false;
+      // /json/... is /api/v1/... admitted by the session: from here on the same routes serve it.
+      enterJson(req);
       if (this.polls.handles(req)) return void this.polls.serve(req, res);
       if (this.uploads.claims(req.url ?? '')) return toExpress(req, res);
       const matched = this.commands.match(req as ApiRequest);

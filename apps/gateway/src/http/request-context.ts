@@ -6,6 +6,8 @@ export interface RequestContext {
   requestId: string;
   realm?: RealmInfo;
   user: AuthUser | null;
+  /** The browser session that admitted the request (its digest), for a request under /json. */
+  session?: string;
   /** Parameter names the endpoint did not use, for `ignored_parameters_unsupported`. */
   ignored: string[];
 }

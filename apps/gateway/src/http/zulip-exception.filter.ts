@@ -3,6 +3,7 @@ import { LOGGER, isDependencyUnavailable } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { isSessionRequest } from './json-routes';
 import type { ApiRequest } from './request-context';
 
 /**
@@ -22,7 +23,8 @@ export class ZulipExceptionFilter implements ExceptionFilter {
 export function sendError(req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>>, res: ServerResponse, exception: unknown, logger: Logger): void {
   const error = toZulipError(exception, req, logger);
   if (error.status === 401 && error.code === 'UNAUTHORIZED') {
-    res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
+    // Under /json, Zulip's `Session` challenge: a Basic one would make the browser prompt for a password.
+    res.setHeader('WWW-Authenticate', isSessionRequest(req) ? 'Session realm="zulip"' : 'Basic realm="zulip"');
   }
   const retryAfter = error.extra['retry-after'];
   if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
