@@ -1,0 +1,58 @@
+/** The shapes the app reads from the server's answers and events (Zulip's API). */
+export interface Message {
+  id: number;
+  type: 'stream' | 'private';
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  /** The channel's name, or the conversation's people. */
+  display_recipient: string | { id: number; email: string; full_name: string }[];
+  stream_id?: number;
+  subject: string;
+  content: string;
+  timestamp: number;
+  flags?: string[];
+}
+
+export interface Subscription {
+  stream_id: number;
+  name: string;
+  color: string;
+  is_muted?: boolean;
+  pin_to_top?: boolean;
+}
+
+export interface User {
+  user_id: number;
+  email: string;
+  full_name: string;
+  is_active?: boolean;
+  is_bot: boolean;
+}
+
+export interface UnreadMessages {
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  pms: { other_user_id: number; unread_message_ids: number[] }[];
+  huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
+}
+
+export interface RegisterAnswer {
+  queue_id: string;
+  last_event_id: number;
+  user_id: number;
+  email: string;
+  full_name: string;
+  subscriptions: Subscription[];
+  realm_users: User[];
+  unread_msgs: UnreadMessages;
+  realm_name?: string;
+  server_typing_started_wait_period_milliseconds?: number;
+  server_typing_stopped_wait_period_milliseconds?: number;
+  server_typing_started_expiry_period_milliseconds?: number;
+}
+
+export interface ServerEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}

@@ -1,0 +1,41 @@
+import { channelKey, unreadCounts, type ChatState } from '../events/chat-state';
+import { narrowHash, type Narrow } from '../narrow/narrow';
+import { TopicList } from './TopicList';
+import { UnreadCount } from './UnreadCount';
+
+/** The navigation landmark "Channels": each subscribed channel a link named by its name, with its unread count beside it. */
+export function ChannelList({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const counts = unreadCounts(state);
+  return (
+    <>
+      <nav aria-label="Views" className="views">
+        <ul>
+          <li>
+            <a href="#feed" aria-current={narrow.kind === 'all' ? 'page' : undefined}>
+              Combined feed
+            </a>
+          </li>
+        </ul>
+      </nav>
+      <nav aria-label="Channels">
+        <h2>Channels</h2>
+        {state.subscriptions.length === 0 && <p className="empty">You are not subscribed to any channel.</p>}
+        <ul>
+          {state.subscriptions.map((sub) => {
+            const current = narrow.kind === 'channel' && narrow.channelId === sub.stream_id;
+            return (
+              <li key={sub.stream_id}>
+                <span className="swatch" aria-hidden="true" style={{ background: sub.color }} />
+                <a href={narrowHash({ kind: 'channel', channelId: sub.stream_id, channelName: sub.name })} aria-current={current ? 'page' : undefined}>
+                  {sub.name}
+                </a>
+                <UnreadCount count={counts.get(channelKey(sub.stream_id)) ?? 0} />
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      {narrow.kind === 'channel' && <TopicList channelId={narrow.channelId} channelName={narrow.channelName} narrow={narrow} counts={counts} />}
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { topicKey } from '../events/chat-state';
+import { topicsKey, type Topic } from '../events/dispatch';
+import { narrowHash, type Narrow } from '../narrow/narrow';
+import { UnreadCount } from './UnreadCount';
+
+/** The navigation landmark "Topics": the topics of the channel being read, newest first, each a link with its unread count. */
+export function TopicList({ channelId, channelName, narrow, counts }: { channelId: number; channelName: string; narrow: Narrow; counts: Map<string, number> }) {
+  const topics = useQuery({
+    queryKey: topicsKey(channelId),
+    queryFn: async ({ signal }) => (await api.get<{ topics: Topic[] }>(`/users/me/${channelId}/topics`, {}, signal)).topics,
+  });
+  if (!topics.data || topics.data.length === 0) return null;
+  return (
+    <nav aria-label="Topics">
+      <h2>Topics in #{channelName}</h2>
+      <ul className="topics">
+      {topics.data.slice(0, 20).map((topic) => {
+        const current = narrow.kind === 'channel' && narrow.topic !== undefined && narrow.topic.toLowerCase() === topic.name.toLowerCase();
+        return (
+          <li key={topic.name}>
+            <a href={narrowHash({ kind: 'channel', channelId, channelName, topic: topic.name })} aria-current={current ? 'page' : undefined}>
+              {topic.name || 'general chat'}
+            </a>
+            <UnreadCount count={counts.get(topicKey(channelId, topic.name)) ?? 0} />
+          </li>
+        );
+      })}
+      </ul>
+    </nav>
+  );
+}

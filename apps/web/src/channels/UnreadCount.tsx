@@ -1,0 +1,9 @@
+/** A conversation's unread count, beside its link (so the link's name stays the conversation's name). */
+export function UnreadCount({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="unread" aria-label={`${count} unread`}>
+      {count}
+    </span>
+  );
+}

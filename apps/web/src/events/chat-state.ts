@@ -1,0 +1,64 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Message, RegisterAnswer, Subscription, User } from '../api/types';
+import { otherPeople } from '../narrow/narrow';
+
+/**
+ * What the app knows from POST /register, kept in the query cache under CHAT_STATE and changed
+ * only by the event dispatcher: who I am, my channels, the people, and which messages are unread
+ * (message id → its conversation).
+ */
+export interface ChatState {
+  me: { user_id: number; email: string; full_name: string };
+  realmName: string;
+  subscriptions: Subscription[];
+  users: Record<number, User>;
+  unread: Record<number, string>;
+  typingStartedWaitMs: number;
+}
+
+export const CHAT_STATE = ['chat'] as const;
+
+/** A channel's conversations' keys start with this; a topic's key adds the topic (compared without case). */
+export const channelKey = (channelId: number) => `c:${channelId}/`;
+export const topicKey = (channelId: number, topic: string) => `${channelKey(channelId)}${topic.toLowerCase()}`;
+export const dmKey = (others: number[]) => `d:${[...others].sort((a, b) => a - b).join(',')}`;
+
+export function conversationKey(message: Message, myId: number): string {
+  return message.type === 'stream' ? topicKey(message.stream_id ?? 0, message.subject) : dmKey(otherPeople(message, myId));
+}
+
+export function stateFromRegister(answer: RegisterAnswer): ChatState {
+  const unread: Record<number, string> = {};
+  for (const channel of answer.unread_msgs?.streams ?? []) for (const id of channel.unread_message_ids) unread[id] = topicKey(channel.stream_id, channel.topic);
+  for (const dm of answer.unread_msgs?.pms ?? []) for (const id of dm.unread_message_ids) unread[id] = dmKey([dm.other_user_id]);
+  for (const group of answer.unread_msgs?.huddles ?? []) {
+    const others = group.user_ids_string.split(',').map(Number).filter((id) => id !== answer.user_id);
+    for (const id of group.unread_message_ids) unread[id] = dmKey(others);
+  }
+  return {
+    me: { user_id: answer.user_id, email: answer.email, full_name: answer.full_name },
+    realmName: answer.realm_name ?? '',
+    subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
+    users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
+    unread,
+    typingStartedWaitMs: answer.server_typing_started_wait_period_milliseconds ?? 10_000,
+  };
+}
+
+/** How many unread messages each conversation key has, and each channel (under channelKey). */
+export function unreadCounts(state: ChatState): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const key of Object.values(state.unread)) {
+    add(key);
+    if (key.startsWith('c:')) add(key.slice(0, key.indexOf('/') + 1));
+  }
+  return counts;
+}
+
+export const chatState = (client: QueryClient) => client.getQueryData<ChatState>(CHAT_STATE);
+
+export function updateChatState(client: QueryClient, change: (state: ChatState) => ChatState): void {
+  const state = chatState(client);
+  if (state) client.setQueryData(CHAT_STATE, change(state));
+}

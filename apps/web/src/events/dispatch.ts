@@ -1,0 +1,117 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Message, ServerEvent, Subscription, User } from '../api/types';
+import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
+import { chatState, conversationKey, updateChatState } from './chat-state';
+import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
+
+/** The messages of a narrow as the cache holds them (oldest first). */
+export interface MessagePage {
+  messages: Message[];
+  foundOldest: boolean;
+}
+
+export const messagesKey = (narrow: Narrow) => ['messages', narrowIdentity(narrow)] as const;
+
+/** A channel's topics, newest first (GET /users/me/{stream_id}/topics). */
+export interface Topic {
+  name: string;
+  max_id: number;
+}
+export const topicsKey = (channelId: number) => ['topics', channelId] as const;
+
+/**
+ * The one place server events change the client's state (Zulip's server_events_dispatch): the
+ * cached message lists, the chat state (channels, people, unread) and who is typing. Nothing
+ * refetches what an event already says.
+ */
+export function dispatch(client: QueryClient, event: ServerEvent): void {
+  const state = chatState(client);
+  if (!state) return;
+  const myId = state.me.user_id;
+  switch (event.type) {
+    case 'message': {
+      const message = { ...(event.message as Message), flags: (event.flags as string[] | undefined) ?? [] };
+      for (const [key, page] of client.getQueriesData<MessagePage>({ queryKey: ['messages'] })) {
+        const narrow = key[1] as Narrow;
+        if (!page || !inNarrow(narrow, message, myId) || page.messages.some((m) => m.id === message.id)) continue;
+        client.setQueryData<MessagePage>(key, { ...page, messages: [...page.messages, message] });
+      }
+      if (message.type === 'stream') {
+        const topics = client.getQueryData<Topic[]>(topicsKey(message.stream_id ?? 0));
+        if (topics) {
+          const others = topics.filter((topic) => topic.name.toLowerCase() !== message.subject.toLowerCase());
+          client.setQueryData<Topic[]>(topicsKey(message.stream_id ?? 0), [{ name: message.subject, max_id: message.id }, ...others]);
+        }
+      }
+      if (!message.flags.includes('read') && message.sender_id !== myId) {
+        updateChatState(client, (s) => ({ ...s, unread: { ...s.unread, [message.id]: conversationKey(message, myId) } }));
+      }
+      // A message ends its sender's typing notice.
+      if (message.type === 'stream') typingStopped(typingInTopic(message.stream_id ?? 0, message.subject), message.sender_id);
+      else typingStopped(typingInDm([message.sender_id]), message.sender_id);
+      return;
+    }
+    case 'update_message_flags': {
+      if (event.flag !== 'read' || event.op !== 'add') return;
+      updateChatState(client, (s) => {
+        if (event.all) return { ...s, unread: {} };
+        const unread = { ...s.unread };
+        for (const id of (event.messages as number[]) ?? []) delete unread[id];
+        return { ...s, unread };
+      });
+      return;
+    }
+    case 'delete_message': {
+      const ids = new Set<number>((event.message_ids as number[] | undefined) ?? (event.message_id !== undefined ? [event.message_id as number] : []));
+      for (const [key, page] of client.getQueriesData<MessagePage>({ queryKey: ['messages'] })) {
+        if (page) client.setQueryData<MessagePage>(key, { ...page, messages: page.messages.filter((m) => !ids.has(m.id)) });
+      }
+      updateChatState(client, (s) => ({ ...s, unread: Object.fromEntries(Object.entries(s.unread).filter(([id]) => !ids.has(Number(id)))) }));
+      return;
+    }
+    case 'subscription': {
+      if (event.op === 'add') {
+        const added = event.subscriptions as Subscription[];
+        updateChatState(client, (s) => ({
+          ...s,
+          subscriptions: [...s.subscriptions.filter((sub) => !added.some((a) => a.stream_id === sub.stream_id)), ...added].sort((a, b) => a.name.localeCompare(b.name)),
+        }));
+      } else if (event.op === 'remove') {
+        const removed = new Set((event.subscriptions as { stream_id: number }[]).map((sub) => sub.stream_id));
+        updateChatState(client, (s) => ({ ...s, subscriptions: s.subscriptions.filter((sub) => !removed.has(sub.stream_id)) }));
+      }
+      return;
+    }
+    case 'stream': {
+      if (event.op === 'update' && event.property === 'name') {
+        updateChatState(client, (s) => ({
+          ...s,
+          subscriptions: s.subscriptions.map((sub) => (sub.stream_id === event.stream_id ? { ...sub, name: String(event.value) } : sub)),
+        }));
+      }
+      return;
+    }
+    case 'realm_user': {
+      const person = event.person as Partial<User> & { user_id: number };
+      if (event.op === 'add') updateChatState(client, (s) => ({ ...s, users: { ...s.users, [person.user_id]: person as User } }));
+      else if (event.op === 'update' || event.op === 'remove') {
+        const change: Partial<User> = event.op === 'update' ? person : { is_active: false };
+        updateChatState(client, (st) => (st.users[person.user_id] ? { ...st, users: { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } } : st));
+      }
+      return;
+    }
+    case 'typing': {
+      const sender = (event.sender as { user_id: number }).user_id;
+      if (sender === myId) return;
+      const conversation =
+        event.message_type === 'stream'
+          ? typingInTopic(event.stream_id as number, String(event.topic ?? ''))
+          : typingInDm(((event.recipients as { user_id: number }[]) ?? []).map((r) => r.user_id).filter((id) => id !== myId));
+      if (event.op === 'start') typingStarted(conversation, sender);
+      else typingStopped(conversation, sender);
+      return;
+    }
+    default:
+      return; // heartbeat, and what this first version does not show yet
+  }
+}

@@ -1,0 +1,128 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { api } from '../api/client';
+import type { Message } from '../api/types';
+import { Compose } from '../compose/Compose';
+import type { ChatState } from '../events/chat-state';
+import { messagesKey, type MessagePage } from '../events/dispatch';
+import { useTyping, typingInDm, typingInTopic } from '../events/typing';
+import { apiNarrow, narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
+import { MessageContent } from './MessageContent';
+
+function title(narrow: Narrow): string {
+  switch (narrow.kind) {
+    case 'all':
+      return 'Combined feed';
+    case 'channel':
+      return narrow.topic !== undefined ? `#${narrow.channelName} › ${narrow.topic}` : `#${narrow.channelName}`;
+    case 'dm':
+      return narrow.label;
+  }
+}
+
+const timeOf = (seconds: number) => new Date(seconds * 1000);
+
+/** The narrow's messages (the region "Messages", each an article), who is typing, and the compose box. */
+export function MessageView({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: messagesKey(narrow),
+    queryFn: async ({ signal }): Promise<MessagePage> => {
+      const answer = await api.get<{ messages: Message[]; found_oldest: boolean }>(
+        '/messages',
+        { anchor: 'newest', num_before: 100, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false },
+        signal,
+      );
+      return { messages: answer.messages, foundOldest: answer.found_oldest };
+    },
+  });
+  const messages = query.data?.messages ?? [];
+  const list = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  // New messages keep the view at the bottom when it was there.
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+  }, [messages.length, narrow]);
+
+  // Messages on screen are read (Zulip marks them as they are seen); the event moves the counts.
+  const unreadShown = messages.filter((message) => state.unread[message.id] !== undefined).map((message) => message.id);
+  const unreadShownKey = unreadShown.join(',');
+  useEffect(() => {
+    if (unreadShown.length === 0 || document.visibilityState !== 'visible') return;
+    const timer = setTimeout(() => {
+      void api.post('/messages/flags', { messages: unreadShown, op: 'add', flag: 'read' }).catch(() => undefined);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [unreadShownKey]);
+
+  const typingPrefix =
+    narrow.kind === 'channel'
+      ? narrow.topic !== undefined
+        ? typingInTopic(narrow.channelId, narrow.topic)
+        : typingInTopic(narrow.channelId, '') // any topic of the channel
+      : narrow.kind === 'dm'
+        ? typingInDm(narrow.userIds.filter((id) => id !== state.me.user_id))
+        : '';
+  const typists = useTyping(typingPrefix);
+
+  return (
+    <main className="view">
+      <h1>{title(narrow)}</h1>
+      <section
+        aria-label="Messages"
+        className="messages"
+        ref={list}
+        tabIndex={0}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+        }}
+      >
+        {query.isPending && <p className="loading">Loading messages…</p>}
+        {query.isError && (
+          <p role="alert">
+            Messages could not be loaded: {query.error.message}{' '}
+            <button type="button" onClick={() => void client.invalidateQueries({ queryKey: messagesKey(narrow) })}>
+              Retry
+            </button>
+          </p>
+        )}
+        {query.isSuccess && messages.length === 0 && <p className="empty">No messages here yet.</p>}
+        {messages.map((message) => (
+          <MessageItem key={message.id} message={message} narrow={narrow} state={state} />
+        ))}
+      </section>
+      <p className="typing" role="status" aria-live="polite">
+        {typists.length > 0 && `${typists.map((id) => state.users[id]?.full_name ?? 'Someone').join(', ')} ${typists.length === 1 ? 'is' : 'are'} typing…`}
+      </p>
+      <Compose state={state} narrow={narrow} />
+    </main>
+  );
+}
+
+function MessageItem({ message, narrow, state }: { message: Message; narrow: Narrow; state: ChatState }) {
+  const when = timeOf(message.timestamp);
+  const where =
+    message.type === 'stream'
+      ? { text: `#${typeof message.display_recipient === 'string' ? message.display_recipient : ''} › ${message.subject}`, hash: narrowHash({ kind: 'channel', channelId: message.stream_id ?? 0, channelName: String(message.display_recipient), topic: message.subject }) }
+      : { text: `Direct message`, hash: narrowHash({ kind: 'dm', userIds: otherPeople(message, state.me.user_id), label: '' }) };
+  const showWhere = narrow.kind === 'all' || (narrow.kind === 'channel' && narrow.topic === undefined);
+  return (
+    <article className="message" aria-labelledby={`m${message.id}-sender`}>
+      <header>
+        <strong id={`m${message.id}-sender`}>{message.sender_full_name}</strong>
+        <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+          {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+        </time>
+        {showWhere && (
+          <a className="where" href={where.hash}>
+            {narrow.kind === 'channel' ? message.subject : where.text}
+          </a>
+        )}
+      </header>
+      <MessageContent html={message.content} />
+    </article>
+  );
+}
