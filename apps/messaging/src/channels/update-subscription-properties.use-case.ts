@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, Messaging } from '@teamchat/contracts';
-import { Prisma, PrismaService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
+import { SubscriptionsRepository, type SubscriptionSettings } from '../data/subscriptions.repository';
 import { subscriptionEvent, type PendingEvent } from './channel-events';
 import { HEX_COLOR, canSeeChannel } from './channel-rules';
 
@@ -29,7 +30,7 @@ const BOOLEAN_PROPERTIES = {
 @Injectable()
 export class UpdateSubscriptionProperties {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -38,15 +39,10 @@ export class UpdateSubscriptionProperties {
     // Every channel named, read at once: a request may carry thousands of changes.
     const ids = [...new Set(params.subscription_data.map((change) => change.stream_id).filter(isStoredId))];
     const channels = new Map(
-      (
-        await this.prisma.stream.findMany({
-          where: { id: { in: ids }, realmId: realm.id },
-          include: { subscriptions: { where: { userId: caller.id, active: true } } },
-        })
-      ).map((channel) => [channel.id, channel]),
+      (await this.subscriptions.channelsWithActiveSubscriptionOf(realm.id, ids, caller.id)).map((channel) => [channel.id, channel]),
     );
     // The changes to one subscription fold into one write, in order (a later change of a column wins).
-    const updates = new Map<number, Prisma.SubscriptionUpdateInput>();
+    const updates = new Map<number, SubscriptionSettings>();
     const events: PendingEvent[] = [];
     for (const { stream_id: streamId, property, value } of params.subscription_data) {
       const channel = channels.get(streamId);
@@ -56,9 +52,7 @@ export class UpdateSubscriptionProperties {
       updates.set(subscription.id, { ...updates.get(subscription.id), ...toColumn(property, value) });
       events.push(...changeEvents(realm.id, caller.id, streamId, property, value));
     }
-    await this.prisma.$transaction(
-      [...updates].map(([subscriptionId, data]) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })),
-    );
+    await this.subscriptions.changeSettings(updates);
     await this.events.publishAll(events, requestId);
     return {};
   }
@@ -76,7 +70,7 @@ function changeEvents(realmId: number, userId: number, streamId: number, propert
   return [update('in_home_view', !muted), update('is_muted', muted)];
 }
 
-function toColumn(property: string, value: boolean | string): Prisma.SubscriptionUpdateInput {
+function toColumn(property: string, value: boolean | string): SubscriptionSettings {
   if (property === 'color') {
     if (typeof value !== 'string') throw badRequest('color is not a string');
     if (!HEX_COLOR.test(value)) throw badRequest('color is not a valid hex color code');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService } from '@teamchat/db';
+import { PgService, PrismaService, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import {
   activeSubscriberIds,
   activeSubscribersOfChannels,
@@ -8,6 +8,11 @@ import {
 } from './subscriptions.sql';
 
 export type { ChannelWithOwnSubscriptionRow, OwnSubscription } from './subscriptions.sql';
+
+/** A subscription's settings a user changes (color, muting, notifications…). */
+export type SubscriptionSettings = Partial<
+  Pick<SubscriptionModel, 'color' | 'isMuted' | 'pinToTop' | 'desktopNotifications' | 'audibleNotifications' | 'pushNotifications' | 'emailNotifications' | 'wildcardMentionsNotify'>
+>;
 
 /** `subscriptions`, which messaging owns: who is subscribed to which channel, on the hot paths. */
 @Injectable()
@@ -20,6 +25,19 @@ export class SubscriptionsRepository {
   /** Whether the user is an active subscriber of the channel. */
   async isActiveSubscriber(streamId: number, userId: number): Promise<boolean> {
     return (await this.prisma.subscription.count({ where: { streamId, userId, active: true } })) > 0;
+  }
+
+  /** These channels of the organization, each with the user's active subscription (none: empty). */
+  channelsWithActiveSubscriptionOf(realmId: number, streamIds: number[], userId: number): Promise<(StreamModel & { subscriptions: SubscriptionModel[] })[]> {
+    return this.prisma.stream.findMany({
+      where: { id: { in: streamIds }, realmId },
+      include: { subscriptions: { where: { userId, active: true } } },
+    });
+  }
+
+  /** Changes subscriptions' settings, all in one transaction. */
+  async changeSettings(changes: Map<number, SubscriptionSettings>): Promise<void> {
+    await this.prisma.$transaction([...changes].map(([subscriptionId, data]) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })));
   }
 
   /** The users with an active subscription to the channel, whatever their account's state. */
