@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DecodedParams, ErrorBody, ParamSpecs } from '@teamchat/zulip';
 import type { ServiceName } from './services';
 import { commandSubject } from './subject';
-import { ENDPOINT_REGISTRY, endpointOf, type Endpoint, type EndpointSpec, type ResponseSchema } from './api/endpoint';
+import { ENDPOINT_REGISTRY, endpointOf, type AuthMode, type Endpoint, type EndpointSpec, type ResponseSchema } from './api/endpoint';
 
 /** The organization a request is for, as resolved from its host name. */
 export const realmRefSchema = z.object({
@@ -36,6 +36,12 @@ export interface ApiCommand<P> {
   client?: string;
 }
 
+/** The command of an endpoint only logged-in users may call: its caller is always there. */
+export type UserCommand<P> = ApiCommand<P> & { user: AuthUser };
+
+/** The command an endpoint of auth mode `A` sends: `user` endpoints carry their caller. */
+export type CommandOf<A extends AuthMode, P> = A extends 'user' ? UserCommand<P> : ApiCommand<P>;
+
 export type CommandReply<R> = { ok: true; data: R } | { ok: false; error: ErrorBody };
 
 /**
@@ -51,8 +57,8 @@ export interface CommandDef<Payload, Result> {
 }
 
 /** A command that serves one HTTP endpoint: the endpoint's declaration and the command's subject. */
-export interface ApiCommandDef<S extends ParamSpecs, Result, R extends ResponseSchema = ResponseSchema>
-  extends CommandDef<ApiCommand<DecodedParams<S>>, Result>,
+export interface ApiCommandDef<S extends ParamSpecs, Result, R extends ResponseSchema = ResponseSchema, A extends AuthMode = AuthMode>
+  extends CommandDef<CommandOf<A, DecodedParams<S>>, Result>,
     Endpoint<S, R> {}
 
 /** Every command defined, so a service can check at start that it handles all of its own. */
@@ -75,20 +81,21 @@ export function defineCommand<Payload, Result>(
  * An API command: the endpoint it serves (route, parameters, success body) declared once; the
  * payload schema is derived from the parameters and the result type from the success body.
  */
-export function defineApiCommand<S extends ParamSpecs, R extends ResponseSchema>(
+export function defineApiCommand<S extends ParamSpecs, R extends ResponseSchema, const A extends AuthMode = 'user'>(
   service: ServiceName,
   verb: string,
-  spec: EndpointSpec<S, R>,
-): ApiCommandDef<S, z.output<R>, R> {
+  spec: EndpointSpec<S, R> & { auth?: A },
+): ApiCommandDef<S, z.output<R>, R, A> {
   const paramShape = Object.fromEntries(Object.entries(spec.params).map(([name, p]) => [name, p.schema.optional()]));
   const payload = z.object({
     realm: realmRefSchema,
-    user: authUserSchema.nullable(),
+    // The type's promise, checked where the command arrives: a `user` endpoint's command names its caller.
+    user: (spec.auth ?? 'user') === 'user' ? authUserSchema : authUserSchema.nullable(),
     params: z.object(paramShape),
     requestId: z.string(),
     client: z.string().max(30).optional(),
-  }) as unknown as z.ZodType<ApiCommand<DecodedParams<S>>>;
-  const def = register<ApiCommandDef<S, z.output<R>, R>>({
+  }) as unknown as z.ZodType<CommandOf<A, DecodedParams<S>>>;
+  const def = register<ApiCommandDef<S, z.output<R>, R, A>>({
     ...endpointOf(service, spec),
     subject: commandSubject(service, verb),
     service,

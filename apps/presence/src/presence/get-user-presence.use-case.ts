@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Presence } from '@teamchat/contracts';
+import type { UserCommand, Presence } from '@teamchat/contracts';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { singleUserPresence } from './presence-format';
 import { PresencePeople } from './presence-people';
@@ -18,8 +18,8 @@ export class GetUserPresence {
     private readonly store: PresenceStore,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>) {
-    const target = await this.people.named(realm, user!, params.user_id_or_email);
+  async execute({ realm, user, params }: UserCommand<Params>) {
+    const target = await this.people.named(realm, user, params.user_id_or_email);
     const entry = target.settings.presence_enabled ? await this.store.find(realm.id, target.id) : null;
     if (!entry) throw badRequest(`No presence data for ${params.user_id_or_email}`);
     const [shown] = (await this.people.activeHumans(realm, [target.id])).values();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Presence } from '@teamchat/contracts';
+import type { UserCommand, Presence } from '@teamchat/contracts';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { PresenceAnnouncer } from './presence-announcer';
 import { PresencePeople } from './presence-people';
@@ -24,8 +24,8 @@ export class UpdatePresence {
     private readonly announcer: PresenceAnnouncer,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Result> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Result> {
+    const caller = user;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     if (params.status !== 'active' && params.status !== 'idle') throw badRequest(`Invalid status: ${params.status}`);
 

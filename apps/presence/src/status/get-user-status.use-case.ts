@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Presence } from '@teamchat/contracts';
+import type { UserCommand, Presence } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { toStatusRecord } from './status-change';
 import { StatusRules } from './status-rules';
@@ -15,8 +15,8 @@ export class GetUserStatus {
     private readonly statuses: UserStatusRepository,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
-    const target = await this.rules.target(realm, user!, params.user_id, { forAdmin: false });
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
+    const target = await this.rules.target(realm, user, params.user_id, { forAdmin: false });
     return { status: toStatusRecord(await this.statuses.find(target.id), target.settings.presence_enabled) };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UsersGroups, type ApiCommand, type Presence } from '@teamchat/contracts';
+import { UsersGroups, type UserCommand, type Presence } from '@teamchat/contracts';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
@@ -21,8 +21,8 @@ export class UpdateOwnStatus {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     const change = await this.rules.check(realm.id, params);
 

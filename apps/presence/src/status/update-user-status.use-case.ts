@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Presence } from '@teamchat/contracts';
+import type { UserCommand, Presence } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
@@ -20,9 +20,9 @@ export class UpdateUserStatus {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const { user_id: userId, ...fields } = params;
-    const target = await this.rules.target(realm, user!, userId, { forAdmin: true });
+    const target = await this.rules.target(realm, user, userId, { forAdmin: true });
     const change = await this.rules.check(realm.id, fields);
     await this.statuses.save(realm.id, target.id, change);
     await this.events.publishAll([await this.rules.changedEvent(realm.id, target.id, change)], requestId);

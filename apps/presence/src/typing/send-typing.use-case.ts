@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, type ApiCommand, type Presence, type RealmRef } from '@teamchat/contracts';
+import { Messaging, type UserCommand, type Presence, type RealmRef } from '@teamchat/contracts';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Person } from '../core/person';
@@ -29,8 +29,8 @@ export class SendTyping {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const senderId = user!.id;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const senderId = user.id;
     const published = params.type === 'direct' ? await this.direct(realm, senderId, params) : await this.channel(realm, senderId, params);
     await this.events.publishAll(published, requestId);
     return {};

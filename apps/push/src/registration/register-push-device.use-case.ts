@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Push } from '@teamchat/contracts';
+import type { UserCommand, Push } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { pushDeviceEvent, statusOf } from '../devices/push-device';
@@ -27,8 +27,8 @@ export class RegisterPushDevice {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     this.relay.requireConfigured();
     const publicKey = decodePublicKey(params.push_public_key);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiCommand, Push } from '@teamchat/contracts';
+import type { UserCommand, Push } from '@teamchat/contracts';
 import { LOGGER } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
@@ -34,8 +34,8 @@ export class SendE2eeTestNotification {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     const pushAccountId = params.push_account_id === undefined ? undefined : BigInt(params.push_account_id);
     const devices = await this.devices.activeOfUser(caller.id, pushAccountId);

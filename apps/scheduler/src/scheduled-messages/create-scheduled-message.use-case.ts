@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, type ApiCommand, type Scheduler } from '@teamchat/contracts';
+import { Messaging, type UserCommand, type Scheduler } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -24,8 +24,8 @@ export class CreateScheduledMessage {
     private readonly events: ScheduledMessageEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId, client }: ApiCommand<Params>): Promise<{ scheduled_message_id: number }> {
-    const sender = user!;
+  async execute({ realm, user, params, requestId, client }: UserCommand<Params>): Promise<{ scheduled_message_id: number }> {
+    const sender = user;
     mustBeInFuture(params.scheduled_delivery_timestamp);
     const type = storedType(params.type);
     const checked = await this.commands.call(Messaging.checkMessage, {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Scheduler } from '@teamchat/contracts';
+import type { UserCommand, Scheduler } from '@teamchat/contracts';
 import { resourceNotFound, type DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
 import { ScheduledMessageEvents } from './scheduled-message-events';
@@ -18,9 +18,9 @@ export class DeleteScheduledMessage {
     private readonly events: ScheduledMessageEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const stored = await this.scheduledMessages.ownUndelivered(realm.id, user!.id, params.scheduled_message_id);
-    if (!stored || !(await this.scheduledMessages.delete(realm.id, user!.id, stored.id))) throw scheduledMessageNotFound();
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const stored = await this.scheduledMessages.ownUndelivered(realm.id, user.id, params.scheduled_message_id);
+    if (!stored || !(await this.scheduledMessages.delete(realm.id, user.id, stored.id))) throw scheduledMessageNotFound();
     await this.queue.cancel(stored.id, stored.version);
     await this.events.removed(stored, requestId);
     return {};

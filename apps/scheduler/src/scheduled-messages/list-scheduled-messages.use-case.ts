@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Scheduler } from '@teamchat/contracts';
+import type { UserCommand, Scheduler } from '@teamchat/contracts';
 import { toScheduledMessageRecord } from './scheduled-message-record';
 import { ScheduledMessagesRepository } from '../data/scheduled-messages.repository';
 
@@ -8,8 +8,8 @@ import { ScheduledMessagesRepository } from '../data/scheduled-messages.reposito
 export class ListScheduledMessages {
   constructor(private readonly scheduledMessages: ScheduledMessagesRepository) {}
 
-  async execute({ realm, user }: Pick<ApiCommand<unknown>, 'realm' | 'user'>): Promise<{ scheduled_messages: Scheduler.ScheduledMessageRecord[] }> {
-    const stored = await this.scheduledMessages.undeliveredOf(realm.id, user!.id);
+  async execute({ realm, user }: Pick<UserCommand<unknown>, 'realm' | 'user'>): Promise<{ scheduled_messages: Scheduler.ScheduledMessageRecord[] }> {
+    const stored = await this.scheduledMessages.undeliveredOf(realm.id, user.id);
     return { scheduled_messages: stored.map(toScheduledMessageRecord) };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, type ApiCommand, type Scheduler } from '@teamchat/contracts';
+import { Messaging, type UserCommand, type Scheduler } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -27,8 +27,8 @@ export class UpdateScheduledMessage {
     private readonly events: ScheduledMessageEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId, client }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const sender = user!;
+  async execute({ realm, user, params, requestId, client }: UserCommand<Params>): Promise<Record<string, never>> {
+    const sender = user;
     const { type, to, topic, content, scheduled_delivery_timestamp: at } = params;
     if (type === undefined && to === undefined && topic === undefined && content === undefined && at === undefined) {
       throw badRequest('Nothing to change');

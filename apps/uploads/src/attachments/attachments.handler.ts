@@ -13,7 +13,7 @@ export class ListAttachments {
   constructor(private readonly attachments: AttachmentsRepository) {}
 
   async execute({ realm, user }: PayloadOf<typeof Uploads.listAttachments>) {
-    const [rows, used] = await Promise.all([this.attachments.ownedBy(user!.id), this.attachments.spaceUsed(realm.id)]);
+    const [rows, used] = await Promise.all([this.attachments.ownedBy(user.id), this.attachments.spaceUsed(realm.id)]);
     return {
       attachments: rows.map((row) => ({
         id: row.id,
@@ -37,7 +37,7 @@ export class RemoveAttachment {
   ) {}
 
   async execute({ user, params }: PayloadOf<typeof Uploads.removeAttachment>) {
-    const removedPath = isStoredId(params.attachment_id!) ? await this.attachments.deleteOwn(params.attachment_id!, user!.id) : null;
+    const removedPath = isStoredId(params.attachment_id!) ? await this.attachments.deleteOwn(params.attachment_id!, user.id) : null;
     if (removedPath === null) throw badRequest('Invalid attachment');
     await this.storage.delete(removedPath);
     return {};

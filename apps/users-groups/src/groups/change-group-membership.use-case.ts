@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
 import { GroupMembership } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { Transactions } from '../data/transactions';
@@ -34,7 +34,7 @@ export class ChangeGroupMembership {
     private readonly events: UserGroupEvents,
   ) {}
 
-  members({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof UsersGroups.updateUserGroupMembersParams>>) {
+  members({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof UsersGroups.updateUserGroupMembersParams>>) {
     const changes = {
       add: unique(params.add),
       delete: unique(params.delete),
@@ -44,15 +44,15 @@ export class ChangeGroupMembership {
     if (Object.values(changes).every((ids) => ids.length === 0)) {
       throw badRequest('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
     }
-    return this.apply(realm.id, user!, params.user_group_id, changes, requestId);
+    return this.apply(realm.id, user, params.user_group_id, changes, requestId);
   }
 
-  subgroups({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof UsersGroups.updateUserGroupSubgroupsParams>>) {
+  subgroups({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof UsersGroups.updateUserGroupSubgroupsParams>>) {
     const changes = { add: [], delete: [], addSubgroups: unique(params.add), deleteSubgroups: unique(params.delete) };
     if (changes.addSubgroups.length === 0 && changes.deleteSubgroups.length === 0) {
       throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
     }
-    return this.apply(realm.id, user!, params.user_group_id, changes, requestId);
+    return this.apply(realm.id, user, params.user_group_id, changes, requestId);
   }
 
   private async apply(realmId: number, caller: AuthUser, groupId: number, changes: Changes, requestId: string): Promise<Record<string, never>> {

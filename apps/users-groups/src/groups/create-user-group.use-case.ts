@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
+import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
 import { Transactions } from '../data/transactions';
@@ -31,8 +31,8 @@ export class CreateUserGroup {
     private readonly events: UserGroupEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ group_id: number }> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ group_id: number }> {
+    const caller = user;
     await this.permissions.checkMayCreate(caller);
     const name = checkGroupName(params.name);
     const members = [...new Set(params.members)];

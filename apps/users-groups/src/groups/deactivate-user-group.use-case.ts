@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
+import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
 import { ZulipError, type DecodedParams } from '@teamchat/zulip';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -28,8 +28,8 @@ export class DeactivateUserGroup {
     private readonly events: UserGroupEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const group = await this.permissions.forUpdate(user!, params.user_group_id, 'can_manage_group');
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const group = await this.permissions.forUpdate(user, params.user_group_id, 'can_manage_group');
     const objections = await this.objections(realm.id, group.id);
     if (objections.length > 0) throw new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
     await this.groups.update(group.id, { deactivated: true });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UserGroupRecord, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UserGroupRecord, UsersGroups } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { checkMemberOrAdmin } from './member-or-admin';
 import { UserGroupRecords } from './user-group-records';
@@ -11,8 +11,8 @@ type Params = DecodedParams<typeof UsersGroups.listUserGroupsParams>;
 export class ListUserGroups {
   constructor(private readonly store: UserGroupRecords) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ user_groups: UserGroupRecord[] }> {
-    checkMemberOrAdmin(user!);
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ user_groups: UserGroupRecord[] }> {
+    checkMemberOrAdmin(user);
     return { user_groups: await this.store.records(realm.id, { includeDeactivated: params.include_deactivated_groups }) };
   }
 }

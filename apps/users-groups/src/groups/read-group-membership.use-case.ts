@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UsersGroups } from '@teamchat/contracts';
 import { GroupMembership } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { checkMemberOrAdmin } from './member-or-admin';
@@ -20,15 +20,15 @@ export class ReadGroupMembership {
     private readonly membership: GroupMembership,
   ) {}
 
-  async members({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getUserGroupMembersParams>>) {
-    checkMemberOrAdmin(user!);
+  async members({ realm, user, params }: UserCommand<DecodedParams<typeof UsersGroups.getUserGroupMembersParams>>) {
+    checkMemberOrAdmin(user);
     const group = await this.store.named(realm.id, params.user_group_id);
     const members = params.direct_member_only ? await this.membership.directMembers([group.id]) : await this.membership.members([group.id]);
     return { members: members.get(group.id) ?? [] };
   }
 
-  async isMember({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getIsUserGroupMemberParams>>) {
-    checkMemberOrAdmin(user!);
+  async isMember({ realm, user, params }: UserCommand<DecodedParams<typeof UsersGroups.getIsUserGroupMemberParams>>) {
+    checkMemberOrAdmin(user);
     const group = await this.store.named(realm.id, params.user_group_id);
     if (!(await this.users.existsInRealm(realm.id, params.user_id))) throw badRequest('No such user');
     if (!params.direct_member_only) return { is_user_group_member: await this.membership.isMember(params.user_id, group.id) };
@@ -36,8 +36,8 @@ export class ReadGroupMembership {
     return { is_user_group_member: (direct.get(group.id) ?? []).includes(params.user_id) };
   }
 
-  async subgroups({ realm, user, params }: ApiCommand<DecodedParams<typeof UsersGroups.getUserGroupSubgroupsParams>>) {
-    checkMemberOrAdmin(user!);
+  async subgroups({ realm, user, params }: UserCommand<DecodedParams<typeof UsersGroups.getUserGroupSubgroupsParams>>) {
+    checkMemberOrAdmin(user);
     const group = await this.store.named(realm.id, params.user_group_id);
     if (params.direct_subgroup_only) {
       return { subgroups: await this.groups.directSubgroupIds(group.id) };

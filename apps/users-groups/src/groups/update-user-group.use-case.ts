@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GROUP_PERMISSION_SETTING_NAMES, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
+import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
 import { Transactions } from '../data/transactions';
 import { UserGroupsRepository, type GroupChanges } from '../data/user-groups.repository';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -29,12 +29,12 @@ export class UpdateUserGroup {
     private readonly events: UserGroupEvents,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const settingChanges = GROUP_PERMISSION_SETTING_NAMES.filter((name) => params[name] !== undefined);
     if (params.name === undefined && params.description === undefined && params.deactivated === undefined && settingChanges.length === 0) {
       throw badRequest('No new data supplied');
     }
-    const group = await this.permissions.forUpdate(user!, params.user_group_id, 'can_manage_group', { allowDeactivated: true });
+    const group = await this.permissions.forUpdate(user, params.user_group_id, 'can_manage_group', { allowDeactivated: true });
     const name = params.name !== undefined && params.name !== group.name ? checkGroupName(params.name) : undefined;
     for (const setting of settingChanges) {
       const old = params[setting]!.old;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UsersGroups } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
@@ -19,8 +19,8 @@ export class AddNavigationView {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     const { fragment, is_pinned: isPinned } = params;
     const name = params.name ?? null;
     if (isBuiltInView(fragment)) {

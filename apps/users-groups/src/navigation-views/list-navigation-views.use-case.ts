@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UsersGroups } from '@teamchat/contracts';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { toNavigationViewRecord } from './navigation-view-rules';
 
@@ -8,8 +8,8 @@ import { toNavigationViewRecord } from './navigation-view-rules';
 export class ListNavigationViews {
   constructor(private readonly views: NavigationViewsRepository) {}
 
-  async execute({ user }: ApiCommand<Record<string, never>>): Promise<{ navigation_views: UsersGroups.NavigationViewRecord[] }> {
-    return { navigation_views: await navigationViewsOf(this.views, user!.id) };
+  async execute({ user }: UserCommand<Record<string, never>>): Promise<{ navigation_views: UsersGroups.NavigationViewRecord[] }> {
+    return { navigation_views: await navigationViewsOf(this.views, user.id) };
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UsersGroups } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
@@ -18,8 +18,8 @@ export class RemoveNavigationView {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     const { fragment } = params;
     if (!(await this.views.remove(caller.id, fragment))) throw navigationViewNotFound();
 

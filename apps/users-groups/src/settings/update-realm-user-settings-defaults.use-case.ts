@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
+import { UsersGroupsEvents, resolveSettings, type UserCommand, type SettingName } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin } from '@teamchat/zulip';
 import { SettingsRepository } from '../data/settings.repository';
@@ -25,8 +25,8 @@ export class UpdateRealmUserSettingsDefaults {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    if (!isAdminRole(user!.role)) throw mustBeAdmin();
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
     const changes = settingChanges(params, 'defaults');
 
     const changed = await this.transactions.run(async (tx) => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, UsersGroupsEvents, resolveSettings, type ApiCommand, type SettingName } from '@teamchat/contracts';
+import { Messaging, UsersGroupsEvents, resolveSettings, type UserCommand, type SettingName } from '@teamchat/contracts';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import { PasswordAttempts } from '../auth/password-attempts';
@@ -42,8 +42,8 @@ export class UpdateSettings {
     private readonly emailChanges: EmailChangeRequests,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     const changes = settingChanges(params, 'settings');
     const fullName = params.full_name === undefined ? undefined : checkFullName(String(params.full_name));

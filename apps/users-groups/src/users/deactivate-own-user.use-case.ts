@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand } from '@teamchat/contracts';
+import type { UserCommand } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
 import { DeactivateUser } from './deactivate-user.use-case';
 
@@ -18,8 +18,8 @@ const cannotDeactivateLast = (isLastOwner: boolean) => {
 export class DeactivateOwnUser {
   constructor(private readonly deactivation: DeactivateUser) {}
 
-  async execute({ realm, user, requestId }: ApiCommand<Record<string, never>>): Promise<Record<string, never>> {
-    await this.deactivation.deactivate(realm.id, user!.id, { lastOwner: () => cannotDeactivateLast(true), lastUser: () => cannotDeactivateLast(false) }, requestId);
+  async execute({ realm, user, requestId }: UserCommand<Record<string, never>>): Promise<Record<string, never>> {
+    await this.deactivation.deactivate(realm.id, user.id, { lastOwner: () => cannotDeactivateLast(true), lastUser: () => cannotDeactivateLast(false) }, requestId);
     return {};
   }
 }

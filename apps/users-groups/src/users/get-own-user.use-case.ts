@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UsersGroups } from '@teamchat/contracts';
 import type { z } from 'zod';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { UserMessagesReadonlyRepository } from '../data/user-messages.readonly.repository';
@@ -22,8 +22,8 @@ export class GetOwnUser {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async execute({ realm, user }: ApiCommand<Record<string, never>>): Promise<OwnUser> {
-    const caller = user!;
+  async execute({ realm, user }: UserCommand<Record<string, never>>): Promise<OwnUser> {
+    const caller = user;
     const row = await this.lookup.byId(realm, caller.id, { allowDeactivated: false, allowBots: true });
     const [profileData, maxMessageId] = await Promise.all([
       this.profileFields.valuesOfUsers([row.id]).then(profileDataOf),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
+import type { UserCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import type { UserRow } from '../data/users.repository';
@@ -25,19 +25,19 @@ export class GetUser {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async byId({ realm, user, params }: ApiCommand<ByIdParams>): Promise<{ user: UserRecord }> {
+  async byId({ realm, user, params }: UserCommand<ByIdParams>): Promise<{ user: UserRecord }> {
     const target = await this.lookup.byId(realm, params.user_id, READ);
     return { user: await this.record(target, { realm, user, params }) };
   }
 
-  async byEmail({ realm, user, params }: ApiCommand<ByEmailParams>): Promise<{ user: UserRecord }> {
-    const target = await this.lookup.byEmail(realm, user!, params.email, READ);
+  async byEmail({ realm, user, params }: UserCommand<ByEmailParams>): Promise<{ user: UserRecord }> {
+    const target = await this.lookup.byEmail(realm, user, params.email, READ);
     return { user: await this.record(target, { realm, user, params }) };
   }
 
   private async record(
     target: UserRow,
-    { realm, user, params }: Pick<ApiCommand<ByIdParams | ByEmailParams>, 'realm' | 'user' | 'params'>,
+    { realm, user, params }: Pick<UserCommand<ByIdParams | ByEmailParams>, 'realm' | 'user' | 'params'>,
   ): Promise<UserRecord> {
     const profileData = params.include_custom_profile_fields ? profileDataOf(await this.profileFields.valuesOfUsers([target.id])) : undefined;
     return toUserRecord(target, {
