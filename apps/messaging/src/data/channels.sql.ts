@@ -1,5 +1,5 @@
 import { statement } from '@teamchat/db';
-import type { MemberProfileRow } from './users.readonly.sql';
+import type { MemberProfileRow } from './member-profiles.readonly.sql';
 
 /** `streams`' hot-path statements (ChannelsRepository's). Columns come back in the Prisma models' camelCase. */
 

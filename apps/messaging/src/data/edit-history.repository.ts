@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EditHistoryEntry } from '../message-actions/edit-history';
-import { editMessages, lockMessageForEdit } from './messages.sql';
+import { editMessages, lockMessageForEdit } from './edit-history.sql';
 import type { Tx } from './transactions';
 
 /** What an edit changes (null keeps a column) and the edit-history entry it prepends. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService } from '@teamchat/db';
-import { memberProfiles, mentionableUsers, storedSender, type MemberProfileRow, type StoredSenderRow } from './users.readonly.sql';
+import { memberProfiles, mentionableUsers, storedSender, type MemberProfileRow, type StoredSenderRow } from './member-profiles.readonly.sql';
 
-export type { MemberProfileRow, StoredSenderRow } from './users.readonly.sql';
+export type { MemberProfileRow, StoredSenderRow } from './member-profiles.readonly.sql';
 
 /**
  * READ-ONLY view of users-groups' `users` and `realms` tables as messages show people: their
