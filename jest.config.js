@@ -8,7 +8,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
-  testTimeout: 60000,
+  // A file's beforeAll starts seven processes; on a busy 2-core machine that alone can take a minute.
+  testTimeout: 120000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
 };
