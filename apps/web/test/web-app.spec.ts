@@ -39,19 +39,19 @@ describe('the web app in a real browser (Debian chromium)', () => {
   });
 
   /** A new browser profile (its own cookies) at the app's page; what the page reports as a policy violation is kept. */
-  async function openApp(): Promise<Page> {
+  async function openApp(hash = ''): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     contexts.push(context);
     const page = await context.newPage();
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
     });
-    await page.goto(`${base}/`);
+    await page.goto(`${base}/${hash}`);
     return page;
   }
 
-  async function logIn(user: TestUser, password = user.password): Promise<Page> {
-    const page = await openApp();
+  async function logIn(user: TestUser, password = user.password, hash = ''): Promise<Page> {
+    const page = await openApp(hash);
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
     await page.getByRole('textbox', { name: 'Password' }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -99,10 +99,18 @@ describe('the web app in a real browser (Debian chromium)', () => {
     expect(await page.getByRole('navigation', { name: 'Channels' }).count()).toBe(0);
   });
 
-  it('logs in with email and password, shows the channels, and logs out', async () => {
-    const page = await loggedIn(alice);
+  it('logs in with email and password, shows the channels with their unread counts, and logs out', async () => {
+    for (const content of ['Mockups are up', 'Second round tomorrow']) {
+      expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'design', topic: 'mockups', content }, { subdomain: '', auth: bob }));
+    }
+    // A link to #general, followed before logging in: design's messages stay unseen.
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    const page = await logIn(alice, alice.password, `#narrow/channel/${general.id}-general`);
     const channels = page.getByRole('navigation', { name: 'Channels' });
+    await channels.getByRole('link', { name: 'general' }).waitFor();
     expect(await channels.getByRole('link').allTextContents()).toEqual(['design', 'general']);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('#general');
+    await channels.getByRole('listitem').filter({ hasText: 'design' }).getByLabel('2 unread').waitFor();
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     // The session is gone, not just hidden: a reload shows the login page.

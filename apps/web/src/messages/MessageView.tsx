@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { api } from '../api/client';
 import type { Message } from '../api/types';
 import { Compose } from '../compose/Compose';
@@ -46,16 +46,7 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
   }, [messages.length, narrow]);
 
-  // Messages on screen are read (Zulip marks them as they are seen); the event moves the counts.
-  const unreadShown = messages.filter((message) => state.unread[message.id] !== undefined).map((message) => message.id);
-  const unreadShownKey = unreadShown.join(',');
-  useEffect(() => {
-    if (unreadShown.length === 0 || document.visibilityState !== 'visible') return;
-    const timer = setTimeout(() => {
-      void api.post('/messages/flags', { messages: unreadShown, op: 'add', flag: 'read' }).catch(() => undefined);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [unreadShownKey]);
+  useMarkReadWhenSeen(list, state, messages.length, narrow);
 
   const typingPrefix =
     narrow.kind === 'channel'
@@ -110,7 +101,7 @@ function MessageItem({ message, narrow, state }: { message: Message; narrow: Nar
       : { text: `Direct message`, hash: narrowHash({ kind: 'dm', userIds: otherPeople(message, state.me.user_id), label: '' }) };
   const showWhere = narrow.kind === 'all' || (narrow.kind === 'channel' && narrow.topic === undefined);
   return (
-    <article className="message" aria-labelledby={`m${message.id}-sender`}>
+    <article className="message" aria-labelledby={`m${message.id}-sender`} data-id={message.id}>
       <header>
         <strong id={`m${message.id}-sender`}>{message.sender_full_name}</strong>
         <time dateTime={when.toISOString()} title={when.toLocaleString()}>
@@ -125,4 +116,53 @@ function MessageItem({ message, narrow, state }: { message: Message; narrow: Nar
       <MessageContent html={message.content} />
     </article>
   );
+}
+
+/**
+ * Marks messages read as they are seen, as Zulip does: an unread message at least half in view
+ * while the page is visible is sent to POST /messages/flags (batched); the update_message_flags
+ * event then moves the counts.
+ */
+function useMarkReadWhenSeen(list: RefObject<HTMLElement | null>, state: ChatState, count: number, narrow: Narrow): void {
+  const unread = useRef(state.unread);
+  unread.current = state.unread;
+  const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
+  useEffect(() => {
+    const changed = () => setVisible(document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', changed);
+    return () => document.removeEventListener('visibilitychange', changed);
+  }, []);
+  const narrowText = JSON.stringify(narrow);
+  useEffect(() => {
+    const root = list.current;
+    if (!root || !visible) return;
+    const seen = new Set<number>();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      const ids = [...seen].filter((id) => unread.current[id] !== undefined);
+      seen.clear();
+      if (ids.length > 0) void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = Number((entry.target as HTMLElement).dataset.id);
+          if (entry.isIntersecting && unread.current[id] !== undefined) seen.add(id);
+        }
+        if (seen.size > 0 && timer === undefined) {
+          timer = setTimeout(() => {
+            timer = undefined;
+            flush();
+          }, 300);
+        }
+      },
+      { root, threshold: 0.5 },
+    );
+    for (const article of root.querySelectorAll('article[data-id]')) observer.observe(article);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      flush();
+    };
+  }, [list, count, narrowText, visible]);
 }
