@@ -20,6 +20,19 @@ export interface Topic {
 export const topicsKey = (channelId: number) => ['topics', channelId] as const;
 
 /**
+ * The latest live messages, for a fetch that was under way when they arrived: the dispatcher
+ * could not add them to a list not loaded yet, and the fetch may have read the store before they
+ * were in it (see liveMessagesAfter).
+ */
+const recentLive: Message[] = [];
+const RECENT_LIVE = 500;
+
+/** Live messages newer than `id` that belong in `narrow`, oldest first. */
+export function liveMessagesAfter(id: number, narrow: Narrow, myId: number): Message[] {
+  return recentLive.filter((message) => message.id > id && inNarrow(narrow, message, myId));
+}
+
+/**
  * The one place server events change the client's state (Zulip's server_events_dispatch): the
  * cached message lists, the chat state (channels, people, unread) and who is typing. Nothing
  * refetches what an event already says.
@@ -31,6 +44,8 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Message), flags: (event.flags as string[] | undefined) ?? [] };
+      recentLive.push(message);
+      if (recentLive.length > RECENT_LIVE) recentLive.shift();
       for (const [key, page] of client.getQueriesData<MessagePage>({ queryKey: ['messages'] })) {
         const narrow = key[1] as Narrow;
         if (!page || !inNarrow(narrow, message, myId) || page.messages.some((m) => m.id === message.id)) continue;

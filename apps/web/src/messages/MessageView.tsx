@@ -4,7 +4,7 @@ import { api } from '../api/client';
 import type { Message } from '../api/types';
 import { Compose } from '../compose/Compose';
 import type { ChatState } from '../events/chat-state';
-import { messagesKey, type MessagePage } from '../events/dispatch';
+import { liveMessagesAfter, messagesKey, type MessagePage } from '../events/dispatch';
 import { useTyping, typingInDm, typingInTopic } from '../events/typing';
 import { apiNarrow, narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { MessageContent } from './MessageContent';
@@ -33,7 +33,9 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
         { anchor: 'newest', num_before: 100, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false },
         signal,
       );
-      return { messages: answer.messages, foundOldest: answer.found_oldest };
+      // What arrived live while this was fetched, and is newer than what it read, goes after it.
+      const newest = answer.messages.at(-1)?.id ?? 0;
+      return { messages: [...answer.messages, ...liveMessagesAfter(newest, narrow, state.me.user_id)], foundOldest: answer.found_oldest };
     },
   });
   const messages = query.data?.messages ?? [];
