@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Factory, TestSystem, expectError, expectSuccess, type ApiResponse, type FormValue, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 
@@ -147,6 +148,35 @@ describe('browser sessions: POST /accounts/login, /json with the session cookie 
     expectSuccess(await other.send('POST', '/json/messages', { type: 'stream', to: channel.name, topic: 'live', content: 'over the queue' }));
     const polled = expectSuccess(await browser.send('GET', '/json/events', { queue_id: queue.queue_id as string, last_event_id: -1 }));
     expect(polled.events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'message', message: expect.objectContaining({ content: '<p>over the queue</p>' }) })]));
+  });
+
+  it('serves a file under /user_uploads/ to a browser by its session cookie alone', async () => {
+    const boundary = 'teamchatboundary';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\nhello file\r\n--${boundary}--\r\n`;
+    const uploaded = expectSuccess(
+      await system.api.raw('POST', '/user_uploads', body, { subdomain, auth: owner, contentType: `multipart/form-data; boundary=${boundary}` }),
+    );
+    const url = String(uploaded.url);
+    expect(url).toMatch(/^\/user_uploads\//);
+    // The uploader's own browser (a file no message links yet is theirs alone).
+    const browser = new Browser(system, subdomain);
+    expectSuccess(await browser.logIn(owner));
+    /** A GET as an <img> or a link makes it: the cookie, no Authorization, no CSRF header. */
+    const fetchFile = (cookie?: string) =>
+      new Promise<{ status: number; text: string; challenge?: string }>((resolve, reject) => {
+        const headers: Record<string, string> = { Host: system.api.hostFor(subdomain) };
+        if (cookie) headers.Cookie = cookie;
+        http
+          .get(`${system.api.baseUrl}${url}`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), challenge: res.headers['www-authenticate'] }));
+          })
+          .on('error', reject);
+      });
+    expect(await fetchFile(`sessionid=${browser.cookies.get('sessionid')}`)).toMatchObject({ status: 200, text: 'hello file' });
+    expect(await fetchFile()).toMatchObject({ status: 401, challenge: 'Basic realm="zulip"' });
+    expect(await fetchFile(`sessionid=${'x'.repeat(43)}`)).toMatchObject({ status: 401, challenge: 'Session realm="zulip"' });
   });
 
   it('ends the session at logout (which needs the CSRF token)', async () => {

@@ -30,5 +30,13 @@ export function enterJson(req: IncomingMessage): void {
   req.url = API_PREFIX + rest;
 }
 
-/** Whether the request came in under /json (admitted by its session only). */
+/**
+ * Marks a request outside /json as one its session admits: a file under /user_uploads/ that a
+ * browser fetches itself (an image in a message), with its cookie and nothing else (UploadsProxy).
+ */
+export function admitBySession(req: IncomingMessage): void {
+  viaSession.add(req);
+}
+
+/** Whether the request came in under /json, or is a browser's file request (admitted by its session only). */
 export const isSessionRequest = (req: IncomingMessage): boolean => viaSession.has(req);

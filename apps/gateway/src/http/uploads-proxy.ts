@@ -5,6 +5,8 @@ import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
+import { admitBySession } from './json-routes';
+import { SESSION_COOKIE, cookiesOf } from '../auth/sessions';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
 import type { ApiRequest } from './request-context';
@@ -52,6 +54,9 @@ export class UploadsProxy {
   private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {
     try {
       const queryKey = req.method === 'GET' && !req.headers.authorization ? req.query.api_key : undefined;
+      // A browser following a file link (an image in a message) sends its session cookie and
+      // nothing else; as in Zulip, the session admits it. A GET changes nothing: no CSRF token.
+      if (auth === 'user' && queryKey === undefined && browserFileRequest(req)) admitBySession(req);
       if (auth === 'user' && typeof queryKey === 'string') await this.admission.admitByApiKey(req, queryKey);
       else if (auth === 'user') await this.admission.admit(req, res, 'user');
       if (auth === 'tus' && req.method !== 'OPTIONS') {
@@ -105,6 +110,10 @@ export class UploadsProxy {
     req.pipe(upstream);
   }
 }
+
+/** A GET of a file under /user_uploads/ with the session cookie and no Authorization header. */
+const browserFileRequest = (req: ApiRequest) =>
+  req.method === 'GET' && !req.headers.authorization && req.path.startsWith('/user_uploads/') && Boolean(cookiesOf(req)[SESSION_COOKIE]);
 
 /** The URL without its `api_key` query parameter: the key goes no further than the gateway. */
 function withoutApiKey(url: string): string {
