@@ -3,7 +3,7 @@ import { Realtime } from '@teamchat/contracts';
 import { MetricsService } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/endpoint-request';
-import type { ApiRequest } from '../http/request-context';
+import { loggedIn, type ApiRequest } from '../http/request-context';
 import { Route } from '../http/route.decorator';
 import { EventQueueStore } from './event-queue.store';
 import { RegisterQueue } from './register-queue';
@@ -19,7 +19,8 @@ export class EventsController {
 
   @Route(Realtime.register)
   async register(@Req() req: ApiRequest, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>) {
-    const registered = await this.registration.register(req.ctx.realm!, req.ctx.user!, params, req.ctx.requestId);
+    const { realm, user } = loggedIn(req.ctx);
+    const registered = await this.registration.register(realm, user, params, req.ctx.requestId);
     this.metrics.eventQueuesRegistered.inc();
     return registered;
   }
@@ -28,7 +29,8 @@ export class EventsController {
 
   @Route(Realtime.deleteQueue)
   async deleteQueue(@Req() req: ApiRequest, @ParamsOf(Realtime.deleteQueue) params: DecodedParams<typeof Realtime.deleteQueueParams>) {
-    const queue = await this.store.ownQueue(params.queue_id, req.ctx.realm!.id, req.ctx.user!.id);
+    const { realm, user } = loggedIn(req.ctx);
+    const queue = await this.store.ownQueue(params.queue_id, realm.id, user.id);
     await this.store.delete(queue);
     this.metrics.eventQueuesDeleted.inc();
     return {};

@@ -6,7 +6,7 @@ import { LOGGER, MetricsService, tracing } from '@teamchat/platform';
 import { decodeParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
-import { rawParams, type ApiRequest } from '../http/request-context';
+import { loggedIn, rawParams, type ApiRequest } from '../http/request-context';
 import { assignRequestId } from '../http/request-id.middleware';
 import { mountedElsewhere } from '../http/route.decorator';
 import { sendSuccess, sendSuccessJson } from '../http/success-envelope.interceptor';
@@ -55,6 +55,7 @@ export class PollEventsRoute {
     const request = req as PollRequest;
     try {
       await this.admission.identify(request, 'user');
+      const { realm, user } = loggedIn(request.ctx);
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
       const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
@@ -62,8 +63,8 @@ export class PollEventsRoute {
       const events = await this.longPoll
         .poll({
           queueId: params.queue_id,
-          realmId: request.ctx.realm!.id,
-          userId: request.ctx.user!.id,
+          realmId: realm.id,
+          userId: user.id,
           lastEventId: params.last_event_id,
           dontBlock: params.dont_block,
           closed,

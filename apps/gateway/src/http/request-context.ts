@@ -1,5 +1,6 @@
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import type { Request } from 'express';
+import { notLoggedIn } from '../auth/basic-credentials';
 
 /** What the gateway learns about a request before a handler runs. */
 export interface RequestContext {
@@ -13,6 +14,15 @@ export interface RequestContext {
 }
 
 export type ApiRequest = Request & { ctx: RequestContext };
+
+/**
+ * The organization and user of a request admitted as `user` (admission has run), read with a
+ * check instead of a `!`: a route mounted without admission fails closed, as not logged in.
+ */
+export function loggedIn(ctx: Pick<RequestContext, 'realm' | 'user'>): { realm: RealmInfo; user: AuthUser } {
+  if (!ctx.realm || !ctx.user) throw notLoggedIn();
+  return { realm: ctx.realm, user: ctx.user };
+}
 
 /** The request's variables as Zulip reads them: form body over query string, last value wins. */
 export function rawParams(req: Pick<Request, 'query' | 'body' | 'method'>): Record<string, string> {
