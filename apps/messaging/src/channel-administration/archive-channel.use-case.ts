@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelsGone } from '../channels/channel-events';
@@ -23,8 +23,8 @@ export class ArchiveChannel {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.archiveChannelParams>>): Promise<Record<string, never>> {
-    const channel = await this.access.forAdministration(user!, params.stream_id);
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.archiveChannelParams>>): Promise<Record<string, never>> {
+    const channel = await this.access.forAdministration(user, params.stream_id);
     if (channel.isArchived) throw badRequest('Channel is already deactivated');
     const [, subscribers, everyone] = await Promise.all([
       this.channels.archive(channel.id),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
+import type { UserCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { toChannelRecord } from '../channels/channel-record';
 import { ChannelStatsReader } from '../channels/channel-stats';
@@ -13,8 +13,8 @@ export class GetChannel {
     private readonly stats: ChannelStatsReader,
   ) {}
 
-  async execute({ user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelParams>>): Promise<{ stream: ChannelRecord }> {
-    const { channel } = await this.access.visible(user!, params.stream_id);
+  async execute({ user, params }: UserCommand<DecodedParams<typeof Messaging.getChannelParams>>): Promise<{ stream: ChannelRecord }> {
+    const { channel } = await this.access.visible(user, params.stream_id);
     const stats = await this.stats.of([channel]);
     return { stream: toChannelRecord(channel, stats.get(channel.id)!) };
   }

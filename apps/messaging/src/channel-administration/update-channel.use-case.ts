@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   CHANNEL_PERMISSION_SETTING_NAMES,
   UsersGroups,
-  type ApiCommand,
+  type UserCommand,
   type ChannelPermissionSettingName,
   type Messaging,
 } from '@teamchat/contracts';
@@ -43,8 +43,8 @@ export class UpdateChannel {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     const settings = CHANNEL_PERMISSION_SETTING_NAMES.filter((name) => params[name] !== undefined);
     const given = ['new_name', 'description', 'is_private', 'is_web_public', 'history_public_to_subscribers', 'message_retention_days', 'folder_id'].some(
       (key) => params[key as keyof Params] !== undefined,

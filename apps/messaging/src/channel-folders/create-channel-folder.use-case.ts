@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
@@ -31,8 +31,8 @@ export class CreateChannelFolder {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ channel_folder_id: number }> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ channel_folder_id: number }> {
+    const caller = user;
     if (!isAdminRole(caller.role)) throw mustBeAdmin();
     // Zulip's parameter checks, in its signature's order: description, then name.
     const description = checkFolderDescription(params.description);

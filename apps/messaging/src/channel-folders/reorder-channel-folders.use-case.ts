@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
@@ -23,8 +23,8 @@ export class ReorderChannelFolders {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    if (!isAdminRole(user!.role)) throw mustBeAdmin();
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
     const { order } = params;
 
     await this.prisma.$transaction(async (tx) => {

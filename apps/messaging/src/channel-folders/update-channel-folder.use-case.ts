@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService, isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
@@ -39,8 +39,8 @@ export class UpdateChannelFolder {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    if (!isAdminRole(user!.role)) throw mustBeAdmin();
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
     const { channel_folder_id: folderId, is_archived: isArchived } = params;
     // Zulip's parameter checks, in its signature's order: description, then name.
     const description = params.description !== undefined ? checkFolderDescription(params.description) : undefined;

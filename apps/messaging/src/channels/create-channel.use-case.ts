@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { checkChannelName } from './channel-rules';
@@ -19,8 +19,8 @@ export class CreateChannel {
     private readonly subscribe: Subscribe,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.createChannelParams>>): Promise<{ id: number }> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.createChannelParams>>): Promise<{ id: number }> {
+    const caller = user;
     const name = checkChannelName(params.name);
     const principals = params.subscribers.length > 0 ? await this.users.byIds(realm.id, params.subscribers, (id) => `No such user: ${id}`) : [];
     const { created } = await this.subscribe.run({

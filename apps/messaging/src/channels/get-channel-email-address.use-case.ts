@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -21,10 +21,10 @@ export class GetChannelEmailAddress {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelEmailAddressParams>>): Promise<{ email: string }> {
-    const access = await this.channels.readable(realm.id, user!, params.stream_id);
+  async execute({ realm, user, params }: UserCommand<DecodedParams<typeof Messaging.getChannelEmailAddressParams>>): Promise<{ email: string }> {
+    const access = await this.channels.readable(realm.id, user, params.stream_id);
     if (!access) throw badRequest('Invalid channel ID');
-    if (params.sender_id !== undefined && params.sender_id !== user!.id) throw badRequest('Invalid user ID');
+    if (params.sender_id !== undefined && params.sender_id !== user.id) throw badRequest('Invalid user ID');
     const emailToken = await this.channelRows.emailToken(access.channel.id);
     const domain = this.config.EMAIL_GATEWAY_DOMAIN || new URL(this.config.EXTERNAL_URL).hostname;
     return { email: channelEmailAddress(access.channel.name, emailToken, domain) };

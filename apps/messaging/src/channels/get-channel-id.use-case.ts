@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 
@@ -12,8 +12,8 @@ import { ChannelAccess } from '../core/channel-access';
 export class GetChannelId {
   constructor(private readonly channels: ChannelAccess) {}
 
-  async execute({ realm, user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelIdParams>>): Promise<{ stream_id: number }> {
-    const access = await this.channels.readableByName(realm.id, user!, params.stream);
+  async execute({ realm, user, params }: UserCommand<DecodedParams<typeof Messaging.getChannelIdParams>>): Promise<{ stream_id: number }> {
+    const access = await this.channels.readableByName(realm.id, user, params.stream);
     if (!access) throw badRequest(`Invalid channel name '${params.stream}'`);
     return { stream_id: access.channel.id };
   }

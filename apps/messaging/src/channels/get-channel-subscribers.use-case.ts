@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
@@ -16,8 +16,8 @@ export class GetChannelSubscribers {
     private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
-  async execute({ user, params }: ApiCommand<DecodedParams<typeof Messaging.getChannelSubscribersParams>>): Promise<{ subscribers: number[] }> {
-    const { channel } = await this.access.visible(user!, params.stream_id);
+  async execute({ user, params }: UserCommand<DecodedParams<typeof Messaging.getChannelSubscribersParams>>): Promise<{ subscribers: number[] }> {
+    const { channel } = await this.access.visible(user, params.stream_id);
     return { subscribers: await this.subscriptions.activeSubscriberIds(channel.id) };
   }
 }

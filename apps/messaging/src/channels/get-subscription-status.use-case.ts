@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
@@ -18,9 +18,9 @@ export class GetSubscriptionStatus {
     private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<DecodedParams<typeof Messaging.getSubscriptionStatusParams>>): Promise<{ is_subscribed: boolean }> {
+  async execute({ realm, user, params }: UserCommand<DecodedParams<typeof Messaging.getSubscriptionStatusParams>>): Promise<{ is_subscribed: boolean }> {
     const [target] = await this.users.byIds(realm.id, [params.user_id], () => 'No such user');
-    const { channel } = await this.access.visible(user!, params.stream_id);
+    const { channel } = await this.access.visible(user, params.stream_id);
     return { is_subscribed: await this.subscriptions.isActiveSubscriber(channel.id, target.id) };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
+import type { UserCommand, ChannelRecord, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { toChannelRecord } from './channel-record';
@@ -18,8 +18,8 @@ export class ListChannels {
     private readonly stats: ChannelStatsReader,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ streams: ChannelRecord[] }> {
-    const caller = user!;
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ streams: ChannelRecord[] }> {
+    const caller = user;
     const includeAll = params.include_all || params.include_all_active;
     if (includeAll && caller.role > Role.ADMINISTRATOR) throw badRequest('User not authorized for this query');
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging, SubscriptionRecord } from '@teamchat/contracts';
+import type { UserCommand, Messaging, SubscriptionRecord } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { toSubscriptionRecord } from './channel-record';
@@ -15,8 +15,8 @@ export class ListSubscriptions {
     private readonly stats: ChannelStatsReader,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ subscriptions: SubscriptionRecord[] }> {
-    const channels = (await this.subscriptions.channelsWithOwnSubscription(realm.id, user!.id, false)).filter((c) => c.subscription?.active);
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ subscriptions: SubscriptionRecord[] }> {
+    const channels = (await this.subscriptions.channelsWithOwnSubscription(realm.id, user.id, false)).filter((c) => c.subscription?.active);
     const subscribers = params.include_subscribers ? await this.subscribersOf(channels.map((c) => c.id)) : undefined;
     const stats = await this.stats.of(channels);
     const records = channels.map((c) =>

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
+import type { UserCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
 import { type Prisma, PrismaService, channelIdsNamed, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -46,8 +46,8 @@ export class Subscribe {
     private readonly creation: ChannelCreation,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<SubscribeResult> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<SubscribeResult> {
+    const caller = user;
     const channels = params.subscriptions.map((request) => ({
       name: checkChannelName(request.name),
       description: checkChannelDescription(request.description),

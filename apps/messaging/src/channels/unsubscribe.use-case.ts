@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -27,8 +27,8 @@ export class Unsubscribe {
     private readonly access: ChannelPermissions,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
+    const caller = user;
     const principals = await resolvePrincipals(this.users, realm.id, caller, params.principals);
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
     const channels: StreamModel[] = [];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -34,8 +34,8 @@ export class UpdateSubscriptionProperties {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     // Every channel named, read at once: a request may carry thousands of changes.
     const ids = [...new Set(params.subscription_data.map((change) => change.stream_id).filter(isStoredId))];
     const channels = new Map(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
@@ -21,9 +21,9 @@ export class AddDefaultChannel {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
-    if (!isAdminRole(user!.role)) throw mustBeAdmin();
-    const access = await this.channels.readable(realm.id, user!, params.stream_id);
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
+    const access = await this.channels.readable(realm.id, user, params.stream_id);
     if (!access) throw badRequest('Invalid channel ID');
     if (access.channel.inviteOnly) throw badRequest('Private channels cannot be made default.');
     if (await this.channelRows.setDefault(access.channel.id, true)) {

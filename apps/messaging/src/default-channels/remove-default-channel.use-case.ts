@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
@@ -21,9 +21,9 @@ export class RemoveDefaultChannel {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
-    if (!isAdminRole(user!.role)) throw mustBeAdmin();
-    const { channel } = await this.access.visible(user!, params.stream_id);
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
+    if (!isAdminRole(user.role)) throw mustBeAdmin();
+    const { channel } = await this.access.visible(user, params.stream_id);
     if (await this.channelRows.setDefault(channel.id, false)) {
       const [ids, audience] = await Promise.all([this.channelRows.defaultIds(realm.id), this.users.activeUsers(realm.id)]);
       await this.events.publishAll([defaultChannelsEvent(realm.id, audience, ids)], requestId);

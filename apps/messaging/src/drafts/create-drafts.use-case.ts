@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
@@ -19,8 +19,8 @@ export class CreateDrafts {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<{ ids: number[] }> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ ids: number[] }> {
+    const caller = user;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
     const drafts: DraftData[] = [];
     for (const draft of params.drafts) drafts.push(await this.rules.validate(realm.id, caller, draft));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
@@ -19,8 +19,8 @@ export class EditDraft {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     const id = params.draft_id;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
     const exists = isDraftId(id) && (await this.drafts.exists(id, caller.id));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, toDraftRecord } from './draft-rules';
@@ -17,8 +17,8 @@ export class ListDrafts {
     private readonly rules: DraftRules,
   ) {}
 
-  async execute({ realm, user }: ApiCommand<Params>): Promise<{ count: number; drafts: Messaging.DraftRecord[] }> {
-    const caller = user!;
+  async execute({ realm, user }: UserCommand<Params>): Promise<{ count: number; drafts: Messaging.DraftRecord[] }> {
+    const caller = user;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
     const drafts = await newestDrafts(this.draftRows, caller.id);
     return { count: drafts.length, drafts };

@@ -28,7 +28,7 @@ export class AddReaction {
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
-    const caller = user!;
+    const caller = user;
     const message = await this.messages.readable(realm, caller, params.message_id);
     const { code, type } = await this.emoji.resolve(realm.id, params.emoji_name, params.emoji_code, this.emoji.typeOf(params.reaction_type));
     const existing = await this.reactions.ofMessages([message.id]);

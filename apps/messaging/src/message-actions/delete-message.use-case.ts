@@ -27,7 +27,7 @@ export class DeleteMessage {
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
-    const caller = user!;
+    const caller = user;
     const message = await this.messages.readable(realm, caller, params.message_id);
     const settings = await this.permissions.settings(realm.id);
     if (!(await this.permissions.holds(caller, settings.canDeleteAnyGroupId, message, 'can_delete_any_message_group'))) {

@@ -11,7 +11,7 @@ export class GetMessageHistory {
   constructor(private readonly messages: ActedMessages) {}
 
   async execute({ realm, user, params }: Command): Promise<ResultOf<typeof Messaging.getMessageHistory>> {
-    const message = await this.messages.readable(realm, user!, params.message_id);
+    const message = await this.messages.readable(realm, user, params.message_id);
     return { message_history: messageHistory(message, params.allow_empty_topic_name) };
   }
 }

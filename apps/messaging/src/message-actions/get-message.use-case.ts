@@ -10,7 +10,7 @@ export class GetMessage {
   constructor(private readonly messages: ActedMessages) {}
 
   async execute({ realm, user, params }: Command): Promise<ResultOf<typeof Messaging.getMessage>> {
-    const row = await this.messages.readable(realm, user!, params.message_id);
+    const row = await this.messages.readable(realm, user, params.message_id);
     const message = await this.messages.record(realm, row, {
       applyMarkdown: params.apply_markdown,
       allowEmptyTopic: params.allow_empty_topic_name,

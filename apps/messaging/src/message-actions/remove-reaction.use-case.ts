@@ -23,7 +23,7 @@ export class RemoveReaction {
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
-    const caller = user!;
+    const caller = user;
     const message = await this.messages.readable(realm, caller, params.message_id);
     const { code, type } = await this.emoji.resolve(realm.id, params.emoji_name, params.emoji_code, this.emoji.typeOf(params.reaction_type) ?? 'unicode_emoji');
     const removed = await this.reactions.remove(message.id, caller.id, code, type);

@@ -94,7 +94,7 @@ export class UpdateMessage {
 
   private async attempt(command: Command): Promise<ResultOf<typeof Messaging.updateMessage>> {
     const { realm, params } = command;
-    const caller = command.user!;
+    const caller = command.user;
     if (params.topic === undefined && params.content === undefined && params.stream_id === undefined) throw badRequest('Nothing to change');
     if (params.propagate_mode !== 'change_one' && params.topic === undefined && params.stream_id === undefined) {
       throw badRequest('Invalid propagate_mode without topic edit');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging, MessagesPage } from '@teamchat/contracts';
+import type { UserCommand, Messaging, MessagesPage } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelsRepository } from '../data/channels.repository';
@@ -12,7 +12,7 @@ import { normalizeNarrow } from './narrow';
 import { NEWEST_ANCHOR, NarrowQuery, type NarrowRow, type Scope } from './narrow-query';
 
 type Params = DecodedParams<typeof Messaging.getMessagesParams>;
-type Command = ApiCommand<Params>;
+type Command = UserCommand<Params>;
 
 const MAX_MESSAGES_PER_REQUEST = 5000;
 
@@ -38,7 +38,7 @@ export class GetMessages {
     if (params.num_before + params.num_after > MAX_MESSAGES_PER_REQUEST) {
       throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_REQUEST}).`);
     }
-    const scope = await this.narrows.scope(command.realm, command.user!, normalizeNarrow(params.narrow));
+    const scope = await this.narrows.scope(command.realm, command.user, normalizeNarrow(params.narrow));
     if (params.message_ids) {
       const ids = params.message_ids.filter(isStoredId);
       const rows = await this.narrows.byIds(scope, ids);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
@@ -17,9 +17,9 @@ export class MarkAllAsRead {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, requestId }: ApiCommand<DecodedParams<typeof Messaging.markAllAsReadParams>>): Promise<{ complete: boolean }> {
-    const read = (await this.flags.markAllRead(user!.id)).sort((a, b) => a - b);
-    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user!.id, read)], requestId);
+  async execute({ realm, user, requestId }: UserCommand<DecodedParams<typeof Messaging.markAllAsReadParams>>): Promise<{ complete: boolean }> {
+    const read = (await this.flags.markAllRead(user.id)).sort((a, b) => a - b);
+    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user.id, read)], requestId);
     return { complete: true };
   }
 }

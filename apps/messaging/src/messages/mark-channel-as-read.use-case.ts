@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -20,10 +20,10 @@ export class MarkChannelAsRead {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.markChannelAsReadParams>>): Promise<Record<string, never>> {
-    const { access } = await readableChannel(this.channels, realm.id, user!, params.stream_id);
-    const read = (await this.flags.markChannelRead(user!.id, access.channel.id)).sort((a, b) => a - b);
-    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user!.id, read)], requestId);
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.markChannelAsReadParams>>): Promise<Record<string, never>> {
+    const { access } = await readableChannel(this.channels, realm.id, user, params.stream_id);
+    const read = (await this.flags.markChannelRead(user.id, access.channel.id)).sort((a, b) => a - b);
+    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user.id, read)], requestId);
     return {};
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { normalizeNarrow } from './narrow';
@@ -20,8 +20,8 @@ const escapeHtml = (text: string) =>
 export class MessagesMatchNarrow {
   constructor(private readonly narrows: NarrowQuery) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ messages: Record<string, SearchMatch> }> {
-    const scope = await this.narrows.scope(realm, user!, normalizeNarrow(params.narrow), { ownRowsOnly: true });
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ messages: Record<string, SearchMatch> }> {
+    const scope = await this.narrows.scope(realm, user, normalizeNarrow(params.narrow), { ownRowsOnly: true });
     const ids = [...new Set(params.msg_ids.filter(isStoredId))];
     const rows = await this.narrows.byIds(scope, ids);
     const matches = scope.search !== undefined ? await this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, linkedPathIds, type ApiCommand, type Messaging } from '@teamchat/contracts';
+import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
 import type { StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -25,7 +25,7 @@ import { Visibility, visibilityAfterSend } from './visibility-policy';
 import { ChannelSendContexts } from './channel-send-contexts';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
-type Command = ApiCommand<Params>;
+type Command = UserCommand<Params>;
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above it, wildcards need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -110,7 +110,7 @@ export class SendMessage {
 
   private async prepare(command: Command): Promise<Prepared> {
     const { realm, params } = command;
-    const sender = command.user!;
+    const sender = command.user;
     if (params.queue_id !== undefined && params.local_id === undefined) throw badRequest('Missing local_id');
     const isChannel = params.type === 'channel' || params.type === 'stream';
     const content = normalizeContent(params.content);
@@ -144,7 +144,7 @@ export class SendMessage {
   /** Writes and announces a prepared message; with a key already used, writes nothing and answers `id: null`. */
   private async send(command: Command, prepared: Prepared, scheduledMessageId: number | null): Promise<{ id: number | null; ownPolicy?: number }> {
     const { realm, params } = command;
-    const sender = command.user!;
+    const sender = command.user;
     const { isChannel, content, renderedContent, delivery, mentions, flagsOf } = prepared;
 
     // Only the people the message shows or whose settings matter: not every subscriber.
@@ -240,8 +240,8 @@ export class SendMessage {
     } catch (error) {
       topicError = error;
     }
-    const context = await this.channelContexts.of('id' in target ? target : { name: target.name.trim() }, realm.id, user!.id);
-    const access = context ? accessFrom(context, user!) : null;
+    const context = await this.channelContexts.of('id' in target ? target : { name: target.name.trim() }, realm.id, user.id);
+    const access = context ? accessFrom(context, user) : null;
     if (!access) {
       const exists = await this.channels.exists(realm.id, target);
       if (!exists && 'id' in target) {
@@ -253,14 +253,14 @@ export class SendMessage {
       }
       throw badRequest(`Not authorized to send to channel '${'name' in target ? target.name : target.id}'`);
     }
-    if (!context!.everyoneMaySend && !(await this.profiles.maySendTo(user!.id, context!.canSendMessageGroupId))) {
+    if (!context!.everyoneMaySend && !(await this.profiles.maySendTo(user.id, context!.canSendMessageGroupId))) {
       throw badRequest('You do not have permission to post in this channel.');
     }
     if (params.topic === undefined) throw badRequest('Missing topic');
     if (topicError) throw topicError;
 
     const active = context!.subscriberIds;
-    const recipientIds = [...new Set([...active, user!.id])].sort((a, b) => a - b);
+    const recipientIds = [...new Set([...active, user.id])].sort((a, b) => a - b);
     return {
       streamId: access.channel.id,
       channel: access.channel,
@@ -280,7 +280,7 @@ export class SendMessage {
       'ids' in targets
         ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid user ID ${id}`)
         : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid email '${email}'`);
-    const members = [...new Set([user!.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
+    const members = [...new Set([user.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
     return {
       streamId: null,
       dmGroupId: await this.dmGroups.findOrCreate(realm.id, members),
@@ -313,7 +313,7 @@ export class SendMessage {
 
   private async checkWildcards(command: Command, delivery: Delivery, mentions: MentionEnv, participants: Set<number>): Promise<void> {
     if (!mentions.channelWildcard && !mentions.topicWildcard) return;
-    const sender = command.user!;
+    const sender = command.user;
     if (await this.profiles.mayMentionManyUsers(command.realm.id, sender.id)) return;
     if (mentions.channelWildcard && delivery.subscriberCount > WILDCARD_MENTION_THRESHOLD) {
       throw new ZulipError(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { normalizeNarrow } from './narrow';
@@ -25,8 +25,8 @@ export class UpdateMessageFlagsForNarrow {
     private readonly flags: UpdateMessageFlags,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>) {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>) {
+    const caller = user;
     const bit = editableFlagBit(params.flag);
     if (params.num_before > 0 && params.num_after > 0 && !params.include_anchor) {
       throw badRequest('The anchor can only be excluded at an end of the range');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, type ApiCommand, type Messaging } from '@teamchat/contracts';
+import { MessagingEvents, type UserCommand, type Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -26,8 +26,8 @@ export class UpdateMessageFlags {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>) {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>) {
+    const caller = user;
     const bit = editableFlagBit(params.flag);
     const ids = [...new Set(params.messages)];
     const rows = ids.every(isStoredId) ? await this.flags.flaggable(caller.id, ids) : [];

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { LIMITS, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -26,8 +26,8 @@ export class DeleteTopic {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ complete: boolean }> {
-    const caller = user!;
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ complete: boolean }> {
+    const caller = user;
     if (!isAdminRole(caller.role)) throw mustBeAdmin();
     const { access, visibleFrom } = await readableChannel(this.channels, realm.id, caller, params.stream_id);
     const topic = topicFromClient(params.topic_name);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { MessagesRepository } from '../data/messages.repository';
@@ -21,8 +21,8 @@ export class ListTopics {
     private readonly channels: ChannelAccess,
   ) {}
 
-  async execute({ realm, user, params }: ApiCommand<Params>): Promise<{ topics: Messaging.TopicEntry[] }> {
-    const caller = user!;
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ topics: Messaging.TopicEntry[] }> {
+    const caller = user;
     const { access, visibleFrom } = await readableChannel(this.channels, realm.id, caller, params.stream_id);
     const rows = await this.messages.latestTopics(realm.id, access.channel.id, caller.id, visibleFrom);
     return {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -23,8 +23,8 @@ export class MarkTopicAsRead {
     private readonly events: EventBus,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    const caller = user;
     const { access } = await readableChannel(this.channels, realm.id, caller, params.stream_id);
     const topic = topicFromClient(params.topic_name);
     const streamId = access.channel.id;

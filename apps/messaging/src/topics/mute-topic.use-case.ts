@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, Messaging } from '@teamchat/contracts';
+import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
@@ -22,8 +22,8 @@ export class MuteTopic {
     private readonly userTopics: UpdateUserTopic,
   ) {}
 
-  async execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.muteTopicParams>>): Promise<Record<string, never>> {
-    const caller = user!;
+  async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.muteTopicParams>>): Promise<Record<string, never>> {
+    const caller = user;
     if (params.stream_id === undefined && params.stream === undefined) throw badRequest("Please supply 'stream'.");
     if (params.stream_id !== undefined && params.stream !== undefined) throw badRequest("Please choose one: 'stream' or 'stream_id'.");
     let streamId = params.stream_id;

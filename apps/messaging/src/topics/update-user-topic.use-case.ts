@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, AuthUser, Messaging } from '@teamchat/contracts';
+import type { UserCommand, AuthUser, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -37,9 +37,9 @@ export class UpdateUserTopic {
     private readonly events: EventBus,
   ) {}
 
-  execute({ realm, user, params, requestId }: ApiCommand<DecodedParams<typeof Messaging.updateUserTopicParams>>): Promise<Record<string, never>> {
+  execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.updateUserTopicParams>>): Promise<Record<string, never>> {
     if (!POLICIES.includes(params.visibility_policy)) throw badRequest('Invalid visibility_policy');
-    return this.apply({ realmId: realm.id, user: user!, streamId: params.stream_id, topic: params.topic, policy: params.visibility_policy, requestId });
+    return this.apply({ realmId: realm.id, user: user, streamId: params.stream_id, topic: params.topic, policy: params.visibility_policy, requestId });
   }
 
   /** The change itself, shared with the deprecated PATCH /users/me/subscriptions/muted_topics. */
