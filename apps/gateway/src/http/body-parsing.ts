@@ -52,17 +52,9 @@ export function configureBodyParsing(app: INestApplication, maxBodyBytes: number
     express.urlencoded({ extended: false, limit: maxBodyBytes, parameterLimit: FORM_PARAMETER_LIMIT }),
     (req: Request, res: Response, next: NextFunction) => {
       if (!req.is('multipart/form-data')) return next();
-      // Refused unread: the body is drained (as body-parser does), so the client, still sending,
-      // reads the answer instead of a reset connection.
-      const refusal = !boundaryOf(req.headers['content-type'] ?? '')
-        ? malformed()
-        : Number(req.headers['content-length'] ?? 0) > maxBodyBytes
-          ? tooLarge()
-          : undefined;
-      if (refusal) {
-        req.resume();
-        return next(refusal);
-      }
+      // Refused unread: sendError drains the body before answering.
+      if (!boundaryOf(req.headers['content-type'] ?? '')) return next(malformed());
+      if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return next(tooLarge());
       return fieldsOnly(withBodyLimit(req, maxBodyBytes), res, next);
     },
   ];

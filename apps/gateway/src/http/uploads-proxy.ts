@@ -70,7 +70,7 @@ export class UploadsProxy {
         }
       }
     } catch (error) {
-      req.resume();
+      // sendError drains the unread body before answering.
       if (!res.writableEnded) sendError(req, res, error, this.logger);
       return;
     }
