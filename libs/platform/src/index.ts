@@ -18,3 +18,4 @@ export * from './events/event-bus';
 export * from './events/durable-consumer';
 export * from './bullmq';
 export * from './tracing';
+export * from './http/after-request-body';

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { TUS_PATH, Uploads } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, afterRequestBody, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
@@ -64,8 +64,7 @@ export class UploadsProxy {
           await this.admission.admit(req, res, 'user');
         } catch (error) {
           if (error instanceof ZulipError && error.code === 'RATE_LIMIT_HIT') throw error;
-          req.resume();
-          res.status(401).json({ message: 'Unauthenticated upload' });
+          afterRequestBody(req, () => void res.status(401).json({ message: 'Unauthenticated upload' }));
           return;
         }
       }
@@ -99,7 +98,6 @@ export class UploadsProxy {
       },
     );
     upstream.on('error', (error) => {
-      req.resume();
       if (res.headersSent) return void res.destroy();
       this.logger.error({ err: error, requestId: req.ctx.requestId }, 'uploads service unreachable');
       sendError(req, res, new ZulipError('SERVICE_UNAVAILABLE', 'Service unavailable'), this.logger);

@@ -1,5 +1,5 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { LOGGER, isDependencyUnavailable } from '@teamchat/platform';
+import { LOGGER, afterRequestBody, isDependencyUnavailable } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -36,33 +36,6 @@ export function sendError(req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>
     res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   });
-}
-
-/** A body larger than this is not waited for: its sender gets the answer or a closed connection. */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-const DRAIN_WAIT_MS = 5000;
-
-/**
- * Runs `answer` once the request's body has arrived, reading and discarding what nobody read.
- * An error is often answered before its body is read (a refused body, a caller not admitted);
- * answering then closes the connection under a client still sending, whose write fails (EPIPE)
- * before it can read the answer.
- */
-function afterRequestBody(req: IncomingMessage, answer: () => void): void {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (req.complete || req.readableEnded || req.destroyed || declared > DRAIN_LIMIT_BYTES) return answer();
-  let answered = false;
-  const once = () => {
-    if (answered) return;
-    answered = true;
-    clearTimeout(timer);
-    answer();
-  };
-  const timer = setTimeout(once, DRAIN_WAIT_MS);
-  req.once('end', once);
-  req.once('close', once);
-  req.once('error', once);
-  req.resume();
 }
 
 function toZulipError(exception: unknown, req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>>, logger: Logger): ZulipError {

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { TUS_PATH } from '@teamchat/contracts';
-import { LOGGER } from '@teamchat/platform';
+import { LOGGER, requestBodyRead } from '@teamchat/platform';
 import { LIMITS, ZulipError } from '@teamchat/zulip';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import type { Logger } from 'pino';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { MAX_FILE_BYTES, StoreAttachment, contentTypeFor } from '../attachments/store-attachment.use-case';
 import { sanitizeName } from '../attachments/sanitize-name';
 import { storableText } from '../attachments/storable-text';
@@ -126,8 +127,15 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.sweeper);
   }
 
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.server.handle(req, res);
+  /**
+   * @tus/server's own handle, but the answer waits for the request's body: a refusal made
+   * before reading it (a wrong offset, an upload not found) would otherwise close the
+   * connection under the gateway still streaming the body, which then loses the answer.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const answer = await this.server.handleWeb(new NodeRequest({ req, res }));
+    await requestBodyRead(req);
+    await sendNodeResponse(res, answer);
   }
 
   private async finish(caller: TusCaller, upload: Upload): Promise<{ url: string; filename: string }> {

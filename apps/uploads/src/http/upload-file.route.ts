@@ -42,7 +42,6 @@ export class UploadFileRoute {
   async serve(req: IncomingMessage, caller: Caller & { user: NonNullable<Caller['user']> }): Promise<object> {
     // No multipart body, or an empty one (Django's parser reads a zero Content-Length as an empty form).
     if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data') || req.headers['content-length'] === '0') {
-      req.resume();
       throw badRequest('You must specify a file to upload');
     }
     await this.store.checkQuota(caller.realm.id, 0);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { TUS_PATH } from '@teamchat/contracts';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, afterRequestBody, type AppConfig } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { callerOf, sendJson, type Caller } from './caller';
@@ -52,10 +52,8 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     const requestId = String(req.headers['x-request-id'] ?? '');
     req.on('error', () => undefined);
     res.on('error', () => undefined);
-    const fail = (error: unknown) => {
-      req.resume();
-      answerFailure(res, error, requestId, (err) => this.logger.error({ err, requestId, path: req.url }, 'unexpected fault'));
-    };
+    const fail = (error: unknown) =>
+      afterRequestBody(req, () => answerFailure(res, error, requestId, (err) => this.logger.error({ err, requestId, path: req.url }, 'unexpected fault')));
     try {
       this.route(req, res).catch(fail);
     } catch (error) {
