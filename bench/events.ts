@@ -1,14 +1,19 @@
 /**
  * `npm run bench:events`: 1,000 users subscribed to one channel, each with an event queue that
- * a client long-polls (spread over two gateway replicas), while one sender posts to the channel
- * at fixed rates. Prints, per rate, the send-to-delivery latency over all queues (p50/p95/p99)
- * and what was dropped, then the highest rate sustained: every delivery arrived and p99 stayed
- * under BENCH_SUSTAINED_P99_MS (a backlog that keeps growing is not sustained).
- * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 1,2,5,10,20),
- * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5),
- * BENCH_SUSTAINED_P99_MS (5000); EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
+ * a client long-polls, while one sender posts to the channel at fixed rates. The same client
+ * drives, in the same run, first the **floor** (bench/floor-server.ts: one Node process,
+ * `node:http`, queues in memory, no database or broker: the least long-polling can cost here),
+ * then the system as `npm start` runs it (one gateway; BENCH_GATEWAYS=2 spreads the queues over
+ * two replicas). Prints, per rate and for each, the send-to-delivery latency over all queues
+ * (p50/p95/p99) and what was dropped, then the project's p99 as a multiple of the floor's, each
+ * process's CPU and the server side's CPU per delivery.
+ * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 10,20,50,100),
+ * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5), BENCH_GATEWAYS
+ * (1), BENCH_FLOOR=0 to skip the floor; EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
 import { Factory } from '@teamchat/testing';
 import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
 import { createUsers, percentile, postForm, runBenchmark, startBenchSystem } from './support';
@@ -20,7 +25,31 @@ interface Client {
   lastEventId: number;
 }
 
+/** What the load runs against: where to register and poll (per client), where to send, and whose CPU counts. */
+interface Target {
+  name: string;
+  host: string;
+  gateways: URL[];
+  users: { email: string; apiKey: string }[];
+  sender: { email: string; apiKey: string };
+  /** The server side's processes (name → pid), for CPU accounting. */
+  pids(): Map<string, number>;
+}
+
+interface RateResult {
+  rate: number;
+  sent: number;
+  expected: number;
+  delivered: number;
+  sendErrors: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  cpuPerDeliveryUs: number;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const basic = (user: { email: string; apiKey: string }) => `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
 
 function getJson(agent: http.Agent, url: URL, host: string, authorization: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -34,89 +63,79 @@ function getJson(agent: http.Agent, url: URL, host: string, authorization: strin
   });
 }
 
-async function main() {
-  const userCount = Number(process.env.BENCH_USERS ?? 1000);
-  const rates = (process.env.BENCH_RATES ?? '1,2,5,10,20').split(',').map(Number);
-  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const graceMs = Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000;
-  const sustainedP99Ms = Number(process.env.BENCH_SUSTAINED_P99_MS ?? 5000);
-  const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
-  const system = await startBenchSystem(
-    { AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
-    2,
-  );
-  const agent = new http.Agent({ keepAlive: true, maxSockets: userCount + 64 });
+const settings = () => ({
+  userCount: Number(process.env.BENCH_USERS ?? 1000),
+  rates: (process.env.BENCH_RATES ?? '10,20,50,100').split(',').map(Number),
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  graceMs: Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000,
+});
+
+/** Registers a queue per user, long-polls them all, sends at each rate; prints and returns a row per rate. */
+async function drive(target: Target): Promise<RateResult[]> {
+  const { rates, seconds, graceMs } = settings();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: target.users.length + 64 });
   let stopping = false;
-  try {
-    const factory = new Factory(system.db);
-    const realm = await factory.organization({ subdomain: 'bench' });
-    const sender = await factory.user(realm, { fullName: 'Sender' });
-    const channel = await factory.channel(realm, { name: 'bench', subscribers: [sender] });
-    const host = system.api.hostFor('bench');
-    const gateways = [new URL(system.apiVia(0).baseUrl), new URL(system.apiVia(1).baseUrl)];
+  const clients: Client[] = [];
+  for (let i = 0; i < target.users.length; i += 50) {
+    clients.push(
+      ...(await Promise.all(
+        target.users.slice(i, i + 50).map(async (user, j) => {
+          const authorization = basic(user);
+          const gateway = target.gateways[(i + j) % target.gateways.length];
+          const res = await postForm(agent, new URL('/api/v1/register', gateway), target.host, authorization, {
+            event_types: '["message"]',
+            fetch_event_types: '[]',
+            apply_markdown: 'false',
+          });
+          if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.body}`);
+          return { authorization, queueId: (JSON.parse(res.body) as { queue_id: string }).queue_id, gateway, lastEventId: -1 };
+        }),
+      )),
+    );
+  }
 
-    console.log(`bench:events  setting up ${userCount} users and queues…`);
-    const users = await createUsers(system, realm.id, channel.id, userCount);
-    const clients: Client[] = [];
-    for (let i = 0; i < users.length; i += 50) {
-      clients.push(
-        ...(await Promise.all(
-          users.slice(i, i + 50).map(async (user, j) => {
-            const authorization = `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
-            const gateway = gateways[(i + j) % 2];
-            const res = await postForm(agent, new URL('/api/v1/register', gateway), host, authorization, {
-              event_types: '["message"]',
-              fetch_event_types: '[]',
-              apply_markdown: 'false',
-            });
-            if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.body}`);
-            return { authorization, queueId: (JSON.parse(res.body) as { queue_id: string }).queue_id, gateway, lastEventId: -1 };
-          }),
-        )),
-      );
-    }
-
-    // Every delivery: the latency from just before the send to the moment the client had it.
-    let latencies: number[] = [];
-    let delivered = 0;
-    let pollErrors = 0;
-    const poll = async (client: Client) => {
-      while (!stopping) {
-        const url = new URL(`/api/v1/events?queue_id=${client.queueId}&last_event_id=${client.lastEventId}`, client.gateway);
-        try {
-          const res = await getJson(agent, url, host, client.authorization);
-          if (res.status !== 200) {
-            pollErrors++;
-            await sleep(500);
-            continue;
-          }
-          const now = Date.now();
-          const { events } = JSON.parse(res.body) as { events: { id: number; type: string; message?: { content: string } }[] };
-          for (const event of events) {
-            client.lastEventId = event.id;
-            const sentAt = event.type === 'message' ? Number(/^sent (\d+)/.exec(event.message!.content)?.[1]) : NaN;
-            if (!Number.isNaN(sentAt)) {
-              latencies.push(now - sentAt);
-              delivered++;
-            }
-          }
-        } catch {
-          if (!stopping) pollErrors++;
+  // Every delivery: the latency from just before the send to the moment the client had it.
+  let latencies: number[] = [];
+  let delivered = 0;
+  let pollErrors = 0;
+  const poll = async (client: Client) => {
+    while (!stopping) {
+      const url = new URL(`/api/v1/events?queue_id=${client.queueId}&last_event_id=${client.lastEventId}`, client.gateway);
+      try {
+        const res = await getJson(agent, url, target.host, client.authorization);
+        if (res.status !== 200) {
+          pollErrors++;
           await sleep(500);
+          continue;
         }
+        const now = Date.now();
+        const { events } = JSON.parse(res.body) as { events: { id: number; type: string; message?: { content: string } }[] };
+        for (const event of events) {
+          client.lastEventId = event.id;
+          const sentAt = event.type === 'message' ? Number(/^sent (\d+)/.exec(event.message!.content)?.[1]) : NaN;
+          if (!Number.isNaN(sentAt)) {
+            latencies.push(now - sentAt);
+            delivered++;
+          }
+        }
+      } catch {
+        if (!stopping) pollErrors++;
+        await sleep(500);
       }
-    };
-    const polling = clients.map(poll);
-    await sleep(1000);
+    }
+  };
+  const polling = clients.map(poll);
+  await sleep(1000);
 
-    const senderAuth = `Basic ${Buffer.from(`${sender.email}:${sender.apiKey}`).toString('base64')}`;
-    const sendUrl = new URL('/api/v1/messages', gateways[0]);
-    const results: { rate: number; sent: number; expected: number; delivered: number; sendErrors: number; p50: number; p95: number; p99: number; lastMs: number }[] = [];
-    console.log(`  ${userCount} queues registered on 2 gateways; sending for ${seconds} s per rate\n`);
-    console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors');
-    const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number; delivered: number }[] = [];
+  const senderAuth = basic(target.sender);
+  const sendUrl = new URL('/api/v1/messages', target.gateways[0]);
+  const results: RateResult[] = [];
+  const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number }[] = [];
+  console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
+  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   server µs/delivery');
+  try {
     for (const rate of rates) {
-      const before = cpuSnapshot(system.pids());
+      const before = cpuSnapshot(target.pids());
       latencies = [];
       delivered = 0;
       let sent = 0;
@@ -129,17 +148,20 @@ async function main() {
         if (due > Date.now()) await sleep(due - Date.now());
         sent++;
         sends.push(
-          postForm(agent, sendUrl, host, senderAuth, { type: 'stream', to: 'bench', topic: `rate ${rate}`, content: `sent ${Date.now()} #${n}` }).then(
+          postForm(agent, sendUrl, target.host, senderAuth, { type: 'stream', to: 'bench', topic: `rate ${rate}`, content: `sent ${Date.now()} #${n}` }).then(
             (res) => void (res.status === 200 || sendErrors++),
             () => void sendErrors++,
           ),
         );
       }
       await Promise.all(sends);
-      const expected = (sent - sendErrors) * userCount;
+      const expected = (sent - sendErrors) * clients.length;
       const waitUntil = Date.now() + graceMs;
       while (delivered < expected && Date.now() < waitUntil) await sleep(100);
-      cpu.push({ rate, before, after: cpuSnapshot(system.pids()), seconds: (Date.now() - started) / 1000, delivered });
+      const after = cpuSnapshot(target.pids());
+      cpu.push({ rate, before, after, seconds: (Date.now() - started) / 1000 });
+      // The server side: every process but the bench client.
+      const serverCpu = [...after].filter(([name]) => name !== 'bench client').reduce((sum, [name, total]) => sum + total - (before.get(name) ?? 0), 0);
       const sorted = [...latencies].sort((a, b) => a - b);
       const row = {
         rate,
@@ -150,42 +172,104 @@ async function main() {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         p99: percentile(sorted, 99),
-        lastMs: sorted[sorted.length - 1] ?? NaN,
+        cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
       };
       results.push(row);
       console.log(
-        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}`,
+        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}`,
       );
-      if (expected - delivered > 0 || sendErrors > 0) break; // the next rate would only drop more
       await sleep(1000);
     }
-    const complete = results.filter((r) => r.delivered >= r.expected && r.sendErrors === 0).map((r) => r.rate);
-    const sustained = results.filter((r) => r.delivered >= r.expected && r.sendErrors === 0 && r.p99 <= sustainedP99Ms).map((r) => r.rate);
-    const best = (rates: number[]) => (rates.length ? Math.max(...rates) : 0);
-    console.log(`\n  highest rate with nothing dropped:               ${best(complete)} messages/s (${best(complete) * userCount} deliveries/s)`);
-    console.log(`  highest rate sustained (nothing dropped, p99 ≤ ${sustainedP99Ms} ms): ${best(sustained)} messages/s (${best(sustained) * userCount} deliveries/s)`);
     console.log(`  poll errors: ${pollErrors}`);
-    // The gateways' own account of the fan-out (Prometheus histogram on /metrics).
-    let count = 0;
-    let sum = 0;
-    for (const gateway of gateways) {
-      const text = await (await fetch(new URL('/metrics', gateway))).text();
-      count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
-      sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
-    }
-    console.log(`  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
-    for (const { rate, before, after, seconds: elapsed, delivered: got } of cpu) {
+    for (const { rate, before, after, seconds: elapsed } of cpu) {
       console.log(`\n  at ${rate} messages/s:`);
       printCpu(before, after, elapsed);
       const gatewayCpu = [...after].filter(([name]) => name.startsWith('gateway')).reduce((sum, [name, total]) => sum + total - (before.get(name) ?? 0), 0);
-      console.log(`    gateways' CPU per delivery (fan-out, append, poll, answer): ${((gatewayCpu / Math.max(got, 1)) * 1e6).toFixed(0)} µs`);
+      const got = results.find((r) => r.rate === rate)?.delivered ?? 0;
+      if (gatewayCpu > 0) console.log(`    gateways' CPU per delivery (fan-out, append, poll, answer): ${((gatewayCpu / Math.max(got, 1)) * 1e6).toFixed(0)} µs`);
     }
-    stopping = true;
-    agent.destroy();
-    await Promise.race([Promise.allSettled(polling), sleep(1000)]);
   } finally {
     stopping = true;
     agent.destroy();
+    await Promise.race([Promise.allSettled(polling), sleep(1000)]);
+  }
+  return results;
+}
+
+/** The floor server as its own process, and a target for it. */
+async function startFloor(userCount: number): Promise<Target & { stop(): void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
+  });
+  const users = Array.from({ length: userCount }, (_, i) => ({ email: `floor-${i}@example.test`, apiKey: 'floor' }));
+  return {
+    name: 'floor (one process, in memory)',
+    host: '127.0.0.1',
+    gateways: [new URL(`http://127.0.0.1:${port}`)],
+    users,
+    sender: { email: 'sender@example.test', apiKey: 'floor' },
+    pids: () => new Map([['floor', child.pid!]]),
+    stop: () => void child.kill(),
+  };
+}
+
+async function main() {
+  const { userCount } = settings();
+  const gatewayCount = Number(process.env.BENCH_GATEWAYS ?? 1);
+  let floor: RateResult[] | undefined;
+  if (process.env.BENCH_FLOOR !== '0') {
+    const target = await startFloor(userCount);
+    try {
+      floor = await drive(target);
+    } finally {
+      target.stop();
+    }
+  }
+
+  const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
+  const system = await startBenchSystem(
+    { AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
+    gatewayCount,
+  );
+  try {
+    const factory = new Factory(system.db);
+    const realm = await factory.organization({ subdomain: 'bench' });
+    const sender = await factory.user(realm, { fullName: 'Sender' });
+    const channel = await factory.channel(realm, { name: 'bench', subscribers: [sender] });
+    console.log(`\nbench:events  setting up ${userCount} users and queues…`);
+    const users = await createUsers(system, realm.id, channel.id, userCount);
+    const project = await drive({
+      name: `the project (${gatewayCount} gateway${gatewayCount > 1 ? 's' : ''})`,
+      host: system.api.hostFor('bench'),
+      gateways: Array.from({ length: gatewayCount }, (_, i) => new URL(system.apiVia(i).baseUrl)),
+      users,
+      sender,
+      pids: () => system.pids(),
+    });
+    // The gateways' own account of the fan-out (Prometheus histogram on /metrics).
+    let count = 0;
+    let sum = 0;
+    for (let i = 0; i < gatewayCount; i++) {
+      const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
+      count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+      sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+    }
+    console.log(`\n  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
+    if (floor) {
+      console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
+      console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project');
+      for (const mine of project) {
+        const theirs = floor.find((row) => row.rate === mine.rate);
+        if (!theirs) continue;
+        const share = (row: RateResult) => `${((100 * row.delivered) / Math.max(row.expected, 1)).toFixed(0)}%`;
+        console.log(
+          `  ${String(mine.rate).padStart(10)}   ${`${theirs.p50.toFixed(0)} / ${theirs.p99.toFixed(0)}`.padStart(16)}   ${`${mine.p50.toFixed(0)} / ${mine.p99.toFixed(0)}`.padStart(18)}   ${(mine.p99 / theirs.p99).toFixed(1).padStart(8)}×   ${`${share(theirs)} / ${share(mine)}`.padStart(23)}   ${`${theirs.cpuPerDeliveryUs.toFixed(0)} / ${mine.cpuPerDeliveryUs.toFixed(0)}`.padStart(30)}`,
+        );
+      }
+    }
+  } finally {
     await system.stop();
   }
 }
