@@ -45,6 +45,9 @@ interface RateResult {
   p50: number;
   p95: number;
   p99: number;
+  /** How long the sends themselves took (POST /messages answered), p50 and p99. */
+  sendP50: number;
+  sendP99: number;
   cpuPerDeliveryUs: number;
 }
 
@@ -132,7 +135,7 @@ async function drive(target: Target): Promise<RateResult[]> {
   const results: RateResult[] = [];
   const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number }[] = [];
   console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
-  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   server µs/delivery');
+  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   send p50/p99 ms   server µs/delivery');
   try {
     for (const rate of rates) {
       const before = cpuSnapshot(target.pids());
@@ -141,15 +144,17 @@ async function drive(target: Target): Promise<RateResult[]> {
       let sent = 0;
       let sendErrors = 0;
       const sends: Promise<void>[] = [];
+      const sendTimes: number[] = [];
       const started = Date.now();
       const total = Math.round(rate * seconds);
       for (let n = 0; n < total; n++) {
         const due = started + (n * 1000) / rate;
         if (due > Date.now()) await sleep(due - Date.now());
         sent++;
+        const sentAt = Date.now();
         sends.push(
-          postForm(agent, sendUrl, target.host, senderAuth, { type: 'stream', to: 'bench', topic: `rate ${rate}`, content: `sent ${Date.now()} #${n}` }).then(
-            (res) => void (res.status === 200 || sendErrors++),
+          postForm(agent, sendUrl, target.host, senderAuth, { type: 'stream', to: 'bench', topic: `rate ${rate}`, content: `sent ${sentAt} #${n}` }).then(
+            (res) => void (sendTimes.push(Date.now() - sentAt), res.status === 200 || sendErrors++),
             () => void sendErrors++,
           ),
         );
@@ -172,11 +177,13 @@ async function drive(target: Target): Promise<RateResult[]> {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         p99: percentile(sorted, 99),
+        sendP50: percentile([...sendTimes].sort((a, b) => a - b), 50),
+        sendP99: percentile([...sendTimes].sort((a, b) => a - b), 99),
         cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
       };
       results.push(row);
       console.log(
-        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}`,
+        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${`${row.sendP50.toFixed(0)} / ${row.sendP99.toFixed(0)}`.padStart(15)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}`,
       );
       await sleep(1000);
     }
@@ -251,12 +258,17 @@ async function main() {
     // The gateways' own account of the fan-out (Prometheus histogram on /metrics).
     let count = 0;
     let sum = 0;
+    let lagCount = 0;
+    let lagSum = 0;
     for (let i = 0; i < gatewayCount; i++) {
       const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
       count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
       sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+      lagCount += Number(/^event_fanout_lag_seconds_count (\S+)/m.exec(text)?.[1] ?? 0);
+      lagSum += Number(/^event_fanout_lag_seconds_sum (\S+)/m.exec(text)?.[1] ?? 0);
     }
     console.log(`\n  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
+    console.log(`  domain events waited ${((lagSum / Math.max(lagCount, 1)) * 1000).toFixed(1)} ms on average from publication to fan-out (${lagCount} events)`);
     if (floor) {
       console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
       console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project');
