@@ -13,11 +13,14 @@ export interface Delivery {
 
 /**
  * Appends deliveries atomically: each queue that still exists gets the next id of its own
- * counter. With a fan-out key the whole batch happens at most once (a redelivered domain
- * event finds its key set and appends nothing). Returns the queues appended to and the ones
- * that are gone, and wakes their long-polls on every replica. Under the fan-out's lease
- * (ARGV[3] the lease's key, ARGV[4] the holder's token) it appends nothing once the lease is
- * someone else's, so a replica that lost it can never append out of turn.
+ * counter. The event texts come once each (ARGV[5] says how many), then (queue, text number)
+ * pairs: a message's text is the same for most of its recipients. With a fan-out key the whole
+ * batch happens at most once (a redelivered domain event finds its key set and appends
+ * nothing). Returns the queues appended to and the ones that are gone. Under the fan-out's
+ * lease (ARGV[3] the lease's key, ARGV[4] the holder's token) it appends nothing once the lease
+ * is someone else's, so a replica that lost it can never append out of turn.
+ * Every replica hears what was appended, on the wake channel (see WAKE_APPENDED), so the one
+ * holding a queue's long-poll answers it from memory (QueueMirror).
  */
 const APPEND = `
 local prefix = ARGV[1]
@@ -25,8 +28,9 @@ if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return 'fenced' 
 if ARGV[2] ~= '' then
   if not redis.call('SET', prefix .. 'done:' .. ARGV[2], '1', 'NX', 'EX', 86400) then return {{}, {}} end
 end
-local appended, gone = {}, {}
-for i = 5, #ARGV, 2 do
+local texts = tonumber(ARGV[5])
+local appended, gone, heard = {}, {}, {}
+for i = 6 + texts, #ARGV, 2 do
   local queue = ARGV[i]
   local meta = prefix .. 'q:' .. queue
   local ttl = redis.call('PTTL', meta)
@@ -34,13 +38,16 @@ for i = 5, #ARGV, 2 do
     local id = redis.call('HINCRBY', meta, 'last', 1)
     local list = meta .. ':e'
     -- A new list takes the queue's remaining time; polls keep the two in step after that.
-    if redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[i + 1], 2)) == 1 then redis.call('PEXPIRE', list, ttl) end
+    if redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[5 + tonumber(ARGV[i + 1])], 2)) == 1 then redis.call('PEXPIRE', list, ttl) end
     appended[#appended + 1] = queue
+    heard[#heard + 1] = queue .. ' ' .. id .. ' ' .. ARGV[i + 1]
   else
     gone[#gone + 1] = queue
   end
 end
-if #appended > 0 then redis.call('PUBLISH', prefix .. 'wake', table.concat(appended, ' ')) end
+if #appended > 0 then
+  redis.call('PUBLISH', prefix .. 'wake', 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', 6, 5 + texts) .. '\\n' .. table.concat(heard, '\\n'))
+end
 return {appended, gone}
 `;
 
@@ -69,7 +76,32 @@ local ttl = tonumber(fields[4])
 if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
 redis.call('EXPIRE', meta, ttl)
 if #events > 0 then redis.call('EXPIRE', list, ttl) end
-return {'ok', events}
+return {'ok', events, last}
+`;
+
+/**
+ * Acknowledgements a replica answered from memory (QueueMirror), written back in batches: drops
+ * the events up to ARGV[1] (if newer than what was pruned) and restarts the idle timer, held off
+ * by ARGV[2] more seconds for a poll that is waiting. 0 when the queue is gone.
+ */
+const ACKNOWLEDGE = `
+local meta, list = KEYS[1], KEYS[2]
+local fields = redis.call('HMGET', meta, 'pruned', 'l')
+if not fields[2] then return 0 end
+local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
+if through > pruned then
+  while true do
+    local head = redis.call('LINDEX', list, 0)
+    if not head then break end
+    if tonumber(string.match(head, '^{"id":(%d+)')) > through then break end
+    redis.call('LPOP', list)
+  end
+  redis.call('HSET', meta, 'pruned', through)
+end
+local ttl = tonumber(fields[2]) + tonumber(ARGV[2])
+redis.call('EXPIRE', meta, ttl)
+redis.call('EXPIRE', list, ttl)
+return 1
 `;
 
 /**
@@ -118,6 +150,7 @@ const SCRIPTS = {
   eqLeaseRenew: { numberOfKeys: 1, lua: LEASE_RENEW },
   eqLeaseRelease: { numberOfKeys: 1, lua: LEASE_RELEASE },
   eqTake: { numberOfKeys: 2, lua: TAKE },
+  eqAcknowledge: { numberOfKeys: 2, lua: ACKNOWLEDGE },
   eqIndexAdd: { numberOfKeys: 1, lua: INDEX_ADD },
   eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
 };
@@ -138,6 +171,14 @@ export class LeaseLost extends Error {
     super('the fan-out lease passed to another replica');
   }
 }
+
+/**
+ * What the wake channel carries. An append: `A`, the number of texts, the texts (JSON, so
+ * never a raw newline), then a line `<queue id> <event id> <text number>` per queue appended
+ * to, all separated by newlines (see APPEND). Queues deleted: `D ` and their ids.
+ */
+export const WAKE_APPENDED = 'A\n';
+export const WAKE_DELETED = 'D ';
 
 export const badEventQueue = (queueId: string): ZulipError =>
   new ZulipError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
@@ -255,8 +296,15 @@ export class EventQueueStore implements OnApplicationShutdown {
    */
   async append(deliveries: Delivery[], onceKey = '', fence?: FanoutLease): Promise<string[]> {
     if (deliveries.length === 0 && !onceKey) return [];
-    const args = [this.prefix, onceKey, fence ? this.leaseKey : '', fence?.token ?? ''];
-    for (const { queueId, event } of deliveries) args.push(queueId, event);
+    // Each distinct text once: most recipients of a message get the same one.
+    const numbers = new Map<string, number>();
+    const pairs: string[] = [];
+    for (const { queueId, event } of deliveries) {
+      let number = numbers.get(event);
+      if (number === undefined) numbers.set(event, (number = numbers.size + 1));
+      pairs.push(queueId, String(number));
+    }
+    const args = [this.prefix, onceKey, fence ? this.leaseKey : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...pairs];
     const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
     if (outcome === 'fenced') throw new LeaseLost();
     const [appended, gone] = outcome;
@@ -273,12 +321,13 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   /**
-   * The caller's pending events, as the JSON texts stored (served as they are), after acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the
-   * queue is unknown, gone or someone else's). Restarts the idle timer; with `holdSeconds` and
-   * nothing pending, holds it off for a poll that is about to wait.
+   * The caller's pending events, as the JSON texts stored (served as they are), after
+   * acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the queue is unknown, gone or someone
+   * else's), and the newest id the queue has given. Restarts the idle timer; with `holdSeconds`
+   * and nothing pending, holds it off for a poll that is about to wait.
    */
-  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<string[]> {
-    const [outcome, detail] = (await runScript(
+  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<{ events: string[]; last: number }> {
+    const [outcome, detail, last] = (await runScript(
       this.redis,
       'eqTake',
       this.metaKey(queueId),
@@ -287,11 +336,30 @@ export class EventQueueStore implements OnApplicationShutdown {
       lastEventId,
       holdSeconds > 0 ? '1' : '0',
       Math.ceil(holdSeconds),
-    )) as [string, (string | string[])?];
+    )) as [string, (string | string[])?, number?];
     if (outcome === 'gone') throw badEventQueue(queueId);
     if (outcome === 'pruned') throw badRequest(`An event newer than ${detail as string} has already been pruned!`);
     if (outcome === 'unknown') throw badRequest(`Event ${detail as string} was not in this queue`);
-    return detail as string[];
+    return { events: detail as string[], last: last as number };
+  }
+
+  /**
+   * Writes back acknowledgements answered from memory, all in one round trip: each queue drops
+   * the events up to `through` and restarts its idle timer (held off by `holdSeconds` for a poll
+   * that waits). Returns the queues found gone.
+   */
+  async acknowledge(acks: { queueId: string; through: number; holdSeconds: number }[]): Promise<string[]> {
+    if (acks.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const { queueId, through, holdSeconds } of acks) {
+      runScript(pipeline, 'eqAcknowledge', this.metaKey(queueId), this.eventsKey(queueId), through, Math.ceil(holdSeconds));
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    return acks.filter((_, index) => {
+      const [error, kept] = replies[index] ?? [];
+      if (error) throw error;
+      return kept === 0;
+    }).map((ack) => ack.queueId);
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
@@ -299,7 +367,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     this.unindex(transaction, descriptor);
     await transaction
       .del(this.metaKey(descriptor.queueId), this.eventsKey(descriptor.queueId))
-      .publish(this.wakeChannel, descriptor.queueId)
+      .publish(this.wakeChannel, `${WAKE_DELETED}${descriptor.queueId}`)
       .exec();
     this.descriptors.delete(descriptor.queueId);
   }
@@ -318,7 +386,7 @@ export class EventQueueStore implements OnApplicationShutdown {
       transaction.del(this.metaKey(queueId), this.eventsKey(queueId));
       this.descriptors.delete(queueId);
     }
-    await transaction.publish(this.wakeChannel, queueIds.join(' ')).exec();
+    await transaction.publish(this.wakeChannel, `${WAKE_DELETED}${queueIds.join(' ')}`).exec();
     return queueIds.length;
   }
 

@@ -6,6 +6,7 @@ import { ParamsOf } from '../http/endpoint-request';
 import { loggedIn, type ApiRequest } from '../http/request-context';
 import { Route } from '../http/route.decorator';
 import { EventQueueStore } from './event-queue.store';
+import { QueueMirror } from './queue-mirror';
 import { RegisterQueue } from './register-queue';
 
 /** The event queue endpoints. The gateway serves them itself: queues live in Redis. */
@@ -14,6 +15,7 @@ export class EventsController {
   constructor(
     private readonly registration: RegisterQueue,
     private readonly store: EventQueueStore,
+    private readonly mirror: QueueMirror,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -32,6 +34,8 @@ export class EventsController {
     const { realm, user } = loggedIn(req.ctx);
     const queue = await this.store.ownQueue(params.queue_id, realm.id, user.id);
     await this.store.delete(queue);
+    // Every replica forgets it on the wake channel; this one at once, for the caller's next poll here.
+    this.mirror.forget(queue.queueId);
     this.metrics.eventQueuesDeleted.inc();
     return {};
   }

@@ -5,6 +5,7 @@ import { EventQueueStore } from './event-queue.store';
 import { EventsController } from './events.controller';
 import { LongPoll } from './long-poll';
 import { PollEventsRoute } from './poll-events.route';
+import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
 import { RegisterQueue } from './register-queue';
 
@@ -12,7 +13,7 @@ import { RegisterQueue } from './register-queue';
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsRoute],
+  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsRoute],
   exports: [PollEventsRoute],
 })
 export class EventsModule {}

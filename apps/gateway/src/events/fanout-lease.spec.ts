@@ -55,6 +55,6 @@ describe('the fan-out lease', () => {
     await expect(store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e2', first!)).rejects.toBeInstanceOf(LeaseLost);
     await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e3', second!);
     // e1 and e3 only, with consecutive ids.
-    expect(await store.take('q1', 1, 7, -1)).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
+    expect((await store.take('q1', 1, 7, -1)).events).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
   });
 });

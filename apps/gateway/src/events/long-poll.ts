@@ -1,6 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { EventQueueStore } from './event-queue.store';
+import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
 
 const HEARTBEAT = '{"type":"heartbeat"}';
@@ -18,8 +19,10 @@ export interface PollRequest {
 /**
  * GET /events: acknowledges what the client has, then answers with what is pending, or waits
  * until an append (on any replica) or the heartbeat. Every poll restarts the queue's idle timer,
- * and a waiting poll holds it off, as Zulip's last_connection_time does. One Redis call per
- * poll in the usual case.
+ * and a waiting poll holds it off, as Zulip's last_connection_time does. In the usual case no
+ * Redis call at all: the queue is mirrored in memory (QueueMirror), its appends arrive with
+ * their wake-ups and acknowledgements are written back in batches; otherwise one call reads
+ * the queue from Redis, and the mirror takes it up from there.
  */
 @Injectable()
 export class LongPoll implements BeforeApplicationShutdown {
@@ -27,6 +30,7 @@ export class LongPoll implements BeforeApplicationShutdown {
 
   constructor(
     private readonly store: EventQueueStore,
+    private readonly mirror: QueueMirror,
     private readonly wakeups: QueueWakeups,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -66,7 +70,8 @@ export class LongPoll implements BeforeApplicationShutdown {
         let cancel = () => {};
         const changed = new Promise<void>((resolve) => (cancel = this.wakeups.onChange(queueId, resolve)));
         try {
-          const events = await this.store.take(queueId, realmId, userId, lastEventId, isClosed ? 0 : holdSeconds);
+          const hold = isClosed ? 0 : holdSeconds;
+          const events = this.mirror.poll(queueId, realmId, userId, lastEventId, hold) ?? (await this.read(queueId, realmId, userId, lastEventId, hold));
           if (events.length > 0 || dontBlock || isClosed || this.draining) return events;
           if (heartbeatDue) {
             await this.store.append([{ queueId, event: HEARTBEAT }]);
@@ -79,6 +84,24 @@ export class LongPoll implements BeforeApplicationShutdown {
       }
     } finally {
       clearTimeout(timer);
+      this.mirror.touch(queueId);
+    }
+  }
+
+  /** The queue read from Redis (its owner checked, the acknowledgement applied), and mirrored from then on. */
+  private async read(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds: number): Promise<string[]> {
+    this.mirror.beginRead(queueId);
+    try {
+      // An acknowledgement answered from memory goes first: Redis must know what the client was told.
+      await this.mirror.writeBackOne(queueId);
+      const read = await this.store.take(queueId, realmId, userId, lastEventId, holdSeconds);
+      const { lifespanSeconds } = (await this.store.descriptor(queueId)) ?? { lifespanSeconds: 0 };
+      this.mirror.adopt(queueId, { realmId, userId, lifespanSeconds }, lastEventId, read);
+      return read.events;
+    } catch (error) {
+      this.mirror.endRead(queueId);
+      this.mirror.forget(queueId);
+      throw error;
     }
   }
 }

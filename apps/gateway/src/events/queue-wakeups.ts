@@ -2,19 +2,25 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { EventQueueStore } from './event-queue.store';
+import { EventQueueStore, WAKE_APPENDED, WAKE_DELETED } from './event-queue.store';
+import { QueueMirror } from './queue-mirror';
 
 /**
- * Wakes this replica's waiting long-polls when any replica appends to their queues: appends
- * publish the queue ids on one Redis channel, and every replica listens to it.
+ * Wakes this replica's waiting long-polls when any replica appends to their queues or deletes
+ * them: appends publish what they appended on one Redis channel (see WAKE_APPENDED), deletions
+ * the queue ids, and every replica listens to it. What was appended to the queues this replica
+ * mirrors goes to its QueueMirror first, so the polls it wakes answer from memory.
  */
 @Injectable()
 export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   private readonly subscriber: Redis;
   private readonly waiters = new Map<string, Set<() => void>>();
 
+  private subscribed = false;
+
   constructor(
     private readonly store: EventQueueStore,
+    private readonly mirror: QueueMirror,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -22,14 +28,48 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
     // that check fail on a connection already in subscriber mode.
     this.subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
     this.subscriber.on('error', (error: Error) => this.logger.error({ err: error }, 'wake-up subscriber error'));
+    // Wake-ups missed while disconnected: the mirror forgets everything, and the waiting polls
+    // read Redis again (ioredis subscribes again on reconnecting, before 'ready').
+    this.subscriber.on('close', () => {
+      this.mirror.stopListening();
+      this.wakeAll();
+    });
+    this.subscriber.on('ready', () => {
+      if (!this.subscribed) return;
+      this.mirror.startListening();
+      this.wakeAll();
+    });
   }
 
   async onModuleInit(): Promise<void> {
-    this.subscriber.on('message', (_channel: string, message: string) => {
-      for (const queueId of message.split(' ')) this.wake(queueId);
-    });
+    this.subscriber.on('message', (_channel: string, message: string) => this.received(message));
     await this.subscriber.connect();
     await this.subscriber.subscribe(this.store.wakeChannel);
+    this.subscribed = true;
+    this.mirror.startListening();
+  }
+
+  private received(message: string): void {
+    if (message.startsWith(WAKE_DELETED)) {
+      for (const queueId of message.slice(WAKE_DELETED.length).split(' ')) {
+        this.mirror.forget(queueId);
+        this.wake(queueId);
+      }
+      return;
+    }
+    if (!message.startsWith(WAKE_APPENDED)) return;
+    // A\n<n>\n<n texts>\n<queue id> <event id> <text number>… (see EventQueueStore's APPEND).
+    const lines = message.split('\n');
+    const texts = Number(lines[1]);
+    for (let line = 2 + texts; line < lines.length; line++) {
+      const entry = lines[line];
+      const queueId = entry.slice(0, entry.indexOf(' '));
+      if (this.mirror.follows(queueId)) {
+        const [, id, number] = entry.split(' ');
+        this.mirror.heard(queueId, Number(id), `{"id":${id},${lines[1 + Number(number)].slice(1)}`);
+      }
+      this.wake(queueId);
+    }
   }
 
   /** Calls `wake` once when the queue changes; the returned function cancels. */

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '@teamchat/platform';
+import { TEST_REDIS_URL } from '@teamchat/testing';
+import pino from 'pino';
+import { EventQueueStore } from './event-queue.store';
+import type { QueueDescriptor } from './queue-descriptor';
+import { QueueMirror } from './queue-mirror';
+import { QueueWakeups } from './queue-wakeups';
+
+/**
+ * The mirror of a replica's queues against real Redis: appends heard on the wake channel,
+ * reads adopted with what was heard meanwhile, a missed append forgetting the queue, and
+ * acknowledgements written back so Redis ends where the client is.
+ */
+describe('the queue mirror', () => {
+  const owner = { realmId: 1, userId: 7, lifespanSeconds: 60 };
+  let store: EventQueueStore;
+  let mirror: QueueMirror;
+  let wakeups: QueueWakeups;
+  let queue: QueueDescriptor;
+
+  const event = (n: number) => ({ queueId: queue.queueId, event: `{"type":"test","n":${n}}` });
+  const stored = (id: number, n: number) => `{"id":${id},"type":"test","n":${n}}`;
+  /** Resolves once the wake channel has carried an append to the queue (this replica heard it). */
+  const heardAppend = () => new Promise<void>((resolve) => wakeups.onChange(queue.queueId, resolve));
+
+  beforeEach(async () => {
+    const config = loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:mirror:${randomBytes(4).toString('hex')}:` });
+    const logger = pino({ level: 'silent' });
+    store = new EventQueueStore(config);
+    mirror = new QueueMirror(store, logger);
+    wakeups = new QueueWakeups(store, mirror, config, logger);
+    await wakeups.onModuleInit();
+    queue = {
+      queueId: randomBytes(8).toString('hex'),
+      ...owner,
+      eventTypes: null,
+      narrow: [],
+      applyMarkdown: true,
+      clientGravatar: false,
+      allPublicStreams: false,
+      capabilities: {},
+    };
+    await store.create(queue);
+  });
+  afterEach(async () => {
+    await mirror.onApplicationShutdown();
+    await wakeups.onApplicationShutdown();
+    await store.onApplicationShutdown();
+  });
+
+  /** A poll that the mirror cannot answer reads Redis and is mirrored from then on. */
+  const read = async (lastEventId: number) => {
+    mirror.beginRead(queue.queueId);
+    const result = await store.take(queue.queueId, owner.realmId, owner.userId, lastEventId);
+    mirror.adopt(queue.queueId, owner, lastEventId, result);
+    return result.events;
+  };
+
+  it('answers from memory what it heard appended, in order, once a read from Redis has started it', async () => {
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined(); // never read here
+    await store.append([event(0)]);
+    expect(await read(-1)).toEqual([stored(0, 0)]);
+    const heard = heardAppend();
+    await store.append([event(1), event(2)]);
+    await heard;
+    expect(mirror.poll(queue.queueId, 1, 7, 0, 0)).toEqual([stored(1, 1), stored(2, 2)]);
+    expect(mirror.poll(queue.queueId, 1, 7, 2, 0)).toEqual([]);
+    // Someone else's user, an acknowledgement of events never given, an older one: Redis decides.
+    expect(mirror.poll(queue.queueId, 1, 8, 2, 0)).toBeUndefined();
+    expect(mirror.poll(queue.queueId, 1, 7, 3, 0)).toBeUndefined();
+    expect(mirror.poll(queue.queueId, 1, 7, 1, 0)).toBeUndefined();
+  });
+
+  it('keeps the appends heard while a read was on its way, after what the read found', async () => {
+    await store.append([event(0)]);
+    mirror.beginRead(queue.queueId);
+    const result = await store.take(queue.queueId, owner.realmId, owner.userId, -1);
+    // Appended after the read ran, heard before the mirror adopted it.
+    const heard = heardAppend();
+    await store.append([event(1)]);
+    await heard;
+    mirror.adopt(queue.queueId, owner, -1, result);
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([stored(0, 0), stored(1, 1)]);
+  });
+
+  it('forgets a queue whose appends it heard out of order, and one deleted', async () => {
+    await read(-1);
+    mirror.heard(queue.queueId, 5, stored(5, 5)); // ids 0 to 4 never heard
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
+    await read(-1);
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([]);
+    const deleted = heardAppend();
+    await store.delete(queue);
+    await deleted;
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
+  });
+
+  it('writes acknowledgements answered from memory back to Redis, before any read of the queue there', async () => {
+    await store.append([event(0), event(1)]);
+    await read(-1);
+    expect(mirror.poll(queue.queueId, 1, 7, 1, 0)).toEqual([]);
+    // Not yet written back: Redis still holds both.
+    expect(await store.redis.llen(`${store.prefix}q:${queue.queueId}:e`)).toBe(2);
+    await mirror.writeBackOne(queue.queueId);
+    expect(await store.redis.llen(`${store.prefix}q:${queue.queueId}:e`)).toBe(0);
+    await expect(store.take(queue.queueId, 1, 7, 0)).rejects.toThrow('An event newer than 1 has already been pruned!');
+  });
+
+  it('forgets everything when the wake channel drops, and mirrors again once it is back', async () => {
+    await read(-1);
+    mirror.stopListening();
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
+    await read(-1); // read while not listening: not mirrored
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
+    mirror.startListening();
+    await read(-1);
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([]);
+  });
+});
