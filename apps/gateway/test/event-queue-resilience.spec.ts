@@ -79,7 +79,8 @@ describe('event queues across gateway restarts', () => {
   it('hands the fan-out over in order when the replica holding its lease is killed mid-batch', async () => {
     const redis = new Redis(system.env.REDIS_URL);
     try {
-      const holderPid = async () => Number(((await redis.get(`${system.env.REDIS_KEY_PREFIX}eq:fanout-lease`)) ?? '').split(':')[0]);
+      // The holder of the lease of the organization's fan-out partition (8 partitions by default).
+      const holderPid = async () => Number(((await redis.get(`${system.env.REDIS_KEY_PREFIX}eq:fanout-lease:${realmId % 8}`)) ?? '').split(':')[0]);
       const pid = await holderPid();
       const [leader] = [...system.pids()].find(([name, candidate]) => name.startsWith('gateway') && candidate === pid) ?? [];
       expect(leader).toBeDefined();
@@ -138,16 +139,50 @@ describe('event queues across gateway restarts', () => {
     expectError(res, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${idle.queueId}`, { queue_id: idle.queueId });
   }, 30000);
 
-  it('uses one durable fan-out consumer for all replicas', async () => {
+  it('uses one durable fan-out consumer per partition, shared by all replicas', async () => {
     const connection = await connect({ servers: system.env.NATS_URL });
     try {
       const manager = await connection.jetstreamManager();
       const consumers = await manager.consumers.list(eventStreamName(system.env.NATS_SUBJECT_PREFIX)).next();
-      // The gateways share one consumer (other services keep their own, e.g. uploads' attachment links).
+      // The gateways share one consumer per partition (other services keep their own, e.g. uploads' attachment links).
       const names = consumers.map((consumer) => consumer.config.durable_name ?? '');
-      expect(names.filter((name) => name.startsWith('gateway'))).toEqual(['gateway-fanout']);
+      expect(names.filter((name) => name.startsWith('gateway')).sort()).toEqual(Array.from({ length: 8 }, (_, partition) => `gateway-fanout-${partition}`).sort());
     } finally {
       await connection.drain();
     }
   });
+
+  it('spreads the partitions over the replicas, names their holders in /metrics, and hands a dead replica’s to the other', async () => {
+    /** The partitions a replica says (on /metrics) it fans out. */
+    const heldBy = async (replica: number) => {
+      const text = await (await fetch(new URL('/metrics', system.apiVia(replica).baseUrl))).text();
+      const pid = system.pids().get(replica === 0 ? 'gateway' : 'gateway#1');
+      return [...text.matchAll(/^event_fanout_partition_held\{partition="(\d+)",replica="(\d+)"\} 1$/gm)]
+        .filter((match) => Number(match[2]) === pid)
+        .map((match) => Number(match[1]))
+        .sort((a, b) => a - b);
+    };
+    const all = Array.from({ length: 8 }, (_, partition) => partition);
+    const until = async (check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 20000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error('the partitions were not spread as expected');
+        await sleep(200);
+      }
+    };
+    // Four each: every partition held, by one replica only.
+    await until(async () => {
+      const [first, second] = [await heldBy(0), await heldBy(1)];
+      return first.length === 4 && second.length === 4 && [...first, ...second].sort((a, b) => a - b).join() === all.join();
+    });
+    await system.stopService('gateway#1', 'SIGKILL');
+    // Its leases run out (two seconds here) and the survivor takes them all.
+    await until(async () => (await heldBy(0)).join() === all.join());
+    const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'] });
+    await publishDraftRemoved(bob.id, 99);
+    expect(await queue.waitFor('drafts')).toEqual([{ id: 0, type: 'drafts', op: 'remove', draft_id: 99 }]);
+    // Back again: it gets its share from the survivor.
+    await system.startService('gateway#1');
+    await until(async () => (await heldBy(0)).length === 4 && (await heldBy(1)).length === 4);
+  }, 60000);
 });

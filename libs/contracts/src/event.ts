@@ -23,6 +23,12 @@ export const EVENT_STREAM = eventStreamName(SUBJECT_PREFIX);
 export const EVENT_SUBJECTS = `${SUBJECT_PREFIX}event.>`;
 
 /**
+ * The header that names the organization a domain event belongs to (its payload's `realmId`),
+ * so that the gateways' fan-out finds an event's partition without decoding it.
+ */
+export const REALM_HEADER = 'Teamchat-Realm';
+
+/**
  * The usual shape: one Zulip event, the same for every user it concerns. `event` is the
  * client-facing payload from the reference OpenAPI file, without the queue's `id`.
  */

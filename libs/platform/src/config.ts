@@ -55,6 +55,12 @@ export const configSchema = z.object({
   /** The most domain events the fan-out holds unacknowledged, and so the largest batch it fans out at once. */
   EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(256),
   /**
+   * How many partitions the fan-out is split into (organizations by id modulo this number), each
+   * fanned out by one gateway replica at a time, spread evenly over the replicas. The same for
+   * every replica of a deployment.
+   */
+  EVENT_FANOUT_PARTITIONS: z.coerce.number().int().positive().max(256).default(8),
+  /**
    * Outgoing mail (Zulip's names). With no EMAIL_HOST, mail is not sent but written to the log
    * (the local default); otherwise SMTP to EMAIL_HOST:EMAIL_PORT, with STARTTLS required when
    * EMAIL_USE_TLS, and login when EMAIL_HOST_USER is set.

@@ -47,6 +47,14 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Gateway: the fan-out partitions this replica holds the lease of (1), by partition and replica (its process id). */
+  readonly fanoutPartitionsHeld = new Gauge({
+    name: 'event_fanout_partition_held',
+    help: 'Fan-out partitions this gateway replica fans out (1 while it holds the partition\'s lease)',
+    labelNames: ['partition', 'replica'],
+    registers: [this.registry],
+  });
+
   /** Gateway: how long after its publication a domain event reached the fan-out. */
   readonly fanoutLag = new Histogram({
     name: 'event_fanout_lag_seconds',

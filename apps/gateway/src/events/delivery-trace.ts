@@ -1,9 +1,9 @@
 import { SpanKind, contextOf, tracer, type Span } from '@teamchat/platform';
-import { TRACE_KEY } from './event-fanout.service';
+import { TRACE_KEY } from './fanout-routing';
 
 /**
  * With tracing on, the client events a poll hands over carry their fan-out's trace context
- * (TRACE_KEY, put there by EventFanout). This takes it off each event (clients never see it)
+ * (TRACE_KEY, put there by FanoutRouting). This takes it off each event (clients never see it)
  * and opens one `events deliver` span per trace, child of that fan-out, so the message's trace
  * ends with the long-poll that delivered it. The caller ends the spans once the answer is written.
  */

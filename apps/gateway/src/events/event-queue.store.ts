@@ -160,8 +160,9 @@ function runScript<T extends Redis | ChainableCommander>(target: T, name: keyof 
   return (target as unknown as Record<string, (...values: (string | number)[]) => never>)[name](...args);
 }
 
-/** The fan-out's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
+/** A fan-out partition's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
 export interface FanoutLease {
+  partition: number;
   token: string;
 }
 
@@ -304,7 +305,7 @@ export class EventQueueStore implements OnApplicationShutdown {
       if (number === undefined) numbers.set(event, (number = numbers.size + 1));
       pairs.push(queueId, String(number));
     }
-    const args = [this.prefix, onceKey, fence ? this.leaseKey : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...pairs];
+    const args = [this.prefix, onceKey, fence ? this.leaseKey(fence.partition) : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...pairs];
     const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
     if (outcome === 'fenced') throw new LeaseLost();
     const [appended, gone] = outcome;
@@ -390,24 +391,50 @@ export class EventQueueStore implements OnApplicationShutdown {
     return queueIds.length;
   }
 
-  private get leaseKey(): string {
-    return `${this.prefix}fanout-lease`;
+  private leaseKey(partition: number): string {
+    return `${this.prefix}fanout-lease:${partition}`;
   }
 
-  /** The fan-out's lease for `ms` milliseconds if nobody holds it: only its holder fans out. */
-  async acquireLease(ms: number): Promise<FanoutLease | null> {
+  private get replicasKey(): string {
+    return `${this.prefix}fanout-replicas`;
+  }
+
+  /** Partition `partition`'s lease for `ms` milliseconds if nobody holds it: only its holder fans it out. */
+  async acquireLease(partition: number, ms: number): Promise<FanoutLease | null> {
     // The holder's process id first: operators (and tests) can tell which replica fans out.
     const token = `${process.pid}:${randomUUID()}`;
-    return (await this.redis.set(this.leaseKey, token, 'PX', ms, 'NX')) === 'OK' ? { token } : null;
+    return (await this.redis.set(this.leaseKey(partition), token, 'PX', ms, 'NX')) === 'OK' ? { partition, token } : null;
   }
 
   /** Whether the lease is still ours, for `ms` milliseconds more. */
   async renewLease(lease: FanoutLease, ms: number): Promise<boolean> {
-    return (await runScript(this.redis, 'eqLeaseRenew', this.leaseKey, lease.token, ms)) === 1;
+    return (await runScript(this.redis, 'eqLeaseRenew', this.leaseKey(lease.partition), lease.token, ms)) === 1;
   }
 
   async releaseLease(lease: FanoutLease): Promise<void> {
-    await runScript(this.redis, 'eqLeaseRelease', this.leaseKey, lease.token);
+    await runScript(this.redis, 'eqLeaseRelease', this.leaseKey(lease.partition), lease.token);
+  }
+
+  /** Who holds each partition's lease (its token, process id first), or null. */
+  async leaseHolders(partitions: number): Promise<(string | null)[]> {
+    return this.redis.mget(...Array.from({ length: partitions }, (_, partition) => this.leaseKey(partition)));
+  }
+
+  /**
+   * Says this replica is alive for `ms` more milliseconds and answers how many replicas are
+   * (the fan-out spreads its partitions over them).
+   */
+  async replicasAlive(replica: string, ms: number): Promise<number> {
+    const now = Date.now();
+    const [, , [error, count] = []] =
+      (await this.redis.multi().zadd(this.replicasKey, now + ms, replica).zremrangebyscore(this.replicasKey, '-inf', now).zcard(this.replicasKey).exec()) ?? [];
+    if (error) throw error;
+    return Number(count);
+  }
+
+  /** This replica is leaving: the others share its partitions out at once. */
+  async replicaGone(replica: string): Promise<void> {
+    await this.redis.zrem(this.replicasKey, replica);
   }
 
   /** Drops a queue from the indexes the fan-out reads. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EventFanout } from './event-fanout.service';
+import { FanoutRouting } from './fanout-routing';
 import { EventQueueStore } from './event-queue.store';
 import { EventsController } from './events.controller';
 import { LongPoll } from './long-poll';
@@ -13,7 +14,7 @@ import { RegisterQueue } from './register-queue';
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterQueue, EventFanout, PollEventsRoute],
+  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterQueue, FanoutRouting, EventFanout, PollEventsRoute],
   exports: [PollEventsRoute],
 })
 export class EventsModule {}

@@ -4,7 +4,7 @@ import { TEST_REDIS_URL } from '@teamchat/testing';
 import { EventQueueStore, LeaseLost } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
 
-/** The fan-out's lease in Redis: one holder at a time, and appends fenced by it. */
+/** The fan-out partitions' leases in Redis: one holder at a time each, and appends fenced by them. */
 describe('the fan-out lease', () => {
   let store: EventQueueStore;
   const queue: QueueDescriptor = {
@@ -27,31 +27,42 @@ describe('the fan-out lease', () => {
   afterEach(() => store.onApplicationShutdown());
 
   it('has one holder at a time, renewed and given up only by its holder', async () => {
-    const first = await store.acquireLease(5000);
+    const first = await store.acquireLease(3, 5000);
     expect(first).not.toBeNull();
-    expect(await store.acquireLease(5000)).toBeNull();
-    const impostor = { token: `${process.pid}:not-the-holder` };
+    expect(await store.acquireLease(3, 5000)).toBeNull();
+    const impostor = { partition: 3, token: `${process.pid}:not-the-holder` };
     expect(await store.renewLease(impostor, 5000)).toBe(false);
     await store.releaseLease(impostor);
-    expect(await store.acquireLease(5000)).toBeNull();
+    expect(await store.acquireLease(3, 5000)).toBeNull();
     expect(await store.renewLease(first!, 5000)).toBe(true);
     await store.releaseLease(first!);
-    expect(await store.acquireLease(5000)).not.toBeNull();
+    expect(await store.acquireLease(3, 5000)).not.toBeNull();
+    // Each partition has its own lease.
+    expect(await store.acquireLease(4, 5000)).not.toBeNull();
+  });
+
+  it('counts the replicas alive, forgetting those that stopped saying so or left', async () => {
+    expect(await store.replicasAlive('a', 5000)).toBe(1);
+    expect(await store.replicasAlive('b', 100)).toBe(2);
+    expect(await store.replicasAlive('c', 5000)).toBe(3);
+    await store.replicaGone('c');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await store.replicasAlive('a', 5000)).toBe(1);
   });
 
   it('passes to another replica once it runs out', async () => {
-    const first = await store.acquireLease(100);
+    const first = await store.acquireLease(3, 100);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await store.acquireLease(5000);
+    const second = await store.acquireLease(3, 5000);
     expect(second).not.toBeNull();
     expect(await store.renewLease(first!, 5000)).toBe(false);
   });
 
   it('refuses an append under a lease that passed on, and appends nothing of it', async () => {
-    const first = await store.acquireLease(100);
+    const first = await store.acquireLease(3, 100);
     await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e1', first!);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await store.acquireLease(5000);
+    const second = await store.acquireLease(3, 5000);
     await expect(store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e2', first!)).rejects.toBeInstanceOf(LeaseLost);
     await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e3', second!);
     // e1 and e3 only, with consecutive ids.

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { EVENT_STREAM, EVENT_SUBJECTS, type EventDef } from '@teamchat/contracts';
+import { EVENT_STREAM, EVENT_SUBJECTS, REALM_HEADER, type EventDef } from '@teamchat/contracts';
 import { JSONCodec, RetentionPolicy, StorageType, connect, headers, type MsgHdrs, type NatsConnection } from 'nats';
 import { ReplyInbox } from '../commands/reply-inbox';
 import type { Logger } from 'pino';
@@ -8,6 +8,15 @@ import { LOGGER } from '../logger';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
 
 const codec = JSONCodec();
+
+/** The event's organization in a header (REALM_HEADER), when its payload names one. */
+function realmHeaders(payload: unknown): MsgHdrs | undefined {
+  const realmId = (payload as { realmId?: unknown } | null)?.realmId;
+  if (typeof realmId !== 'number') return undefined;
+  const carrier = headers();
+  carrier.set(REALM_HEADER, String(realmId));
+  return carrier;
+}
 /** Events are kept a day: long enough for any consumer that was down to catch up. */
 const MAX_AGE_NANOS = 24 * 3600 * 1e9;
 
@@ -48,13 +57,13 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
 
   async publish<P>(def: EventDef<P>, payload: P): Promise<void> {
     if (tracing.enabled) return this.tracedPublish(def, payload);
-    await this.store(def.subject, codec.encode(payload));
+    await this.store(def.subject, codec.encode(payload), realmHeaders(payload));
   }
 
   /** With tracing on: a PRODUCER span, its context in the message's headers for the consumers. */
   private tracedPublish<P>(def: EventDef<P>, payload: P): Promise<void> {
     return inSpan(`publish ${def.subject}`, { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': def.subject } }, async () => {
-      const carrier = headers();
+      const carrier = realmHeaders(payload) ?? headers();
       injectNats(carrier);
       await this.store(def.subject, codec.encode(payload), carrier);
     });

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { MessagingEvents, SUBJECT_PREFIX, UsersGroups, UsersGroupsEvents, clientEventSchema, type ClientEvent, type Messaging } from '@teamchat/contracts';
+import { SpanKind, extractNats, inSpan, traceparentOf, tracing } from '@teamchat/platform';
+import type { JsMsg } from 'nats';
+import { Sessions } from '../auth/sessions';
+import { deliveriesOf, messageDeliveries } from './client-events';
+import { EventQueueStore, type Delivery } from './event-queue.store';
+import type { QueueDescriptor } from './queue-descriptor';
+
+const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJECT_PREFIX.length);
+const USER_ACCESS_CHANGED = UsersGroups.UserAdministrationEvents.userAccessChanged.subject.slice(SUBJECT_PREFIX.length);
+const MESSAGE_SENT = MessagingEvents.messageSent.subject.slice(SUBJECT_PREFIX.length);
+
+/** The key of a stored client event that carries the fan-out's trace context (tracing on only). */
+export const TRACE_KEY = '_tp';
+
+/**
+ * What one domain event becomes in the client event queues: the recipients' queues (from the
+ * organization's index in Redis) and the client event each of them gets. Throws a ZodError or
+ * SyntaxError for an event that can never be delivered.
+ */
+@Injectable()
+export class FanoutRouting {
+  constructor(
+    private readonly store: EventQueueStore,
+    private readonly sessions: Sessions,
+  ) {}
+
+  deliveriesOf(message: JsMsg): Promise<Delivery[]> {
+    return tracing.enabled ? this.tracedDeliveries(message) : this.untracedDeliveries(message);
+  }
+
+  /**
+   * With tracing on: each event's fan-out as a CONSUMER span continuing the publisher's trace,
+   * and each client event stored with that span's context (`_tp`), which the long-poll that
+   * hands it over takes off again to trace the delivery (see LongPoll).
+   */
+  private tracedDeliveries(message: JsMsg): Promise<Delivery[]> {
+    return inSpan(
+      `fanout ${message.subject}`,
+      { kind: SpanKind.CONSUMER, parent: extractNats(message.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject } },
+      async (span) => {
+        const traceparent = traceparentOf();
+        const deliveries = (await this.untracedDeliveries(message)).map((d) => ({ queueId: d.queueId, event: `{"${TRACE_KEY}":"${traceparent}",${d.event.slice(1)}` }));
+        span.setAttribute('teamchat.deliveries', deliveries.length);
+        return deliveries;
+      },
+    );
+  }
+
+  private untracedDeliveries(message: JsMsg): Promise<Delivery[]> {
+    const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
+    return this.deliveriesFor(message.subject.slice(SUBJECT_PREFIX.length), payload);
+  }
+
+  private async deliveriesFor(subject: string, payload: unknown): Promise<Delivery[]> {
+    if (subject === MESSAGE_SENT) {
+      const sent = MessagingEvents.messageSent.payload.parse(payload);
+      // Both look-ups at once: one round trip to Redis.
+      const [queues, publicQueueIds] = await Promise.all([
+        this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id)),
+        sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
+      ]);
+      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
+    }
+    if (subject === USER_ACCESS_CHANGED) {
+      // Not a client event: a deactivated user's queues and browser sessions go (every replica drops cached credentials itself).
+      const change = UsersGroups.userAccessChangedSchema.parse(payload);
+      if (change.deactivated) await Promise.all([this.store.deleteQueuesOf(change.realmId, change.userId), this.sessions.endAllOf(change.userId)]);
+      return [];
+    }
+    const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);
+    if (!parsed.success) return []; // not a client-facing event
+    const { realmId, users, event, group }: ClientEvent & { group?: unknown } = parsed.data;
+    const queues = await this.queuesOf(realmId, users);
+    return deliveriesOf(event, [...queues.values()].flat(), group);
+  }
+
+  /**
+   * A public channel's message also goes to the organization's all_public_streams queues (Zulip's
+   * realm-wide clients): their owners who are not recipients join with no flags, and only those
+   * queues of theirs. Adds to `queues` and returns the widened event.
+   */
+  private withAllPublicStreamsQueues(
+    sent: Messaging.MessageSent,
+    queues: Map<number, QueueDescriptor[]>,
+    publicQueues: Map<string, QueueDescriptor>,
+  ): Messaging.MessageSent {
+    if (publicQueues.size === 0) return sent;
+    const recipients = new Set(sent.recipients.map((recipient) => recipient.id));
+    const added: Messaging.MessageSent['recipients'] = [];
+    for (const queue of publicQueues.values()) {
+      if (queue.realmId !== sent.realmId || recipients.has(queue.userId)) continue;
+      const own = queues.get(queue.userId);
+      if (own) own.push(queue);
+      else {
+        queues.set(queue.userId, [queue]);
+        added.push({ id: queue.userId, flags: [] });
+      }
+    }
+    return { ...sent, recipients: [...sent.recipients, ...added] };
+  }
+
+  private async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, QueueDescriptor[]>> {
+    const idsByUser = await this.store.queuesOf(realmId, userIds);
+    const descriptors = await this.store.descriptorsOf([...idsByUser.values()].flat());
+    const result = new Map<number, QueueDescriptor[]>();
+    for (const [userId, queueIds] of idsByUser) {
+      const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId);
+      if (found.length > 0) result.set(userId, found);
+    }
+    return result;
+  }
+}
