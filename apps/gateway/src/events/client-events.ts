@@ -71,9 +71,12 @@ function unbulked(event: ClientEvent['event']): string[] {
  */
 export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map<number, QueueDescriptor[]>): Delivery[] {
   const variants = new Map<string, string>();
+  const events = new Map<string, string>();
+  const variantOf = (queue: QueueDescriptor): string =>
+    `${queue.applyMarkdown}|${queue.clientGravatar && sent.senderGravatar === true}|${queue.capabilities.empty_topic_name === true}`;
   const messageJson = (queue: QueueDescriptor): string => {
     const emptyTopicName = queue.capabilities.empty_topic_name === true;
-    const key = `${queue.applyMarkdown}|${queue.clientGravatar && sent.senderGravatar === true}|${emptyTopicName}`;
+    const key = variantOf(queue);
     let json = variants.get(key);
     if (json === undefined) {
       const { raw_content: raw, ...message } = sent.message;
@@ -95,15 +98,19 @@ export function messageDeliveries(sent: Messaging.MessageSent, queuesByUser: Map
       }
       // Zulip's servers send `local_message_id`, which Zulip's clients read; the interface and the
       // reference API description name it `local_id`. Both, so either kind of client finds it.
-      const localId = JSON.stringify(sent.senderQueue?.localId);
-      const local =
-        sent.senderQueue && sent.senderQueue.queueId === queue.queueId && sent.senderQueue.userId === queue.userId
-          ? `,"local_message_id":${localId},"local_id":${localId}`
-          : '';
-      deliveries.push({
-        queueId: queue.queueId,
-        event: `{"type":"message","message":${messageJson(queue)},"flags":${JSON.stringify(recipient.flags)}${local}}`,
-      });
+      const sendersQueue = sent.senderQueue !== undefined && sent.senderQueue.queueId === queue.queueId && sent.senderQueue.userId === queue.userId;
+      const message = messageJson(queue);
+      const flags = recipient.flags.length === 0 ? '[]' : JSON.stringify(recipient.flags);
+      // Recipients alike share one text (the same string, which the append sends once).
+      const key = sendersQueue ? undefined : `${variantOf(queue)}|${flags}`;
+      let event = key === undefined ? undefined : events.get(key);
+      if (event === undefined) {
+        const localId = JSON.stringify(sent.senderQueue?.localId);
+        const local = sendersQueue ? `,"local_message_id":${localId},"local_id":${localId}` : '';
+        event = `{"type":"message","message":${message},"flags":${flags}${local}}`;
+        if (key !== undefined) events.set(key, event);
+      }
+      deliveries.push({ queueId: queue.queueId, event });
     }
   }
   return deliveries;
