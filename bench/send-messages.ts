@@ -55,9 +55,15 @@ async function main() {
     const nats = await connect({ servers: system.env.NATS_URL });
     const jetstream = await nats.jetstreamManager();
     const stream = eventStreamName(system.env.NATS_SUBJECT_PREFIX ?? '');
+    // Every partition's consumer reads the whole stream: the backlog is the furthest behind.
     const fanoutBacklog = async () => {
-      const info = await jetstream.consumers.info(stream, 'gateway-fanout');
-      return info.num_pending + info.num_ack_pending;
+      let behind = 0;
+      for (let partition = 0; partition < Number(system.env.EVENT_FANOUT_PARTITIONS ?? 8); partition++) {
+        // The gateway's consumer of that partition (apps/gateway/src/events/partition-fanout.ts).
+        const info = await jetstream.consumers.info(stream, `gateway-fanout-${partition}`).catch(() => undefined);
+        if (info) behind = Math.max(behind, info.num_pending + info.num_ack_pending);
+      }
+      return behind;
     };
     const phase = async (name: string, run: (agent: http.Agent) => Promise<PhaseResult>) => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
