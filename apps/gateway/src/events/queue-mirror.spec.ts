@@ -107,6 +107,14 @@ describe('the queue mirror', () => {
     await expect(store.take(queue.queueId, 1, 7, 0)).rejects.toThrow('An event newer than 1 has already been pruned!');
   });
 
+  it('lets go of a queue left without a poll for half its lifespan', async () => {
+    await read(-1);
+    mirror.sweep(Date.now() + 29_000);
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([]);
+    mirror.sweep(Date.now() + 31_000); // lifespan 60 s
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
+  });
+
   it('forgets everything when the wake channel drops, and mirrors again once it is back', async () => {
     await read(-1);
     mirror.stopListening();

@@ -24,6 +24,8 @@ interface MirroredQueue {
 const MAX_PENDING = 1000;
 /** How often acknowledgements answered from memory are written back to Redis. */
 const WRITE_BACK_MS = 500;
+/** How often queues left without a poll are let go (their clients gone: Redis keeps their events). */
+const SWEEP_MS = 30_000;
 
 /**
  * The events of the queues whose long-polls this replica serves, kept in memory as they are
@@ -47,6 +49,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
   /** Acknowledgements answered here and not yet written back, by queue. */
   private readonly unwritten = new Map<string, { through: number; holdSeconds: number }>();
   private writer?: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
   private writing = Promise.resolve();
   /** False while the wake channel is not connected: nothing heard then can be trusted. */
   private listening = false;
@@ -59,6 +62,15 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.writer = setInterval(() => void this.writeBack(), WRITE_BACK_MS);
     this.writer.unref();
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  /** Lets go of the queues no poll has touched for half their lifespan (as `poll` would on their next poll). */
+  sweep(now = Date.now()): void {
+    for (const [queueId, queue] of this.queues) {
+      if (now - queue.touchedAt > (queue.lifespanSeconds * 1000) / 2) this.queues.delete(queueId);
+    }
   }
 
   /** The wake channel is connected (again): from now on, what is heard is complete. */
@@ -205,6 +217,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.writer);
+    clearInterval(this.sweeper);
     await this.writeBack();
   }
 }
