@@ -23,6 +23,13 @@ import { SubscribeToDefaultChannels } from '../../apps/messaging/src/default-cha
 import { UsersReadonlyRepository as UserDirectoryReadonly } from '../../apps/messaging/src/data/users.readonly.repository';
 import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
 import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
+import { ChannelFoldersRepository } from '../../apps/messaging/src/data/channel-folders.repository';
+import { ChannelStatsRepository } from '../../apps/messaging/src/data/channel-stats.repository';
+import { ChannelsRepository } from '../../apps/messaging/src/data/channels.repository';
+import { GroupsReadonlyRepository } from '../../apps/messaging/src/data/groups.readonly.repository';
+import { MessagesRepository } from '../../apps/messaging/src/data/messages.repository';
+import { SubscriptionsRepository } from '../../apps/messaging/src/data/subscriptions.repository';
+import { Transactions as MessagingTransactions } from '../../apps/messaging/src/data/transactions';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -114,13 +121,18 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
     await events.onModuleInit();
     const pg = new PgService(config.DATABASE_URL);
     const groups = new GroupMembership(pg);
+    const channels = new ChannelsRepository(pg, prisma);
+    const subscriptions = new SubscriptionsRepository(pg, prisma);
     const subscribe = new Subscribe(
-      prisma,
+      new MessagingTransactions(pg, prisma),
+      channels,
+      subscriptions,
+      new MessagesRepository(pg, prisma),
       new UserDirectoryReadonly(pg),
-      new ChannelStatsReader(pg, groups),
+      new ChannelStatsReader(new ChannelStatsRepository(pg), new GroupsReadonlyRepository(pg, groups)),
       events,
-      new ChannelPermissions(prisma, groups),
-      new ChannelCreation(prisma, new CommandClient(config)),
+      new ChannelPermissions(channels, subscriptions, groups),
+      new ChannelCreation(new ChannelFoldersRepository(prisma), new CommandClient(config)),
     );
     return run(subscribe, pg).finally(() => Promise.all([events.onApplicationShutdown(), pg.onApplicationShutdown()]));
   };
@@ -160,7 +172,7 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
       // none, nothing connects to NATS.
       const hasDefaults = (await defaultChannelIds(prisma, realm.id)).length > 0;
       const channels = !hasDefaults ? [] : await withSubscribe((subscribe, pg) =>
-        new SubscribeToDefaultChannels(prisma, new UserDirectoryReadonly(pg), subscribe).execute(
+        new SubscribeToDefaultChannels(new ChannelsRepository(pg, prisma), new UserDirectoryReadonly(pg), subscribe).execute(
           {
             id: user.id,
             realmId: realm.id,

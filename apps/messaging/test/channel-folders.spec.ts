@@ -17,6 +17,7 @@ import {
   type TestUser,
 } from '@teamchat/testing';
 import { checkFolderForChannel } from '../src/channel-folders/folder-for-channel';
+import { ChannelFoldersRepository } from '../src/data/channel-folders.repository';
 
 const CHANGED = 'event.messaging.channel_folder_changed.v1';
 const NOT_ADMIN = 'Must be an organization administrator';
@@ -745,7 +746,7 @@ describe('channel folders', () => {
     });
 
     it('accepts an unarchived folder of the organization', async () => {
-      await expect(checkFolderForChannel(system.db, realmId, usable.id)).resolves.toBeUndefined();
+      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, usable.id)).resolves.toBeUndefined();
     });
 
     it.each<[string, () => number]>([
@@ -756,7 +757,7 @@ describe('channel folders', () => {
       ['a negative id', () => -5],
       ['an id past the integer range', () => 2 ** 40],
     ])('refuses %s with Zulip’s words', async (_name, id) => {
-      await expect(checkFolderForChannel(system.db, realmId, id())).rejects.toMatchObject({ code: 'BAD_REQUEST', message: INVALID_ID, status: 400 });
+      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, id())).rejects.toMatchObject({ code: 'BAD_REQUEST', message: INVALID_ID, status: 400 });
     });
 
     it('holds off archiving until the channel is in the folder, which archiving then refuses', async () => {
@@ -768,7 +769,7 @@ describe('channel folders', () => {
       const gate = new Promise<void>((resolve) => (release = resolve));
       const putting = system.db.$transaction(
         async (tx) => {
-          await checkFolderForChannel(tx, realmId, folder.id);
+          await checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, folder.id, tx);
           await tx.stream.update({ where: { id: channel.id }, data: { folderId: folder.id } });
           inside();
           await gate;

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, ChannelPermissionSettingName } from '@teamchat/contracts';
-import { GroupMembership, PrismaService, isStoredId, type StreamModel } from '@teamchat/db';
+import { GroupMembership, isStoredId, type StreamModel } from '@teamchat/db';
 import { badRequest, isAdminRole, isGuestRole } from '@teamchat/zulip';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionColumns } from '../channels/channel-permission-settings';
 import { canSeeChannel } from '../channels/channel-rules';
+import { ChannelsRepository } from '../data/channels.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 
 /**
  * Finding a channel for its administration (zerver/lib/streams.py access_stream_for_administration):
@@ -13,15 +15,15 @@ import { canSeeChannel } from '../channels/channel-rules';
 @Injectable()
 export class ChannelPermissions {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channels: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly groups: GroupMembership,
   ) {}
 
   /** The channel, if the caller may see it; subscribed tells whether they are subscribed. */
   async visible(caller: AuthUser, streamId: number): Promise<{ channel: StreamModel; subscribed: boolean }> {
-    const channel = isStoredId(streamId) ? await this.prisma.stream.findFirst({ where: { id: streamId, realmId: caller.realmId } }) : null;
-    const subscribed =
-      channel !== null && (await this.prisma.subscription.count({ where: { streamId: channel.id, userId: caller.id, active: true } })) > 0;
+    const channel = isStoredId(streamId) ? await this.channels.findInRealm(streamId, caller.realmId) : null;
+    const subscribed = channel !== null && (await this.subscriptions.isActiveSubscriber(channel.id, caller.id));
     if (!channel || !canSeeChannel(channel, caller, subscribed)) throw badRequest('Invalid channel ID');
     return { channel, subscribed };
   }

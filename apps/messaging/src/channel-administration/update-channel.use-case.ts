@@ -6,7 +6,7 @@ import {
   type ChannelPermissionSettingName,
   type Messaging,
 } from '@teamchat/contracts';
-import { MAX_STORED_ID, PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
+import { MAX_STORED_ID, type StreamModel } from '@teamchat/db';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, mustBeOwner, isOwnerRole, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelCreated, channelEvent, channelsGone, type PendingEvent } from '../channels/channel-events';
@@ -15,6 +15,9 @@ import { CHANNEL_PERMISSION_SETTINGS } from '../channels/channel-permission-sett
 import { toChannelRecord } from '../channels/channel-record';
 import { checkChannelDescription, checkChannelName } from '../channels/channel-rules';
 import { ChannelStatsReader } from '../channels/channel-stats';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import { ChannelsRepository } from '../data/channels.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { ChannelPermissions } from './channel-permissions';
@@ -35,7 +38,9 @@ const UNLIMITED_RETENTION = -1;
 @Injectable()
 export class UpdateChannel {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channels: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly folders: ChannelFoldersRepository,
     private readonly access: ChannelPermissions,
     private readonly commands: CommandClient,
     private readonly users: UsersReadonlyRepository,
@@ -56,7 +61,7 @@ export class UpdateChannel {
     if (params.new_name !== undefined) {
       const name = checkChannelName(params.new_name);
       if (name !== channel.name) {
-        const taken = (await channelIdsNamed(this.prisma, realm.id, [name], true)).filter((id) => id !== channel.id);
+        const taken = (await this.channels.idsNamed(realm.id, [name], true)).filter((id) => id !== channel.id);
         if (taken.length > 0) throw badRequest('Channel name already in use.');
         data.name = name;
       }
@@ -80,7 +85,7 @@ export class UpdateChannel {
       if (stored !== channel.messageRetentionDays) data.messageRetentionDays = stored;
     }
     if (params.folder_id !== undefined && params.folder_id !== channel.folderId) {
-      if (params.folder_id !== null) await checkFolderForChannel(this.prisma, realm.id, params.folder_id);
+      if (params.folder_id !== null) await checkFolderForChannel(this.folders, realm.id, params.folder_id);
       data.folderId = params.folder_id;
     }
     // Every other check has passed: only now may users-groups store new groups.
@@ -96,7 +101,7 @@ export class UpdateChannel {
       data[column] = groupId;
     }
 
-    const updated = await this.prisma.stream.update({ where: { id: channel.id }, data });
+    const updated = await this.channels.update(channel.id, data);
     await this.events.publishAll(await this.announce(realm.id, channel, updated, settings), requestId);
     return {};
   }
@@ -118,12 +123,12 @@ export class UpdateChannel {
   }
 
   private async announce(realmId: number, before: StreamModel, after: StreamModel, settings: ChannelPermissionSettingName[]): Promise<PendingEvent[]> {
-    const [subscriberRows, everyone, stats] = await Promise.all([
-      this.prisma.subscription.findMany({ where: { streamId: after.id, active: true }, select: { userId: true } }),
+    const [subscriberIds, everyone, stats] = await Promise.all([
+      this.subscriptions.subscribedUserIds(after.id),
       this.users.activeUsers(realmId),
       this.stats.of([after]),
     ]);
-    const subscribers = new Set(subscriberRows.map((row) => row.userId));
+    const subscribers = new Set(subscriberIds);
     const sawBefore = channelAudience(before, everyone, subscribers);
     const seesAfter = channelAudience(after, everyone, subscribers);
     const record = toChannelRecord(after, stats.get(after.id)!);

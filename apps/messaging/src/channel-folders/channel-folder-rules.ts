@@ -1,9 +1,9 @@
 import { Messaging, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import { Prisma, type ChannelFolderModel, type PrismaService } from '@teamchat/db';
+import type { ChannelFolderModel } from '@teamchat/db';
 import { LIMITS, badRequest } from '@teamchat/zulip';
+import { isUniqueViolation } from '../data/unique-violation';
 
 type ChannelFolderRecord = Messaging.ChannelFolderRecord;
-type Db = PrismaService | Prisma.TransactionClient;
 
 /** Zulip's words for a folder id that is not one of the organization's (zerver/lib/channel_folders.py). */
 export const invalidFolderId = () => badRequest('Invalid channel folder ID');
@@ -49,21 +49,8 @@ export function checkFolderDescription(raw: string): string {
   return raw;
 }
 
-/**
- * Whether another unarchived folder of the organization has this name, whatever its case (the
- * unique index channel_folders_realm_id_name_unarchived_key settles a concurrent race).
- */
-export async function nameTaken(db: Db, realmId: number, name: string, exceptId?: number): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT 1 FROM channel_folders
-    WHERE realm_id = ${realmId} AND NOT is_archived AND lower(name) = lower(${name}) AND id <> ${exceptId ?? 0}
-    LIMIT 1`;
-  return rows.length > 0;
-}
-
-/** The unique index on unarchived names refused a write (Prisma's P2002): another request took the name meanwhile. */
-export const isNameConflict = (error: unknown): boolean =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+/** The unique index on unarchived names refused a write: another request took the name meanwhile. */
+export const isNameConflict = (error: unknown): boolean => isUniqueViolation(error);
 
 export function toChannelFolderRecord(row: ChannelFolderModel): ChannelFolderRecord {
   return {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { renderDescription } from '../channels/channel-description';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import {
   channelFolderEvent,
@@ -11,7 +11,6 @@ import {
   checkFolderName,
   folderNameInUse,
   isNameConflict,
-  nameTaken,
   toChannelFolderRecord,
 } from './channel-folder-rules';
 
@@ -26,7 +25,7 @@ type Params = DecodedParams<typeof Messaging.createChannelFolderParams>;
 @Injectable()
 export class CreateChannelFolder {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly folders: ChannelFoldersRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
@@ -37,23 +36,11 @@ export class CreateChannelFolder {
     // Zulip's parameter checks, in its signature's order: description, then name.
     const description = checkFolderDescription(params.description);
     const name = checkFolderName(params.name);
-    if (await nameTaken(this.prisma, realm.id, name)) throw folderNameInUse();
+    if (await this.folders.nameTaken(realm.id, name)) throw folderNameInUse();
 
-    const folder = await this.prisma
-      .$transaction(async (tx) => {
-        // Locked, as a reorder locks them, so the two never interleave and the new folder ends up last.
-        const orders = await tx.$queryRaw<{ order: number }[]>`SELECT "order" FROM channel_folders WHERE realm_id = ${realm.id} FOR UPDATE`;
-        return tx.channelFolder.create({
-          data: {
-            realmId: realm.id,
-            name,
-            description,
-            renderedDescription: renderDescription(description),
-            creatorId: caller.id,
-            order: Math.max(-1, ...orders.map((row) => row.order)) + 1,
-          },
-        });
-      })
+    // Last in the organization's order, the folders locked as a reorder locks them.
+    const folder = await this.folders
+      .createLast({ realmId: realm.id, name, description, renderedDescription: renderDescription(description), creatorId: caller.id })
       .catch((error: unknown) => {
         throw isNameConflict(error) ? folderNameInUse() : error;
       });

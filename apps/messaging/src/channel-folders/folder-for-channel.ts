@@ -1,4 +1,6 @@
-import { isStoredId, type Prisma, type PrismaService } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
+import type { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import type { ColdTx } from '../data/transactions';
 import { invalidFolderId } from './channel-folder-rules';
 
 /**
@@ -7,17 +9,12 @@ import { invalidFolderId } from './channel-folder-rules';
  * folder ID" (400 BAD_REQUEST). Zulip's get_channel_folder_by_id takes an archived folder too;
  * refusing it here keeps archived folders empty, as archiving requires them to be.
  *
- * Call it inside the transaction that sets `streams.folder_id`: the folder's row stays share-
+ * Called inside the transaction `tx` that sets `streams.folder_id`, the folder's row stays share-
  * locked until that commits, so an administrator archiving the folder meanwhile waits and then
  * sees the channel in it (and refuses), rather than archiving a folder that is about to hold it.
  */
-export async function checkFolderForChannel(
-  db: PrismaService | Prisma.TransactionClient,
-  realmId: number,
-  folderId: number,
-): Promise<void> {
+export async function checkFolderForChannel(folders: ChannelFoldersRepository, realmId: number, folderId: number, tx?: ColdTx): Promise<void> {
   if (!isStoredId(folderId)) throw invalidFolderId();
-  const [folder] = await db.$queryRaw<{ is_archived: boolean }[]>`
-    SELECT is_archived FROM channel_folders WHERE id = ${folderId} AND realm_id = ${realmId} FOR SHARE`;
-  if (!folder || folder.is_archived) throw invalidFolderId();
+  const archived = await folders.archivedForShare(folderId, realmId, tx);
+  if (archived === null || archived) throw invalidFolderId();
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { channelFolderEvent } from './channel-folder-rules';
 
@@ -18,7 +19,8 @@ type Params = DecodedParams<typeof Messaging.reorderChannelFoldersParams>;
 @Injectable()
 export class ReorderChannelFolders {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
+    private readonly folders: ChannelFoldersRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
@@ -27,18 +29,12 @@ export class ReorderChannelFolders {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const { order } = params;
 
-    await this.prisma.$transaction(async (tx) => {
+    await this.transactions.runCold(async (tx) => {
       // Locked, so a folder created meanwhile waits for this order (and goes after it).
-      const folders = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM channel_folders WHERE realm_id = ${realm.id} FOR UPDATE`;
-      const ids = new Set(folders.map((f) => f.id));
+      const ids = new Set(await this.folders.lockedIds(realm.id, tx));
       const permutation = order.length === ids.size && new Set(order).size === order.length && order.every((id) => ids.has(id));
       if (!permutation) throw badRequest('Invalid order mapping.');
-      if (order.length > 0) {
-        await tx.$executeRaw`
-          UPDATE channel_folders f SET "order" = o.position - 1
-          FROM unnest(${order}::int[]) WITH ORDINALITY AS o(id, position)
-          WHERE f.id = o.id AND f.realm_id = ${realm.id}`;
-      }
+      await this.folders.setOrder(realm.id, order, tx);
     });
 
     const audience = await this.users.activeUsers(realm.id);

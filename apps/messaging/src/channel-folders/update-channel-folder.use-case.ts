@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { renderDescription } from '../channels/channel-description';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import { ChannelsRepository } from '../data/channels.repository';
+import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import {
   channelFolderEvent,
@@ -13,7 +16,6 @@ import {
   folderNameInUse,
   invalidFolderId,
   isNameConflict,
-  nameTaken,
   type ChannelFolderEvent,
 } from './channel-folder-rules';
 
@@ -34,7 +36,9 @@ type Params = DecodedParams<typeof Messaging.updateChannelFolderParams>;
 @Injectable()
 export class UpdateChannelFolder {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
+    private readonly folders: ChannelFoldersRepository,
+    private readonly channels: ChannelsRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
   ) {}
@@ -47,19 +51,17 @@ export class UpdateChannelFolder {
     if (params.name !== undefined) checkFolderNameLength(params.name);
     if (!isStoredId(folderId)) throw invalidFolderId();
 
-    const changes = await this.prisma
-      .$transaction(async (tx) => {
+    const changes = await this.transactions
+      .runCold(async (tx) => {
         // Locked: a channel being put in it (checkFolderForChannel) and this archiving wait for each other.
-        const [locked] = await tx.$queryRaw<{ id: number }[]>`
-          SELECT id FROM channel_folders WHERE id = ${folderId} AND realm_id = ${realm.id} FOR UPDATE`;
-        if (!locked) throw invalidFolderId();
-        const folder = await tx.channelFolder.findUniqueOrThrow({ where: { id: folderId } });
+        const folder = await this.folders.lockForUpdate(folderId, realm.id, tx);
+        if (!folder) throw invalidFolderId();
 
         const found: ChannelFolderEvent[] = [];
         let name = folder.name;
         if (params.name !== undefined && params.name !== folder.name) {
           name = checkFolderName(params.name);
-          if (await nameTaken(tx, realm.id, name, folder.id)) throw folderNameInUse();
+          if (await this.folders.nameTaken(realm.id, name, folder.id, tx)) throw folderNameInUse();
           if (name !== folder.name) found.push({ op: 'update', channel_folder_id: folder.id, data: { name } });
         }
         let renderedDescription = folder.renderedDescription;
@@ -69,23 +71,24 @@ export class UpdateChannelFolder {
         }
         if (isArchived !== undefined && isArchived !== folder.isArchived) {
           if (isArchived) {
-            const inUse = await tx.stream.count({ where: { folderId: folder.id } });
+            const inUse = await this.channels.countInFolder(folder.id, tx);
             if (inUse > 0) throw badRequest('You need to remove all the channels from this folder to archive it.');
-          } else if (await nameTaken(tx, realm.id, name, folder.id)) {
+          } else if (await this.folders.nameTaken(realm.id, name, folder.id, tx)) {
             throw folderNameInUse();
           }
           found.push({ op: 'update', channel_folder_id: folder.id, data: { is_archived: isArchived } });
         }
 
         if (found.length > 0) {
-          await tx.channelFolder.update({
-            where: { id: folder.id },
-            data: {
+          await this.folders.update(
+            folder.id,
+            {
               name,
               ...(description !== undefined ? { description, renderedDescription } : {}),
               ...(isArchived !== undefined ? { isArchived } : {}),
             },
-          });
+            tx,
+          );
         }
         return found;
       })

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_PERMISSION_SETTING_NAMES, UsersGroups, type AuthUser, type GroupSettingValue } from '@teamchat/contracts';
-import { type Prisma, PrismaService, type StreamModel } from '@teamchat/db';
+import type { StreamModel } from '@teamchat/db';
 import { CommandClient } from '@teamchat/platform';
 import { Role, ZulipError, badRequest } from '@teamchat/zulip';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
+import { ChannelFoldersRepository } from '../data/channel-folders.repository';
+import type { NewChannelRow } from '../data/channels.repository';
 import { renderDescription } from './channel-description';
 import { CHANNEL_PERMISSION_SETTINGS } from './channel-permission-settings';
 
@@ -57,7 +59,7 @@ export const isDuplicateChannelName = (error: unknown): boolean =>
 @Injectable()
 export class ChannelCreation {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly folders: ChannelFoldersRepository,
     private readonly commands: CommandClient,
   ) {}
 
@@ -68,7 +70,7 @@ export class ChannelCreation {
   async settings(realmId: number, options: ChannelCreationOptions): Promise<Partial<StreamModel>> {
     const settings: Partial<StreamModel> = {};
     if (options.folder_id !== undefined && options.folder_id !== null) {
-      await checkFolderForChannel(this.prisma, realmId, options.folder_id);
+      await checkFolderForChannel(this.folders, realmId, options.folder_id);
       settings.folderId = options.folder_id;
     }
     for (const setting of CHANNEL_PERMISSION_SETTING_NAMES) {
@@ -88,7 +90,7 @@ export class ChannelCreation {
   }
 
   /** The row of a new channel. A private channel's history is protected unless asked otherwise. */
-  row(realmId: number, creatorId: number, channel: NewChannel, options: ChannelCreationOptions, settings: Partial<StreamModel>): Prisma.StreamUncheckedCreateInput {
+  row(realmId: number, creatorId: number, channel: NewChannel, options: ChannelCreationOptions, settings: Partial<StreamModel>): NewChannelRow {
     return {
       realmId,
       name: channel.name,
@@ -99,7 +101,7 @@ export class ChannelCreation {
       historyPublicToSubscribers: options.invite_only ? (options.history_public_to_subscribers ?? false) : true,
       isDefault: options.is_default_stream,
       creatorId,
-      ...(settings as Partial<Prisma.StreamUncheckedCreateInput>),
+      ...(settings as Partial<NewChannelRow>),
     };
   }
 }

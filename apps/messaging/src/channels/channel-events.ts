@@ -1,6 +1,7 @@
 import { MessagingEvents, type ChannelRecord, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import type { Prisma } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
+import type { SubscriptionsRepository } from '../data/subscriptions.repository';
+import type { ColdTx } from '../data/transactions';
 import type { DirectoryUser } from '../data/users.readonly.repository';
 import { canSeeChannel, type ChannelVisibility } from './channel-rules';
 
@@ -103,19 +104,17 @@ export function peerEvents(
 
 /**
  * The active subscribers of each channel, in id order: only users of `users` (the active users
- * of the organization), as Zulip leaves deactivated users out of subscriber lists.
+ * of the organization), as Zulip leaves deactivated users out of subscriber lists. Read in `tx`,
+ * so they include its own writes.
  */
 export async function subscribersOf(
-  db: Prisma.TransactionClient,
+  subscriptions: SubscriptionsRepository,
   streamIds: number[],
   users: DirectoryUser[],
+  tx: ColdTx,
 ): Promise<Map<number, number[]>> {
   const active = new Set(users.map((user) => user.id));
-  const rows = await db.subscription.findMany({
-    where: { streamId: { in: streamIds }, active: true },
-    select: { streamId: true, userId: true },
-    orderBy: { userId: 'asc' },
-  });
+  const rows = await subscriptions.activeOfChannels(streamIds, tx);
   const byStream = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (const row of rows) if (active.has(row.userId)) byStream.get(row.streamId)?.push(row.userId);
   return byStream;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { GroupMembership, PgService, type Queryable } from '@teamchat/db';
 import { ChannelStatsRepository } from '../data/channel-stats.repository';
+import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
+import type { ColdTx } from '../data/transactions';
 import { settingGroupIds, type ChannelStats } from './channel-record';
 import type { ChannelPermissionColumns } from './channel-permission-settings';
 
@@ -13,18 +14,13 @@ const RECENT_MS = 180 * 24 * 3600 * 1000;
  */
 @Injectable()
 export class ChannelStatsReader {
-  private readonly counts: ChannelStatsRepository;
-
-  // Built from PgService (not an injected repository) while tools/admin/admin-cli.ts constructs it by hand.
   constructor(
-    pg: PgService,
-    private readonly groups: GroupMembership,
-  ) {
-    this.counts = new ChannelStatsRepository(pg);
-  }
+    private readonly counts: ChannelStatsRepository,
+    private readonly groups: GroupsReadonlyRepository,
+  ) {}
 
-  /** `db`: a transaction that created some of these channels (their permission groups are not committed yet). */
-  async of(channels: ({ id: number; dateCreated: Date } & ChannelPermissionColumns)[], db?: Queryable): Promise<Map<number, ChannelStats>> {
+  /** `tx`: a transaction that created some of these channels (their permission groups are not committed yet). */
+  async of(channels: ({ id: number; dateCreated: Date } & ChannelPermissionColumns)[], tx?: ColdTx): Promise<Map<number, ChannelStats>> {
     const ids = channels.map((c) => c.id);
     const since = new Date(Date.now() - RECENT_MS);
     if (ids.length === 0) return new Map();
@@ -32,7 +28,7 @@ export class ChannelStatsReader {
     const [countOf, recent, settingValues] = await Promise.all([
       this.counts.subscriberCounts(ids),
       this.counts.channelsWithMessagesSince(ids, since),
-      this.groups.settingValues(settingGroupIds(channels), db),
+      this.groups.settingValues(settingGroupIds(channels), tx),
     ]);
     const active = new Set(recent);
     return new Map(

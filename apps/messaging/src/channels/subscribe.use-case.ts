@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
-import { type Prisma, PrismaService, channelIdsNamed, queryableOf, type StreamModel, type SubscriptionModel } from '@teamchat/db';
+import type { StreamModel, SubscriptionModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ChannelsRepository } from '../data/channels.repository';
+import { MessagesRepository } from '../data/messages.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
+import { Transactions, type ColdTx } from '../data/transactions';
 import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
-import { defaultChannelIds, defaultChannelsEvent } from '../default-channels/default-channels';
+import { defaultChannelsEvent } from '../default-channels/default-channels';
 import {
   ChannelCreation,
   channelAlreadyExists,
@@ -38,7 +42,10 @@ type Params = DecodedParams<typeof Messaging.subscribeParams>;
 export class Subscribe {
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
+    private readonly channelsRepository: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly messages: MessagesRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly stats: ChannelStatsReader,
     private readonly events: EventBus,
@@ -75,13 +82,11 @@ export class Subscribe {
    */
   async run(input: SubscribeInput): Promise<SubscribeResult & { created: number[] }> {
     const { realmId, caller, principals, othersIncluded, options } = input;
-    const existing = await this.prisma.stream.findMany({
-      where: {
-        realmId,
-        id: { in: await channelIdsNamed(this.prisma, realmId, input.channels.map((r) => r.name), input.mustCreate) },
-      },
-      include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
-    });
+    const existing = await this.channelsRepository.withCallerSubscription(
+      realmId,
+      await this.channelsRepository.idsNamed(realmId, input.channels.map((r) => r.name), input.mustCreate),
+      caller.id,
+    );
     if (input.mustCreate && existing.length > 0) throw channelAlreadyExists(existing[0].name);
     const byName = new Map(existing.map((channel) => [channel.name.toLowerCase(), channel]));
     const toCreate = input.channels.filter((r) => !byName.has(r.name.toLowerCase()));
@@ -101,44 +106,33 @@ export class Subscribe {
 
     const creationSettings = toCreate.length > 0 ? await this.creation.settings(realmId, options) : {};
     const audience = await this.users.activeUsers(realmId);
-    const transaction = this.prisma.$transaction(async (tx) => {
+    const transaction = this.transactions.runCold(async (tx) => {
       const channels = [...existing.filter((c) => !unauthorized.includes(c.name))];
       const created: StreamModel[] = [];
       const added: Added[] = [];
       for (const request of toCreate) {
-        const channel = await tx.stream.create({
-          data: this.creation.row(realmId, caller.id, request, options, creationSettings),
-          include: { subscriptions: { where: { id: -1 }, select: { id: true } } },
-        });
+        const channel = await this.channelsRepository.create(this.creation.row(realmId, caller.id, request, options, creationSettings), tx);
         channels.push(channel);
         created.push(channel);
       }
-      const newest = await tx.message.aggregate({ where: { realmId }, _max: { id: true } });
+      const newest = (await this.messages.newestIdInRealm(realmId, tx)) ?? 0;
       const subscribed: Record<string, string[]> = {};
       const already: Record<string, string[]> = {};
       for (const principal of principals) {
-        const current = await tx.subscription.findMany({ where: { userId: principal.id, active: true }, select: { streamId: true } });
-        const active = new Set(current.map((s) => s.streamId));
+        const current = await this.subscriptions.activeChannelIdsOf(principal.id, tx);
+        const active = new Set(current);
         let colorIndex = current.length;
         for (const channel of channels) {
           const target = active.has(channel.id) ? already : subscribed;
           (target[String(principal.id)] ??= []).push(channel.name);
           if (active.has(channel.id)) continue;
-          const subscription = await tx.subscription.upsert({
-            where: { userId_streamId: { userId: principal.id, streamId: channel.id } },
-            create: {
-              userId: principal.id,
-              streamId: channel.id,
-              color: CHANNEL_COLORS[colorIndex++ % CHANNEL_COLORS.length],
-              subscribedAfterMessageId: newest._max.id ?? 0,
-            },
-            update: { active: true, subscribedAfterMessageId: newest._max.id ?? 0, dateSubscribed: new Date() },
-          });
+          const color = CHANNEL_COLORS[colorIndex++ % CHANNEL_COLORS.length];
+          const subscription = await this.subscriptions.subscribe(principal.id, channel.id, color, newest, tx);
           added.push({ user: principal, channel, subscription });
         }
       }
       const creationEvents = added.length > 0 ? [] : await this.creationEvents(tx, realmId, created, audience);
-      const defaults = created.some((channel) => channel.isDefault) ? [defaultChannelsEvent(realmId, audience, await defaultChannelIds(tx, realmId))] : [];
+      const defaults = created.some((channel) => channel.isDefault) ? [defaultChannelsEvent(realmId, audience, await this.channelsRepository.defaultIds(realmId, tx))] : [];
       return {
         result: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}), created: created.map((c) => c.id) },
         events:
@@ -157,14 +151,14 @@ export class Subscribe {
   }
 
   /** `stream` create for channels created with nobody subscribed (POST /channels/create with no subscribers). */
-  private async creationEvents(tx: Prisma.TransactionClient, realmId: number, created: StreamModel[], audience: DirectoryUser[]): Promise<PendingEvent[]> {
-    const stats = await this.stats.of(created, queryableOf(tx));
+  private async creationEvents(tx: ColdTx, realmId: number, created: StreamModel[], audience: DirectoryUser[]): Promise<PendingEvent[]> {
+    const stats = await this.stats.of(created, tx);
     return created.map((channel) => channelCreated(realmId, channelAudience(channel, audience, new Set()), toChannelRecord(channel, stats.get(channel.id)!)));
   }
 
   /** Built inside the transaction, so the subscriber lists include its own writes. */
   private async additionEvents(
-    tx: Prisma.TransactionClient,
+    tx: ColdTx,
     realmId: number,
     created: StreamModel[],
     added: Added[],
@@ -173,8 +167,8 @@ export class Subscribe {
     const byChannel = new Map<number, Added[]>();
     for (const entry of added) byChannel.set(entry.channel.id, [...(byChannel.get(entry.channel.id) ?? []), entry]);
     const channels = [...byChannel.values()].map((entries) => entries[0].channel);
-    const subscribers = await subscribersOf(tx, channels.map((c) => c.id), audience);
-    const recent = await this.stats.of(channels, queryableOf(tx));
+    const subscribers = await subscribersOf(this.subscriptions, channels.map((c) => c.id), audience, tx);
+    const recent = await this.stats.of(channels, tx);
     const subscribersSet = (channelId: number) => new Set(subscribers.get(channelId) ?? []);
     // Counted like the `subscribers` list next to it: active users only, as Zulip counts.
     const stats = (channelId: number): ChannelStats => ({

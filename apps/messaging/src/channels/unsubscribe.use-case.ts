@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { PrismaService, channelIdsNamed, type StreamModel } from '@teamchat/db';
+import type { StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ChannelsRepository } from '../data/channels.repository';
+import { SubscriptionsRepository } from '../data/subscriptions.repository';
+import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
@@ -21,7 +24,9 @@ type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
 @Injectable()
 export class Unsubscribe {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly transactions: Transactions,
+    private readonly channelsRepository: ChannelsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly events: EventBus,
     private readonly access: ChannelPermissions,
@@ -33,11 +38,8 @@ export class Unsubscribe {
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
     const channels: StreamModel[] = [];
     for (const name of names) {
-      const [id] = await channelIdsNamed(this.prisma, realm.id, [name]);
-      const channel = id === undefined ? null : await this.prisma.stream.findFirst({
-        where: { id },
-        include: { subscriptions: { where: { userId: caller.id, active: true }, select: { id: true } } },
-      });
+      const [id] = await this.channelsRepository.idsNamed(realm.id, [name]);
+      const channel = id === undefined ? null : ((await this.channelsRepository.withCallerSubscription(null, [id], caller.id))[0] ?? null);
       if (!channel || !canSeeChannel(channel, caller, channel.subscriptions.length > 0)) {
         throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
       }
@@ -53,19 +55,16 @@ export class Unsubscribe {
     const removed: string[] = [];
     const notRemoved: string[] = [];
     const audience = await this.users.activeUsers(realm.id);
-    const events = await this.prisma.$transaction(async (tx) => {
+    const events = await this.transactions.runCold(async (tx) => {
       const removals: Removal[] = [];
       for (const principal of principals) {
         for (const channel of channels) {
-          const { count } = await tx.subscription.updateMany({
-            where: { userId: principal.id, streamId: channel.id, active: true },
-            data: { active: false },
-          });
-          (count > 0 ? removed : notRemoved).push(channel.name);
-          if (count > 0) removals.push({ user: principal, channel });
+          const ended = await this.subscriptions.deactivate(principal.id, channel.id, tx);
+          (ended ? removed : notRemoved).push(channel.name);
+          if (ended) removals.push({ user: principal, channel });
         }
       }
-      const subscribers = await subscribersOf(tx, [...new Set(removals.map((r) => r.channel.id))], audience);
+      const subscribers = await subscribersOf(this.subscriptions, [...new Set(removals.map((r) => r.channel.id))], audience, tx);
       return removalEvents(realm.id, removals, subscribers, audience);
     });
     await this.events.publishAll(events, requestId);

@@ -12,9 +12,15 @@ import {
   type ChannelSendContextRow,
   type ChannelWithSubscriptionRow,
 } from './channels.sql';
-import type { Tx } from './transactions';
+import type { ColdTx, Tx } from './transactions';
 
 export type { ChannelSendContextRow, ChannelWithSubscriptionRow } from './channels.sql';
+
+/** A new channel's row: its columns (unset permission groups are left to the database's defaults). */
+export type NewChannelRow = Prisma.StreamUncheckedCreateInput;
+
+/** A channel with the caller's active subscription, if any (`subscriptions` holds it or is empty). */
+export type ChannelWithCallerSubscription = StreamModel & { subscriptions: { id: number }[] };
 
 /**
  * The organization's default channels, in id order: flagged ones still public and not archived
@@ -44,9 +50,47 @@ export class ChannelsRepository {
     return (await channelIdsNamed(this.prisma, realmId, [target.name])).length > 0;
   }
 
-  /** The organization's default channels, in id order. */
-  defaultIds(realmId: number): Promise<number[]> {
-    return defaultChannelIds(this.prisma, realmId);
+  /** The organization's default channels, in id order (as `tx`, if given, sees them). */
+  defaultIds(realmId: number, tx: ColdTx = this.prisma): Promise<number[]> {
+    return defaultChannelIds(tx, realmId);
+  }
+
+  /** Ids of the organization's channels named one of `names`, whatever the case; archived ones only when asked. */
+  idsNamed(realmId: number, names: readonly string[], includeArchived = false): Promise<number[]> {
+    return channelIdsNamed(this.prisma, realmId, names, includeArchived);
+  }
+
+  /** The organization's channel with this id, archived or not; null if none. */
+  findInRealm(streamId: number, realmId: number): Promise<StreamModel | null> {
+    return this.prisma.stream.findFirst({ where: { id: streamId, realmId } });
+  }
+
+  /** These channels (of the organization when `realmId` is given), each with the user's active subscription if any. */
+  withCallerSubscription(realmId: number | null, streamIds: number[], userId: number): Promise<ChannelWithCallerSubscription[]> {
+    return this.prisma.stream.findMany({
+      where: { ...(realmId !== null ? { realmId } : {}), id: { in: streamIds } },
+      include: { subscriptions: { where: { userId, active: true }, select: { id: true } } },
+    });
+  }
+
+  /** The names and descriptions of these channels, in id order. */
+  namesAndDescriptions(streamIds: number[]): Promise<{ name: string; description: string }[]> {
+    return this.prisma.stream.findMany({ where: { id: { in: streamIds } }, select: { name: true, description: true }, orderBy: { id: 'asc' } });
+  }
+
+  /** Creates a channel (nobody subscribed yet: `subscriptions` is empty). Fails on the unique name index if the name is taken. */
+  create(row: NewChannelRow, tx: ColdTx): Promise<ChannelWithCallerSubscription> {
+    return tx.stream.create({ data: row, include: { subscriptions: { where: { id: -1 }, select: { id: true } } } });
+  }
+
+  /** Changes a channel's columns; the channel as it is then. */
+  update(streamId: number, changes: Partial<StreamModel>, tx: ColdTx = this.prisma): Promise<StreamModel> {
+    return tx.stream.update({ where: { id: streamId }, data: changes });
+  }
+
+  /** How many channels, archived ones too, are in the folder. */
+  countInFolder(folderId: number, tx: ColdTx = this.prisma): Promise<number> {
+    return tx.stream.count({ where: { folderId } });
   }
 
   /** Makes a channel default or not; false when it already was (or was not). */

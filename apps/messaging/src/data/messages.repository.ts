@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService } from '@teamchat/db';
+import { PgService, Prisma, PrismaService, type MessageModel } from '@teamchat/db';
 import {
   deleteOneMessage,
   insertKeyedMessage,
@@ -14,8 +14,9 @@ import {
   type ActionableMessageRow,
   type InsertedMessageRow,
 } from './messages.sql';
+import { NARROW_COLUMNS, type NarrowCondition } from './narrow-conditions';
 import { inTopic, visibleTo } from './topic-scope';
-import type { Tx } from './transactions';
+import type { ColdTx, Tx } from './transactions';
 
 export type { ActionableMessageRow, InsertedMessageRow } from './messages.sql';
 
@@ -34,6 +35,42 @@ export interface NewMessage {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+}
+
+/** A message of a narrow, with the viewer's flags (null: the viewer has no row for it). */
+export type NarrowRow = MessageModel & { flags: number | null };
+
+/** Where a narrow's messages come from: the viewer's own rows, or a whole channel (history open to the viewer). */
+export interface NarrowSource {
+  viewerId: number;
+  realmId: number;
+  channelWide?: { streamId: number };
+}
+
+/** Which topic a deletion batch deletes from, and what its requester may see of it. */
+export interface TopicDeletionTarget {
+  realmId: number;
+  streamId: number;
+  topic: string;
+  requestedBy: number;
+  /** See visibleTo. */
+  visibleFrom: number | null;
+}
+
+/** What one batch of a topic deletion deleted. */
+export interface DeletedTopicBatch {
+  /** Messages the batch found still to delete; 0 means the topic is done. */
+  found: number;
+  /** The deleted messages, ascending. */
+  messageIds: number[];
+  /** The stored topic of the newest deleted message (null when nothing was deleted). */
+  topic: string | null;
+  /** Users who had a UserMessage row for a deleted message. */
+  receivers: number[];
+  /** The channel as it was while locked (null when nothing was deleted, or it is gone). */
+  channel: { name: string; inviteOnly: boolean; historyPublicToSubscribers: boolean; subscribers: number[] } | null;
+  /** The channel's new first_message_id, present when it changed. */
+  firstMessageId?: number | null;
 }
 
 /** `messages`, which messaging owns: sending (one statement per send), reading one for an action, editing, deleting. */
@@ -134,5 +171,86 @@ export class MessagesRepository {
   /** Which of these messages the user may read (Zulip's has_message_access). */
   async readableIds(realmId: number, userId: number, messageIds: number[], guestRole: number): Promise<number[]> {
     return (await this.pg.run(readableMessageIds, realmId, userId, messageIds, guestRole)).map((row) => row.id);
+  }
+
+  /** The organization's newest message id (null: none yet), as `tx` sees it. */
+  async newestIdInRealm(realmId: number, tx: ColdTx = this.prisma): Promise<number | null> {
+    return (await tx.message.aggregate({ where: { realmId }, _max: { id: true } }))._max.id;
+  }
+
+  /**
+   * One batch of a topic deletion, in one transaction: the newest messages of the topic still
+   * there that the requester may see (rows another run is deleting are waited for, then
+   * skipped), deleted with their UserMessage rows in one statement; the channel's row is held
+   * to the commit (so two topics of one channel deleted at once cannot leave first_message_id
+   * pointing at a deleted message), and its first_message_id moved on if its oldest message went.
+   */
+  deleteTopicBatch(target: TopicDeletionTarget, batchSize: number): Promise<DeletedTopicBatch> {
+    return this.prisma.$transaction((tx) => this.deleteTopicBatchIn(tx, target, batchSize), { maxWait: 10_000, timeout: 60_000 });
+  }
+
+  private async deleteTopicBatchIn(tx: ColdTx, target: TopicDeletionTarget, batchSize: number): Promise<DeletedTopicBatch> {
+    const [deleted] = await tx.$queryRaw<{ found: number; ids: number[] | null; topic: string | null; receivers: number[] | null }[]>`
+      WITH doomed AS (
+        SELECT m.id FROM messages m
+        WHERE m.realm_id = ${target.realmId} AND ${inTopic('m', target.streamId, target.topic)}
+          AND ${visibleTo('m', target.requestedBy, target.visibleFrom)}
+        ORDER BY m.id DESC
+        LIMIT ${batchSize}
+        FOR UPDATE OF m
+      ), receivers AS (
+        DELETE FROM user_messages um USING doomed WHERE um.message_id = doomed.id RETURNING um.user_id
+      ), gone AS (
+        DELETE FROM messages m USING doomed WHERE m.id = doomed.id RETURNING m.id, m.topic
+      )
+      SELECT (SELECT count(*) FROM doomed)::int AS found,
+        (SELECT array_agg(id ORDER BY id) FROM gone) AS ids,
+        (SELECT topic FROM gone ORDER BY id DESC LIMIT 1) AS topic,
+        (SELECT array_agg(DISTINCT user_id) FROM receivers) AS receivers`;
+    const batch: DeletedTopicBatch = {
+      found: deleted.found,
+      messageIds: deleted.ids ?? [],
+      topic: deleted.topic,
+      receivers: deleted.receivers ?? [],
+      channel: null,
+    };
+    if (batch.messageIds.length === 0) return batch;
+
+    const [channel] = await tx.$queryRaw<
+      { name: string; invite_only: boolean; history_public_to_subscribers: boolean; first_message_id: number | null; subscribers: number[] }[]
+    >`
+      SELECT s.name, s.invite_only, s.history_public_to_subscribers, s.first_message_id,
+        ARRAY(SELECT user_id FROM subscriptions WHERE stream_id = s.id AND active) AS subscribers
+      FROM streams s WHERE s.id = ${target.streamId}
+      FOR UPDATE OF s`;
+    if (!channel) return batch;
+    batch.channel = {
+      name: channel.name,
+      inviteOnly: channel.invite_only,
+      historyPublicToSubscribers: channel.history_public_to_subscribers,
+      subscribers: channel.subscribers,
+    };
+    if (channel.first_message_id !== null && batch.messageIds.includes(channel.first_message_id)) {
+      const [{ first }] = await tx.$queryRaw<{ first: number | null }[]>`
+        SELECT min(id) AS first FROM messages WHERE realm_id = ${target.realmId} AND stream_id = ${target.streamId}`;
+      await tx.$executeRaw`UPDATE streams SET first_message_id = ${first} WHERE id = ${target.streamId}`;
+      batch.firstMessageId = first;
+    }
+    return batch;
+  }
+
+  /** The messages of the source matching all the conditions, in id order, at most `limit` (a narrow's shape varies: sent unnamed). */
+  narrowed(source: NarrowSource, conditions: NarrowCondition[], order: 'ASC' | 'DESC', limit: number): Promise<NarrowRow[]> {
+    const where = Prisma.join([...conditions, Prisma.sql`m.realm_id = ${source.realmId}`], ' AND ');
+    const orderBy = order === 'ASC' ? Prisma.sql`ORDER BY m.id ASC` : Prisma.sql`ORDER BY m.id DESC`;
+    if (source.channelWide) {
+      return this.pg.query<NarrowRow>(Prisma.sql`
+        SELECT ${NARROW_COLUMNS} FROM messages m
+        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${source.viewerId}
+        WHERE m.stream_id = ${source.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`);
+    }
+    return this.pg.query<NarrowRow>(Prisma.sql`
+      SELECT ${NARROW_COLUMNS} FROM user_messages um JOIN messages m ON m.id = um.message_id
+      WHERE um.user_id = ${source.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
   }
 }

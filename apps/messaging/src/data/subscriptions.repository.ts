@@ -6,6 +6,7 @@ import {
   channelsWithOwnSubscription,
   type ChannelWithOwnSubscriptionRow,
 } from './subscriptions.sql';
+import type { ColdTx } from './transactions';
 
 export type { ChannelWithOwnSubscriptionRow, OwnSubscription } from './subscriptions.sql';
 
@@ -58,5 +59,37 @@ export class SubscriptionsRepository {
   /** The organization's channels in id order (archived ones too when asked), each with the user's subscription row if any. */
   channelsWithOwnSubscription(realmId: number, userId: number, includeArchived: boolean): Promise<ChannelWithOwnSubscriptionRow[]> {
     return this.pg.run(channelsWithOwnSubscription, realmId, userId, includeArchived);
+  }
+
+  /** The channels the user is actively subscribed to (as `tx` sees them). */
+  async activeChannelIdsOf(userId: number, tx: ColdTx = this.prisma): Promise<number[]> {
+    return (await tx.subscription.findMany({ where: { userId, active: true }, select: { streamId: true } })).map((s) => s.streamId);
+  }
+
+  /**
+   * Subscribes the user to the channel (a new row with its color, or the old one reactivated),
+   * receiving messages after `afterMessageId`.
+   */
+  subscribe(userId: number, streamId: number, color: string, afterMessageId: number, tx: ColdTx): Promise<SubscriptionModel> {
+    return tx.subscription.upsert({
+      where: { userId_streamId: { userId, streamId } },
+      create: { userId, streamId, color, subscribedAfterMessageId: afterMessageId },
+      update: { active: true, subscribedAfterMessageId: afterMessageId, dateSubscribed: new Date() },
+    });
+  }
+
+  /** Ends the user's active subscription to the channel; false if there was none. */
+  async deactivate(userId: number, streamId: number, tx: ColdTx): Promise<boolean> {
+    const { count } = await tx.subscription.updateMany({ where: { userId, streamId, active: true }, data: { active: false } });
+    return count > 0;
+  }
+
+  /** The active subscriptions of these channels, whatever the accounts' state, in user id order (as `tx` sees them). */
+  activeOfChannels(streamIds: number[], tx: ColdTx = this.prisma): Promise<{ streamId: number; userId: number }[]> {
+    return tx.subscription.findMany({
+      where: { streamId: { in: streamIds }, active: true },
+      select: { streamId: true, userId: true },
+      orderBy: { userId: 'asc' },
+    });
   }
 }

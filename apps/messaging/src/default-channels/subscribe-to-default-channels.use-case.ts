@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { PrismaService } from '@teamchat/db';
 import { Role } from '@teamchat/zulip';
+import { ChannelsRepository } from '../data/channels.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { Subscribe } from '../channels/subscribe.use-case';
-import { defaultChannelIds } from './default-channels';
 
 /**
  * A new account joins the organization's default channels (Zulip's process_new_human_user),
@@ -15,16 +14,16 @@ import { defaultChannelIds } from './default-channels';
 @Injectable()
 export class SubscribeToDefaultChannels {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly channelsRepository: ChannelsRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly subscribe: Subscribe,
   ) {}
 
   async execute(user: AuthUser, requestId: string): Promise<string[]> {
     if (user.isBot || user.role === Role.GUEST) return [];
-    const ids = await defaultChannelIds(this.prisma, user.realmId);
+    const ids = await this.channelsRepository.defaultIds(user.realmId);
     if (ids.length === 0) return [];
-    const channels = await this.prisma.stream.findMany({ where: { id: { in: ids } }, select: { name: true, description: true }, orderBy: { id: 'asc' } });
+    const channels = await this.channelsRepository.namesAndDescriptions(ids);
     const principals = await this.users.byIds(user.realmId, [user.id], () => 'No such user');
     const result = await this.subscribe.run({
       realmId: user.realmId,

@@ -1,10 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, RealmRef } from '@teamchat/contracts';
-import { MAX_STORED_ID, PgService, Prisma, type MessageModel } from '@teamchat/db';
+import { MAX_STORED_ID } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
-import { MessagesRepository } from '../data/messages.repository';
+import { MessagesRepository, type NarrowRow } from '../data/messages.repository';
+import {
+  HAS_CONDITIONS,
+  anyDirectMessage,
+  dmIncluding,
+  flagged,
+  inChannelFrom,
+  inDmGroup,
+  inTopicNamed,
+  messageIdAbove,
+  messageIdAtMost,
+  messageIdIn,
+  messageIdIs,
+  mutedFor,
+  negatedIf,
+  notInChannel,
+  searchMatches,
+  sentBy,
+  topicPolicyIn,
+  topicStartsWith,
+  unreadBy,
+  type NarrowCondition,
+} from '../data/narrow-conditions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { Flag } from './message-flags';
 import { RESOLVED_TOPIC_PREFIX, containsPattern, dmOperand, messageIdOperand, searchPhrases, type Term } from './narrow';
@@ -17,7 +39,7 @@ export const NEWEST_ANCHOR = 10000000000000000;
 /** An internal term (no client can send it: normalizeNarrow refuses unknown operators): one direct-message group. */
 const DM_GROUP = 'dm-group (internal)';
 
-export type NarrowRow = MessageModel & { flags: number | null };
+export type { NarrowRow };
 
 /** Where a narrow's messages come from and the conditions on them. */
 export interface Scope {
@@ -25,7 +47,7 @@ export interface Scope {
   realmId: number;
   /** Read the whole channel (history open to the viewer), not just the viewer's rows. */
   channelWide?: { streamId: number };
-  conditions: Prisma.Sql[];
+  conditions: NarrowCondition[];
   /** The narrow names a conversation that does not exist. */
   empty: boolean;
   /** The text of the narrow's (not negated) `search` terms, when it searches. */
@@ -60,11 +82,6 @@ export interface SearchMatch {
   match_subject: string;
 }
 
-const MESSAGE_COLUMNS = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId",
-  m.dm_group_id AS "dmGroupId", m.topic, m.content, m.rendered_content AS "renderedContent",
-  m.sending_client AS "sendingClient", m.date_sent AS "dateSent", m.has_link AS "hasLink", m.has_image AS "hasImage",
-  m.has_attachment AS "hasAttachment", m.last_edit_time AS "lastEditTime", m.last_move_time AS "lastMoveTime", um.flags`;
-
 /**
  * Narrows (zerver/lib/narrow.py NarrowBuilder): turns a narrow's terms into where the messages
  * come from and conditions on them, and reads windows of it. Like Zulip's builder, a term only
@@ -74,7 +91,6 @@ const MESSAGE_COLUMNS = Prisma.sql`m.id, m.realm_id AS "realmId", m.sender_id AS
 @Injectable()
 export class NarrowQuery {
   constructor(
-    private readonly pg: PgService,
     private readonly messages: MessagesRepository,
     private readonly dmGroups: DirectMessageGroupsRepository,
     private readonly channels: ChannelAccess,
@@ -84,13 +100,13 @@ export class NarrowQuery {
 
   async scope(realm: RealmRef, viewer: AuthUser, narrow: Term[], options: ScopeOptions = {}): Promise<Scope> {
     const terms = await this.resolveWith(realm, viewer, narrow);
-    const conditions: Prisma.Sql[] = [];
+    const conditions: NarrowCondition[] = [];
     const searches: string[] = [];
     let channelWide: { streamId: number } | undefined;
     let empty = false;
     let near: number | undefined;
     for (const term of terms) {
-      const not = (sql: Prisma.Sql) => (term.negated ? Prisma.sql`NOT (${sql})` : sql);
+      const not = (condition: NarrowCondition) => negatedIf(term.negated, condition);
       switch (term.operator) {
         case 'channel': {
           const access =
@@ -99,16 +115,16 @@ export class NarrowQuery {
               : await this.channels.readableByName(realm.id, viewer, String(term.operand));
           if (!access) throw badRequest(`Invalid narrow operand: unknown channel ${String(term.operand)}`);
           if (term.negated) {
-            conditions.push(Prisma.sql`m.stream_id IS DISTINCT FROM ${access.channel.id}`);
+            conditions.push(notInChannel(access.channel.id));
           } else if (access.channel.historyPublicToSubscribers && !options.ownRowsOnly && !channelWide) {
             channelWide = { streamId: access.channel.id };
           } else {
-            conditions.push(Prisma.sql`m.stream_id = ${access.channel.id} AND m.id >= ${firstVisibleMessageId(access)}`);
+            conditions.push(inChannelFrom(access.channel.id, firstVisibleMessageId(access)));
           }
           break;
         }
         case 'topic':
-          conditions.push(not(Prisma.sql`m.stream_id IS NOT NULL AND lower(m.topic) = lower(${term.operand as string})`));
+          conditions.push(not(inTopicNamed(term.operand as string)));
           break;
         case 'dm': {
           const targets = dmOperand(term.operand);
@@ -119,18 +135,15 @@ export class NarrowQuery {
           const memberKey = [...new Set([viewer.id, ...people.map((p) => p.id)])].sort((a, b) => a - b).join(',');
           const groupId = await this.dmGroups.idByKey(realm.id, memberKey);
           if (groupId === null) empty = true;
-          else conditions.push(Prisma.sql`m.dm_group_id = ${groupId}`);
+          else conditions.push(inDmGroup(groupId));
           break;
         }
         case DM_GROUP:
-          conditions.push(Prisma.sql`m.dm_group_id = ${term.operand as number}`);
+          conditions.push(inDmGroup(term.operand as number));
           break;
         case 'dm-including': {
           const person = await this.person(realm.id, term.operand);
-          const including =
-            person.id === viewer.id
-              ? Prisma.sql`m.dm_group_id IS NOT NULL`
-              : Prisma.sql`m.dm_group_id IN (SELECT g.id FROM direct_message_groups g WHERE g.realm_id = ${realm.id} AND ${person.id} = ANY(g.member_ids))`;
+          const including = person.id === viewer.id ? anyDirectMessage() : dmIncluding(realm.id, person.id);
           conditions.push(not(including));
           break;
         }
@@ -138,22 +151,16 @@ export class NarrowQuery {
           conditions.push(not(this.isCondition(String(term.operand), viewer.id)));
           break;
         case 'has': {
-          const column = {
-            link: Prisma.sql`m.has_link`,
-            image: Prisma.sql`m.has_image`,
-            attachment: Prisma.sql`m.has_attachment`,
-            reaction: Prisma.sql`EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)`,
-          }[String(term.operand)]!;
-          conditions.push(not(column));
+          conditions.push(not(HAS_CONDITIONS[String(term.operand)]!));
           break;
         }
         case 'sender': {
           const person = await this.person(realm.id, term.operand);
-          conditions.push(not(Prisma.sql`m.sender_id = ${person.id}`));
+          conditions.push(not(sentBy(person.id)));
           break;
         }
         case 'id':
-          conditions.push(not(Prisma.sql`m.id = ${messageIdOperand(term.operand)!}`));
+          conditions.push(not(messageIdIs(messageIdOperand(term.operand)!)));
           break;
         case 'near':
           // No condition: a `near` narrow is the whole conversation, read around that message.
@@ -161,7 +168,7 @@ export class NarrowQuery {
           break;
         case 'search': {
           const text = String(term.operand);
-          if (term.negated) conditions.push(Prisma.sql`NOT (${searchCondition(text)})`);
+          if (term.negated) conditions.push(negatedIf(true, searchCondition(text)));
           else searches.push(text);
           break;
         }
@@ -174,39 +181,28 @@ export class NarrowQuery {
   }
 
   /** The messages of the scope matching `extra`, in id order, at most `limit`. */
-  select(scope: Scope, extra: Prisma.Sql, order: 'ASC' | 'DESC', limit: number): Promise<NarrowRow[]> {
+  select(scope: Scope, extra: NarrowCondition, order: 'ASC' | 'DESC', limit: number): Promise<NarrowRow[]> {
     if (scope.empty) return Promise.resolve([]);
-    const where = Prisma.join([...scope.conditions, extra, Prisma.sql`m.realm_id = ${scope.realmId}`], ' AND ');
-    const orderBy = order === 'ASC' ? Prisma.sql`ORDER BY m.id ASC` : Prisma.sql`ORDER BY m.id DESC`;
-    // Composed with Prisma.sql (text and values only) and run through pg: a narrow's shape varies.
-    if (scope.channelWide) {
-      return this.pg.query<NarrowRow>(Prisma.sql`
-        SELECT ${MESSAGE_COLUMNS} FROM messages m
-        LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${scope.viewerId}
-        WHERE m.stream_id = ${scope.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`);
-    }
-    return this.pg.query<NarrowRow>(Prisma.sql`
-      SELECT ${MESSAGE_COLUMNS} FROM user_messages um JOIN messages m ON m.id = um.message_id
-      WHERE um.user_id = ${scope.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
+    return this.messages.narrowed(scope, [...scope.conditions, extra], order, limit);
   }
 
   /** The messages of the scope among these ids, in id order. */
   byIds(scope: Scope, ids: number[]): Promise<NarrowRow[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.select(scope, Prisma.sql`m.id IN (${Prisma.join(ids)})`, 'ASC', ids.length);
+    return ids.length === 0 ? Promise.resolve([]) : this.select(scope, messageIdIn(ids), 'ASC', ids.length);
   }
 
   /** The narrow's first unread message of the viewer, NEWEST_ANCHOR when none. */
   async firstUnread(scope: Scope): Promise<number> {
-    const [first] = await this.select(scope, Prisma.sql`um.flags IS NOT NULL AND (um.flags & ${Flag.read}) = 0`, 'ASC', 1);
+    const [first] = await this.select(scope, unreadBy(Flag.read), 'ASC', 1);
     return first?.id ?? NEWEST_ANCHOR;
   }
 
   /** Up to numBefore messages before the anchor, the anchor (if asked and there), and up to numAfter after it, in id order. */
   async window(scope: Scope, { anchor, numBefore, numAfter, includeAnchor }: WindowRequest): Promise<NarrowWindow> {
     const [before, at, after] = await Promise.all([
-      numBefore > 0 ? this.select(scope, Prisma.sql`m.id <= ${Math.min(anchor - 1, MAX_STORED_ID)}`, 'DESC', numBefore + 1) : [],
-      anchor <= MAX_STORED_ID ? this.select(scope, Prisma.sql`m.id = ${anchor}`, 'ASC', 1) : [],
-      numAfter > 0 ? this.select(scope, Prisma.sql`m.id > ${Math.min(anchor, MAX_STORED_ID)}`, 'ASC', numAfter + 1) : [],
+      numBefore > 0 ? this.select(scope, messageIdAtMost(Math.min(anchor - 1, MAX_STORED_ID)), 'DESC', numBefore + 1) : [],
+      anchor <= MAX_STORED_ID ? this.select(scope, messageIdIs(anchor), 'ASC', 1) : [],
+      numAfter > 0 ? this.select(scope, messageIdAbove(Math.min(anchor, MAX_STORED_ID)), 'ASC', numAfter + 1) : [],
     ]);
     const foundAnchor = at.length > 0;
     return {
@@ -261,43 +257,34 @@ export class NarrowQuery {
     return person;
   }
 
-  private isCondition(operand: string, viewerId: number): Prisma.Sql {
-    const topicPolicy = (policies: number[]) =>
-      Prisma.sql`EXISTS (SELECT 1 FROM user_topics ut WHERE ut.user_id = ${viewerId} AND ut.stream_id = m.stream_id
-        AND lower(ut.topic_name) = lower(m.topic) AND ut.visibility_policy IN (${Prisma.join(policies)}))`;
+  private isCondition(operand: string, viewerId: number): NarrowCondition {
     switch (operand) {
       case 'unread':
-        return Prisma.sql`um.flags IS NOT NULL AND (um.flags & ${Flag.read}) = 0`;
+        return unreadBy(Flag.read);
       case 'dm':
       case 'private':
-        return Prisma.sql`m.dm_group_id IS NOT NULL`;
+        return anyDirectMessage();
       case 'mentioned':
-        return Prisma.sql`(coalesce(um.flags, 0) & ${Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned}) <> 0`;
+        return flagged(Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned);
       case 'starred':
-        return Prisma.sql`(coalesce(um.flags, 0) & ${Flag.starred}) <> 0`;
+        return flagged(Flag.starred);
       case 'alerted':
-        return Prisma.sql`(coalesce(um.flags, 0) & ${Flag.has_alert_word}) <> 0`;
+        return flagged(Flag.has_alert_word);
       case 'resolved':
-        return Prisma.sql`m.stream_id IS NOT NULL AND starts_with(m.topic, ${RESOLVED_TOPIC_PREFIX})`;
+        return topicStartsWith(RESOLVED_TOPIC_PREFIX);
       case 'followed':
-        return Prisma.sql`m.stream_id IS NOT NULL AND ${topicPolicy([Visibility.FOLLOWED])}`;
+        return topicPolicyIn(viewerId, [Visibility.FOLLOWED]);
       case 'muted':
         // A muted topic, or a muted channel's topic the viewer has not unmuted or followed.
-        return Prisma.sql`m.stream_id IS NOT NULL AND (${topicPolicy([Visibility.MUTED])}
-          OR (EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ${viewerId} AND s.stream_id = m.stream_id AND s.is_muted)
-              AND NOT ${topicPolicy([Visibility.UNMUTED, Visibility.FOLLOWED])}))`;
+        return mutedFor(viewerId, [Visibility.MUTED], [Visibility.UNMUTED, Visibility.FOLLOWED]);
     }
     throw badRequest(`Invalid narrow operator: unknown 'is' operand ${operand}`);
   }
 }
 
 /** A search's condition: its words, stemmed, in the topic or the text, and each quoted phrase as written. */
-function searchCondition(text: string): Prisma.Sql {
-  const phrases = searchPhrases(text).map((phrase) => {
-    const pattern = containsPattern(phrase);
-    return Prisma.sql`(m.content ILIKE ${pattern} OR m.topic ILIKE ${pattern})`;
-  });
-  return Prisma.join([Prisma.sql`m.search_tsvector @@ plainto_tsquery('english', ${text})`, ...phrases], ' AND ');
+function searchCondition(text: string): NarrowCondition {
+  return searchMatches(text, searchPhrases(text).map(containsPattern));
 }
 
 /** Zulip's highlighting of a search's matches. */
