@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { GroupMembership, PgService, channelIdsNamed, openPrisma, type PrismaService } from '@teamchat/db';
+import { PgService, channelIdsNamed, openPrisma, type PrismaService } from '@teamchat/db';
 import { CommandClient, ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
 import { CHANNEL_PERMISSION_SETTING_NAMES } from '@teamchat/contracts';
 import { Role, ZulipError } from '@teamchat/zulip';
@@ -120,7 +120,7 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
     const events = new EventBus(config, createLogger('admin-cli', 'warn'));
     await events.onModuleInit();
     const pg = new PgService(config.DATABASE_URL);
-    const groups = new GroupMembership(pg);
+    const groups = new GroupsReadonlyRepository(pg);
     const channels = new ChannelsRepository(pg, prisma);
     const subscriptions = new SubscriptionsRepository(pg, prisma);
     const subscribe = new Subscribe(
@@ -129,7 +129,7 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
       subscriptions,
       new MessagesRepository(pg, prisma),
       new UserDirectoryReadonly(pg),
-      new ChannelStatsReader(new ChannelStatsRepository(pg), new GroupsReadonlyRepository(pg, groups)),
+      new ChannelStatsReader(new ChannelStatsRepository(pg), groups),
       events,
       new ChannelPermissions(channels, subscriptions, groups),
       new ChannelCreation(new ChannelFoldersRepository(prisma), new CommandClient(config)),

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, DATABASE_PING, type AppConfig } from '@teamchat/platform';
-import { GroupMembership } from './group-membership';
 import { PgService } from './pg.service';
 import { PrismaService } from './prisma.service';
 
@@ -21,9 +20,8 @@ import { PrismaService } from './prisma.service';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL),
     },
-    GroupMembership,
     { provide: DATABASE_PING, useExisting: PrismaService },
   ],
-  exports: [PrismaService, PgService, GroupMembership, DATABASE_PING],
+  exports: [PrismaService, PgService, DATABASE_PING],
 })
 export class DbModule {}

@@ -1,7 +1,7 @@
 export * from './prisma.service';
 export * from './pg.service';
 export * from './db.module';
-export * from './group-membership';
+export * from './group-membership.sql';
 export { Prisma } from './generated/prisma/client';
 export type {
   RealmModel,

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, ChannelPermissionSettingName } from '@teamchat/contracts';
-import { GroupMembership, isStoredId, type StreamModel } from '@teamchat/db';
+import { isStoredId, type StreamModel } from '@teamchat/db';
 import { badRequest, isAdminRole, isGuestRole } from '@teamchat/zulip';
 import { CHANNEL_PERMISSION_SETTINGS, type ChannelPermissionColumns } from '../channels/channel-permission-settings';
 import { canSeeChannel } from '../channels/channel-rules';
 import { ChannelsRepository } from '../data/channels.repository';
+import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
 
 /**
@@ -17,7 +18,7 @@ export class ChannelPermissions {
   constructor(
     private readonly channels: ChannelsRepository,
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly groups: GroupMembership,
+    private readonly groups: GroupsReadonlyRepository,
   ) {}
 
   /** The channel, if the caller may see it; subscribed tells whether they are subscribed. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apiEmail, resolveSettings, type UserSettings } from '@teamchat/contracts';
 import { badRequest } from '@teamchat/zulip';
-import { GroupMembership, isStoredId } from '@teamchat/db';
+import { isStoredId } from '@teamchat/db';
 import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import { MemberProfilesReadonlyRepository, type MemberProfileRow } from '../data/member-profiles.readonly.repository';
 import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
@@ -30,8 +30,7 @@ export class MemberProfiles {
   constructor(
     private readonly people: MemberProfilesReadonlyRepository,
     private readonly realms: RealmsReadonlyRepository,
-    private readonly namedGroups: GroupsReadonlyRepository,
-    private readonly groups: GroupMembership,
+    private readonly groups: GroupsReadonlyRepository,
   ) {}
 
   /** These people's profiles; `known` ones (read with something else) are not read again. */
@@ -66,7 +65,7 @@ export class MemberProfiles {
    * mentions are checked; `names` may hold names of no group.
    */
   async mentionableGroups(realmId: number, names: string[]): Promise<{ id: number; name: string; deactivated: boolean; canMentionGroupId: number | null }[]> {
-    return this.namedGroups.named(realmId, names);
+    return this.groups.named(realmId, names);
   }
 
   async checkGroupMentionsAllowed(senderId: number, groups: { name: string; deactivated: boolean; canMentionGroupId: number | null }[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { GroupMembership } from '@teamchat/db';
 import { isAdminRole, isGuestRole } from '@teamchat/zulip';
+import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import type { ActionableMessageRow } from '../data/messages.repository';
 import { RealmsReadonlyRepository, type RealmEditSettingsRow } from '../data/realms.readonly.repository';
 
@@ -23,7 +23,7 @@ type ChannelSetting = keyof typeof CHANNEL_SETTINGS;
 export class ActionPermissions {
   constructor(
     private readonly realms: RealmsReadonlyRepository,
-    private readonly groups: GroupMembership,
+    private readonly groups: GroupsReadonlyRepository,
   ) {}
 
   async settings(realmId: number): Promise<RealmEditSettingsRow> {

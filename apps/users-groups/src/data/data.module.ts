@@ -3,6 +3,7 @@ import { DbModule } from '@teamchat/db';
 import { CredentialsRepository } from './credentials.repository';
 import { CustomEmojiRepository } from './custom-emoji.repository';
 import { EmailChangesRepository } from './email-changes.repository';
+import { GroupMembershipRepository } from './group-membership.repository';
 import { NavigationViewsRepository } from './navigation-views.repository';
 import { OrganizationsRepository } from './organizations.repository';
 import { ProfileFieldsRepository } from './profile-fields.repository';
@@ -17,6 +18,7 @@ const REPOSITORIES = [
   UsersRepository,
   CredentialsRepository,
   UserGroupsRepository,
+  GroupMembershipRepository,
   SettingsRepository,
   NavigationViewsRepository,
   ProfileFieldsRepository,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { GroupMembership, PgService, PrismaService, isStoredId, statement, type UserGroupModel } from '@teamchat/db';
+import { PgService, PrismaService, isStoredId, statement, type UserGroupModel } from '@teamchat/db';
+import { GroupMembershipRepository } from './group-membership.repository';
 import type { PgTransaction, Transaction } from './transactions';
 
 /** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
@@ -28,14 +29,14 @@ export interface NewGroup {
 /**
  * User groups and their membership: `user_groups`, `user_group_members` (direct members of
  * user-made and anonymous groups), `user_group_subgroups`. Cold paths on Prisma; who is in a
- * group (recursively, system groups by role) is GroupMembership's rule, on pg.
+ * group (recursively, system groups by role) is GroupMembershipRepository's rule, on pg.
  */
 @Injectable()
 export class UserGroupsRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly pg: PgService,
-    private readonly membership: GroupMembership,
+    private readonly membership: GroupMembershipRepository,
   ) {}
 
   /** A named group of the organization, deactivated or not. */

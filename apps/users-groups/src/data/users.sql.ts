@@ -3,7 +3,7 @@ import { statement, type UserModel } from '@teamchat/db';
 /**
  * The `users` table's named statements (UsersRepository's alone): GET /users on the hot path,
  * and user administration, where each change is one pg transaction with the group membership
- * it moves (GroupMembership reads through pg). Columns come back in the Prisma models' camelCase.
+ * it moves (GroupMembershipRepository reads through pg). Columns come back in the Prisma models' camelCase.
  */
 
 /** What a member record is made from (zerver/lib/users.py format_user_row). */

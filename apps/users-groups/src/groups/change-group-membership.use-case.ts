@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership } from '@teamchat/db';
+import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { Transactions } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -30,7 +30,7 @@ export class ChangeGroupMembership {
     private readonly parts: GroupParts,
     private readonly transactions: Transactions,
     private readonly permissions: GroupPermissions,
-    private readonly membership: GroupMembership,
+    private readonly membership: GroupMembershipRepository,
     private readonly events: UserGroupEvents,
   ) {}
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, GroupPermissionSettingName } from '@teamchat/contracts';
-import { GroupMembership } from '@teamchat/db';
+import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest, isGuestRole } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from './permission-settings';
 import { OrganizationsRepository } from '../data/organizations.repository';
@@ -13,14 +13,14 @@ const insufficient = () => badRequest('Insufficient permission');
  * organization-wide can_manage_all_groups or the group's can_manage_group allows everything;
  * otherwise the setting for the action (can_join_group to add oneself, can_add_members_group
  * to add others, can_leave_group, can_remove_members_group). System groups change only with
- * roles. Membership of a setting's group is decided by GroupMembership; a guest never holds a
+ * roles. Membership of a setting's group is decided by GroupMembershipRepository; a guest never holds a
  * permission whose setting may not be role:everyone.
  */
 @Injectable()
 export class GroupPermissions {
   constructor(
     private readonly organizations: OrganizationsRepository,
-    private readonly membership: GroupMembership,
+    private readonly membership: GroupMembershipRepository,
     private readonly store: UserGroupRecords,
   ) {}
 

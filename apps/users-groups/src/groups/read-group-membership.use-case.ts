@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { GroupMembership } from '@teamchat/db';
+import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { checkMemberOrAdmin } from './member-or-admin';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -17,7 +17,7 @@ export class ReadGroupMembership {
     private readonly users: UsersRepository,
     private readonly groups: UserGroupsRepository,
     private readonly store: UserGroupRecords,
-    private readonly membership: GroupMembership,
+    private readonly membership: GroupMembershipRepository,
   ) {}
 
   async members({ realm, user, params }: UserCommand<DecodedParams<typeof UsersGroups.getUserGroupMembersParams>>) {

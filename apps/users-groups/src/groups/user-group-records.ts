@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type GroupSettingValue, type UserGroupRecord } from '@teamchat/contracts';
-import { GroupMembership, type UserGroupModel } from '@teamchat/db';
+import type { UserGroupModel } from '@teamchat/db';
+import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest } from '@teamchat/zulip';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GROUP_PERMISSION_SETTINGS } from './permission-settings';
@@ -17,7 +18,7 @@ export type NamedGroup = UserGroupModel & { name: string };
 export class UserGroupRecords {
   constructor(
     private readonly groups: UserGroupsRepository,
-    private readonly membership: GroupMembership,
+    private readonly membership: GroupMembershipRepository,
   ) {}
 
   /** A named group of the organization (zerver/lib/user_groups.py get_user_group_by_id_in_realm). */
@@ -69,7 +70,7 @@ export class UserGroupRecords {
     return record;
   }
 
-  /** The group-setting value of each group a setting points at (the shared rule in GroupMembership). */
+  /** The group-setting value of each group a setting points at (the shared rule: GroupMembershipRepository). */
   async settingValues(groupIds: number[]): Promise<Map<number, GroupSettingValue>> {
     return this.membership.settingValues(groupIds);
   }

@@ -1,15 +1,14 @@
+import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
 import { Factory, createTestDatabase, dropTestDatabase, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
-import { GroupMembership } from './group-membership';
-import { PgService } from './pg.service';
-import { openPrisma, type PrismaService } from './prisma.service';
+import { GroupMembershipRepository } from './group-membership.repository';
 
 /** The one membership rule, against a real database: roles, nesting, anonymous values, deactivation. */
-describe('GroupMembership', () => {
+describe('GroupMembershipRepository', () => {
   let database: { name: string; url: string };
   let prisma: PrismaService;
   let pg: PgService;
-  let groups: GroupMembership;
+  let groups: GroupMembershipRepository;
   let factory: Factory;
   let realm: { id: number };
   let owner: TestUser, admin: TestUser, moderator: TestUser, member: TestUser, newcomer: TestUser, guest: TestUser, gone: TestUser;
@@ -19,7 +18,7 @@ describe('GroupMembership', () => {
     database = await createTestDatabase();
     prisma = openPrisma(database.url);
     pg = new PgService(database.url);
-    groups = new GroupMembership(pg);
+    groups = new GroupMembershipRepository(pg);
     factory = new Factory(prisma);
     realm = await factory.organization();
     owner = await factory.user(realm, { role: Role.OWNER });

@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { PgService, statement, type Queryable } from './pg.service';
+import { statement } from './pg.service';
 
 /**
- * Who is in a user group: the one rule, for every service that decides a permission by a
- * group-setting value (users-groups for managing groups, messaging for mentions and channel
- * permissions).
+ * Who is in a user group: the one rule, as SQL. Users-groups owns the groups and decides with it
+ * (apps/users-groups/src/data/group-membership.repository.ts: managing groups, membership reads);
+ * messaging reads users-groups' tables read-only through the same statements
+ * (apps/messaging/src/data/groups.readonly.repository.ts: mentions, channel and message
+ * permissions, channel records). The text lives here, in the database library both services
+ * share, because a service never imports another's code, and two copies of this rule would drift
+ * apart: the library holds only the statements (and how their rows read as maps), each
+ * service's repository runs them. Nothing here decides alone: the SQL is the rule.
  *
  * A user is in a group when they are active and a direct member of the group or of any group
  * reachable through its subgroups. Direct members of user-defined and anonymous groups are
@@ -80,10 +84,19 @@ export const subgroupsRecursive = statement<{ groupId: number; subgroupId: numbe
    SELECT DISTINCT root AS "groupId", id AS "subgroupId" FROM reachable WHERE id <> root ORDER BY 1, 2`,
 );
 
-/** Groups as group-setting values need them: named or not, with their direct subgroups. */
-export const groupsWithSubgroups = statement<{ id: number; named: boolean; subgroupIds: number[] }, [groupIds: number[]]>(
-  'groups.with_subgroups',
+/**
+ * Groups as group-setting values need them: named or not, with their direct subgroups and, for
+ * an anonymous group, its active direct members (system groups: by role), all in id order.
+ */
+export const groupSettingValues = statement<
+  { id: number; named: boolean; directMembers: number[]; subgroupIds: number[] },
+  [groupIds: number[]]
+>(
+  'groups.setting_values',
   `SELECT g.id, g.name IS NOT NULL AS named,
+     CASE WHEN g.name IS NULL
+       THEN ARRAY(SELECT u.id FROM users u WHERE u.realm_id = g.realm_id AND u.is_active AND ${DIRECT_MEMBER} ORDER BY 1)
+       ELSE '{}'::int[] END AS "directMembers",
      coalesce(ARRAY(SELECT s.subgroup_id FROM user_group_subgroups s WHERE s.supergroup_id = g.id ORDER BY 1), '{}') AS "subgroupIds"
    FROM user_groups g WHERE g.id = ANY($1::int[])`,
 );
@@ -91,70 +104,12 @@ export const groupsWithSubgroups = statement<{ id: number; named: boolean; subgr
 /** A group-setting value as the API shows it: a named group's id, or an anonymous group's parts. */
 export type SettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
-/** Decides and lists group membership by the rule above. */
-@Injectable()
-export class GroupMembership {
-  constructor(private readonly pg: PgService) {}
+/** The setting values of `groupSettingValues`' rows, by group id. */
+export const settingValuesOf = (rows: { id: number; named: boolean; directMembers: number[]; subgroupIds: number[] }[]): Map<number, SettingValue> =>
+  new Map(rows.map((row) => [row.id, row.named ? row.id : { direct_members: row.directMembers, direct_subgroups: row.subgroupIds }]));
 
-  /** Whether the user is in the group (a group-setting value's group, named or anonymous). */
-  async isMember(userId: number, groupId: number, db: Queryable = this.pg): Promise<boolean> {
-    return (await this.groupsHolding(userId, [groupId], db)).has(groupId);
-  }
-
-  /** Which of these groups hold the user: one query for several permission checks. */
-  async groupsHolding(userId: number, groupIds: number[], db: Queryable = this.pg): Promise<Set<number>> {
-    if (groupIds.length === 0) return new Set();
-    const rows = await db.run(groupsHoldingUser, [...new Set(groupIds)], userId);
-    return new Set(rows.map((row) => row.groupId));
-  }
-
-  /** The active users in each group, recursively, in id order. */
-  async members(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, number[]>> {
-    return pairsByGroup(groupIds, await db.run(groupMembersRecursive, groupIds));
-  }
-
-  /**
-   * The groups the user is a direct member of now (system groups by role): compare before and
-   * after a role change or (re)activation to announce add_members/remove_members.
-   */
-  async directGroupsOf(userId: number, db: Queryable = this.pg): Promise<number[]> {
-    return (await db.run(groupsDirectlyHoldingUser, userId)).map((row) => row.groupId);
-  }
-
-  /** Every group reachable from each group through its subgroups (not the group itself), in id order. */
-  async subgroups(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, number[]>> {
-    const rows = await db.run(subgroupsRecursive, groupIds);
-    return pairsByGroup(
-      groupIds,
-      rows.map((row) => ({ groupId: row.groupId, userId: row.subgroupId })),
-    );
-  }
-
-  /**
-   * The group-setting value of each group a setting points at: a named group's id, or an
-   * anonymous group's active direct members and direct subgroups.
-   */
-  async settingValues(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, SettingValue>> {
-    const unique = [...new Set(groupIds)];
-    if (unique.length === 0) return new Map();
-    const groups = await db.run(groupsWithSubgroups, unique);
-    const anonymous = groups.filter((group) => !group.named).map((group) => group.id);
-    const members = anonymous.length > 0 ? await this.directMembers(anonymous, db) : new Map<number, number[]>();
-    return new Map(
-      groups.map((group) => [
-        group.id,
-        group.named ? group.id : { direct_members: members.get(group.id) ?? [], direct_subgroups: group.subgroupIds },
-      ]),
-    );
-  }
-
-  /** The active direct members of each group (system groups: by role), in id order. */
-  async directMembers(groupIds: number[], db: Queryable = this.pg): Promise<Map<number, number[]>> {
-    return pairsByGroup(groupIds, await db.run(groupDirectMembers, groupIds));
-  }
-}
-
-function pairsByGroup(groupIds: number[], rows: { groupId: number; userId: number }[]): Map<number, number[]> {
+/** Rows of (group, user) pairs as a map from each of `groupIds` to its users, in row order. */
+export function pairsByGroup(groupIds: number[], rows: { groupId: number; userId: number }[]): Map<number, number[]> {
   const byGroup = new Map<number, number[]>(groupIds.map((id) => [id, []]));
   for (const row of rows) byGroup.get(row.groupId)?.push(row.userId);
   return byGroup;
