@@ -1,35 +1,15 @@
 /**
  * The admin command line: `npm run admin -- <command> [options]`. It works on the database
- * through the same use cases the users-groups service runs.
+ * through the same use cases the services run, taken through one entry per service
+ * (users-groups' UsersGroupsAdmin, messaging's MessagingAdmin).
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { PgService, channelIdsNamed, openPrisma, type PrismaService } from '@teamchat/db';
-import { CommandClient, ConfigError, EventBus, createLogger, loadConfig, type AppConfig } from '@teamchat/platform';
-import { CHANNEL_PERMISSION_SETTING_NAMES } from '@teamchat/contracts';
+import { ConfigError, loadConfig, type AppConfig } from '@teamchat/platform';
 import { Role, ZulipError } from '@teamchat/zulip';
-import { RealmDirectory } from '../../apps/users-groups/src/realms/realm-directory';
-import { CreateOrganization } from '../../apps/users-groups/src/organizations/create-organization.use-case';
-import { CreateUser } from '../../apps/users-groups/src/users/create-user.use-case';
-import { AccountCredentials } from '../../apps/users-groups/src/users/account-credentials.use-case';
-import { CredentialsRepository } from '../../apps/users-groups/src/data/credentials.repository';
-import { OrganizationsRepository } from '../../apps/users-groups/src/data/organizations.repository';
-import { Transactions } from '../../apps/users-groups/src/data/transactions';
-import { UsersRepository } from '../../apps/users-groups/src/data/users.repository';
-import { Subscribe } from '../../apps/messaging/src/channels/subscribe.use-case';
-import { ChannelCreation } from '../../apps/messaging/src/channels/channel-creation';
-import { defaultChannelIds } from '../../apps/messaging/src/default-channels/default-channels';
-import { SubscribeToDefaultChannels } from '../../apps/messaging/src/default-channels/subscribe-to-default-channels.use-case';
-import { UsersReadonlyRepository as UserDirectoryReadonly } from '../../apps/messaging/src/data/users.readonly.repository';
-import { ChannelStatsReader } from '../../apps/messaging/src/channels/channel-stats';
-import { ChannelPermissions } from '../../apps/messaging/src/channel-administration/channel-permissions';
-import { ChannelFoldersRepository } from '../../apps/messaging/src/data/channel-folders.repository';
-import { ChannelStatsRepository } from '../../apps/messaging/src/data/channel-stats.repository';
-import { ChannelsRepository } from '../../apps/messaging/src/data/channels.repository';
-import { GroupsReadonlyRepository } from '../../apps/messaging/src/data/groups.readonly.repository';
-import { MessagesRepository } from '../../apps/messaging/src/data/messages.repository';
-import { SubscriptionsRepository } from '../../apps/messaging/src/data/subscriptions.repository';
-import { Transactions as MessagingTransactions } from '../../apps/messaging/src/data/transactions';
+// One entry per service: the use cases each offers the command line.
+import { MessagingAdmin } from '../../apps/messaging/src/admin/messaging-admin';
+import { UsersGroupsAdmin } from '../../apps/users-groups/src/admin/users-groups-admin';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -76,7 +56,13 @@ function parseRole(text: string | undefined): number | undefined {
   return role;
 }
 
-async function run(argv: string[], prisma: PrismaService, pg: PgService, realms: RealmDirectory, config: AppConfig): Promise<unknown> {
+interface Services {
+  usersGroups: UsersGroupsAdmin;
+  /** Opened on first use: most commands touch only users-groups. */
+  messaging(): MessagingAdmin;
+}
+
+async function run(argv: string[], services: Services): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -100,46 +86,17 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
       json: { type: 'boolean' },
     },
   });
-  const organizations = new OrganizationsRepository(prisma, pg);
-  const users = new UsersRepository(prisma, pg);
-  const createUser = new CreateUser(organizations, users);
-  const credentials = new AccountCredentials(users, new CredentialsRepository(prisma, pg));
+  const { usersGroups } = services;
   const organization = async () => {
     const subdomain = (values.organization ?? '').toLowerCase();
-    const realm = await realms.bySubdomain(subdomain);
+    const realm = await usersGroups.organization(subdomain);
     if (!realm) throw new UsageError(`No organization with subdomain '${subdomain}'`);
     return realm;
   };
 
-  /**
-   * Runs messaging's subscription path here, with the same events as the API publishes, so
-   * running clients learn of the change. No permission groups are asked for by the commands, so
-   * the command client never connects.
-   */
-  const withSubscribe = async <T>(run: (subscribe: Subscribe, pg: PgService) => Promise<T>): Promise<T> => {
-    const events = new EventBus(config, createLogger('admin-cli', 'warn'));
-    await events.onModuleInit();
-    const pg = new PgService(config.DATABASE_URL);
-    const groups = new GroupsReadonlyRepository(pg);
-    const channels = new ChannelsRepository(pg, prisma);
-    const subscriptions = new SubscriptionsRepository(pg, prisma);
-    const subscribe = new Subscribe(
-      new MessagingTransactions(pg, prisma),
-      channels,
-      subscriptions,
-      new MessagesRepository(pg, prisma),
-      new UserDirectoryReadonly(pg),
-      new ChannelStatsReader(new ChannelStatsRepository(pg), groups),
-      events,
-      new ChannelPermissions(channels, subscriptions, groups),
-      new ChannelCreation(new ChannelFoldersRepository(prisma), new CommandClient(config)),
-    );
-    return run(subscribe, pg).finally(() => Promise.all([events.onApplicationShutdown(), pg.onApplicationShutdown()]));
-  };
-
   switch (command) {
-    case 'create-organization': {
-      const { realm, owner } = await new CreateOrganization(organizations, new Transactions(prisma, pg), createUser).execute({
+    case 'create-organization':
+      return usersGroups.createOrganization({
         name: required(values, 'name'),
         subdomain: values.subdomain ?? '',
         spectatorAccess: values.public ?? false,
@@ -149,18 +106,9 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
           password: values['owner-password'],
         },
       });
-      return {
-        organization_id: realm.id,
-        subdomain: realm.subdomain,
-        url: realms.urlOf(realm.subdomain),
-        owner_user_id: owner.id,
-        owner_email: owner.deliveryEmail,
-        api_key: await credentials.apiKey(owner.id),
-      };
-    }
     case 'create-user': {
       const realm = await organization();
-      const user = await createUser.execute({
+      const { user, apiKey } = await usersGroups.createUser({
         realmId: realm.id,
         email: required(values, 'email'),
         fullName: required(values, 'name'),
@@ -168,91 +116,32 @@ async function run(argv: string[], prisma: PrismaService, pg: PgService, realms:
         password: values.password,
         isBot: values.bot ?? false,
       });
-      // A new user joins the default channels, with the API's events (messaging's rule); with
-      // none, nothing connects to NATS.
-      const hasDefaults = (await defaultChannelIds(prisma, realm.id)).length > 0;
-      const channels = !hasDefaults ? [] : await withSubscribe((subscribe, pg) =>
-        new SubscribeToDefaultChannels(new ChannelsRepository(pg, prisma), new UserDirectoryReadonly(pg), subscribe).execute(
-          {
-            id: user.id,
-            realmId: realm.id,
-            email: user.deliveryEmail,
-            deliveryEmail: user.deliveryEmail,
-            fullName: user.fullName,
-            role: user.role,
-            isBot: user.isBot,
-          },
-          'admin-cli',
-        ),
-      );
+      // A new user joins the default channels, with the API's events (messaging's rule).
+      const channels = await services.messaging().subscribeToDefaultChannels(user, 'admin-cli');
       return {
         user_id: user.id,
         email: user.deliveryEmail,
         role: user.role,
-        api_key: await credentials.apiKey(user.id),
+        api_key: apiKey,
         ...(channels.length > 0 ? { default_channels: channels } : {}),
       };
     }
-    case 'reset-password': {
-      const user = await credentials.findByEmail((await organization()).id, required(values, 'email'));
-      await credentials.setPassword(user.id, required(values, 'password'));
-      return { user_id: user.id, email: user.deliveryEmail, password: 'updated' };
-    }
-    case 'api-key': {
-      const user = await credentials.findByEmail((await organization()).id, required(values, 'email'));
-      const apiKey = values.rotate ? await credentials.rotateApiKey(user.id) : await credentials.apiKey(user.id);
-      return { user_id: user.id, email: user.deliveryEmail, api_key: apiKey };
-    }
-    case 'list-organizations': {
-      const list = await prisma.realm.findMany({ orderBy: { id: 'asc' }, include: { _count: { select: { users: true } } } });
-      return list.map((realm) => ({
-        organization_id: realm.id,
-        subdomain: realm.subdomain,
-        name: realm.name,
-        url: realms.urlOf(realm.subdomain),
-        users: realm._count.users,
-        deactivated: realm.deactivated,
-      }));
-    }
+    case 'reset-password':
+      return usersGroups.resetPassword((await organization()).id, required(values, 'email'), required(values, 'password'));
+    case 'api-key':
+      return usersGroups.apiKey((await organization()).id, required(values, 'email'), values.rotate ?? false);
+    case 'list-organizations':
+      return usersGroups.listOrganizations();
     case 'create-channel': {
       const realm = await organization();
-      const creator = await credentials.findByEmail(realm.id, required(values, 'creator-email'));
+      const creator = await usersGroups.user(realm.id, required(values, 'creator-email'));
       const name = required(values, 'name');
       const others = (values.subscribe ?? '').split(',').map((e) => e.trim()).filter(Boolean);
-      const result = await withSubscribe((subscribe) =>
-        subscribe.execute({
-        realm: realms.toInfo(realm),
-        user: {
-          id: creator.id,
-          realmId: realm.id,
-          email: creator.deliveryEmail,
-          deliveryEmail: creator.deliveryEmail,
-          fullName: creator.fullName,
-          role: creator.role,
-          isBot: creator.isBot,
-        },
-        requestId: 'admin-cli',
-        params: {
-          subscriptions: [{ name, description: values.description }],
-          principals: others.length ? [creator.deliveryEmail, ...others] : undefined,
-          authorization_errors_fatal: true,
-          announce: false,
-          invite_only: values.private ?? false,
-          is_web_public: false,
-          is_default_stream: false,
-          history_public_to_subscribers: undefined,
-          folder_id: undefined,
-          ...(Object.fromEntries(CHANNEL_PERMISSION_SETTING_NAMES.map((setting) => [setting, undefined])) as Record<
-            (typeof CHANNEL_PERMISSION_SETTING_NAMES)[number],
-            undefined
-          >),
-        },
-      }),
-      );
-      const [id] = await channelIdsNamed(prisma, realm.id, [name.trim()]);
-      if (id === undefined) throw new UsageError(`No channel named '${name.trim()}'`);
-      const channel = await prisma.stream.findUniqueOrThrow({ where: { id } });
-      return { stream_id: channel.id, name: channel.name, invite_only: channel.inviteOnly, subscribed: result.subscribed };
+      const channel = await services
+        .messaging()
+        .createChannel(realm.info, creator, { name, description: values.description, private: values.private ?? false, others }, 'admin-cli');
+      if (!channel) throw new UsageError(`No channel named '${name.trim()}'`);
+      return channel;
     }
     default:
       throw new UsageError(command ? `Unknown command '${command}'` : 'No command given');
@@ -276,13 +165,12 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  let prisma: PrismaService | undefined;
-  let pg: PgService | undefined;
+  let usersGroups: UsersGroupsAdmin | undefined;
+  let messaging: MessagingAdmin | undefined;
   try {
-    const config = loadConfig();
-    prisma = openPrisma(config.DATABASE_URL);
-    pg = new PgService(config.DATABASE_URL);
-    const result = await run(argv, prisma, pg, new RealmDirectory(new OrganizationsRepository(prisma, pg), config), config);
+    const config: AppConfig = loadConfig();
+    usersGroups = UsersGroupsAdmin.open(config);
+    const result = await run(argv, { usersGroups, messaging: () => (messaging ??= MessagingAdmin.open(config)) });
     print(result, argv.includes('--json'));
     return 0;
   } catch (error) {
@@ -296,7 +184,7 @@ async function main(): Promise<number> {
     }
     throw error;
   } finally {
-    await Promise.all([prisma?.$disconnect(), pg?.onApplicationShutdown()]);
+    await Promise.all([usersGroups?.close(), messaging?.close()]);
   }
 }
 

@@ -22,3 +22,4 @@ export type {
 } from './generated/prisma/models';
 export * from './stored-id';
 export * from './same-name';
+export * from './connections';
