@@ -26,8 +26,8 @@ export {
 } from './users-groups';
 export * as Messaging from './messaging';
 export { CHANNEL_PERMISSION_SETTING_NAMES, type ChannelPermissionSettingName } from './messaging';
-export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, MessagesPage, SendMessageResult } from './messaging';
-export { MessagingEvents } from './messaging';
+export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, NarrowTermParts, MessagesPage, SendMessageResult } from './messaging';
+export { MessagingEvents, narrowTermParts } from './messaging';
 export { UsersGroupsEvents } from './users-groups';
 export * as Presence from './presence';
 export { PresenceEvents } from './presence';

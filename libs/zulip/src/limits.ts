@@ -19,3 +19,6 @@ export const LIMITS = {
 
 /** What clients show for the empty topic name ("realm_empty_topic_display_name"). */
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+
+/** Zulip's mark of a resolved topic (zerver/lib/topic.py RESOLVED_TOPIC_PREFIX). */
+export const RESOLVED_TOPIC_PREFIX = '\u2714 ';

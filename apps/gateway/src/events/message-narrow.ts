@@ -1,5 +1,5 @@
-import type { Messaging } from '@teamchat/contracts';
-import { badRequest } from '@teamchat/zulip';
+import { narrowTermParts, type Messaging } from '@teamchat/contracts';
+import { RESOLVED_TOPIC_PREFIX, badRequest } from '@teamchat/zulip';
 
 /** The parts of a message event a narrow looks at. */
 export interface NarrowedMessage {
@@ -14,15 +14,11 @@ export interface NarrowedMessage {
 
 /** What an event queue's narrow may use (Zulip's check_narrow_for_events). */
 const EVENT_NARROW_OPERATORS = ['channel', 'stream', 'topic', 'sender', 'is'];
-const RESOLVED_TOPIC_PREFIX = '✔ ';
-
-const termParts = (term: Messaging.NarrowTerm) =>
-  Array.isArray(term) ? { operator: term[0], operand: term[1], negated: false } : { ...term, negated: term.negated ?? false };
 
 /** Refuses, at registration, a narrow an event queue cannot apply, with Zulip's texts. */
 export function checkEventNarrow(narrow: Messaging.NarrowTerm[]): void {
   for (const term of narrow) {
-    const { operator, operand } = termParts(term);
+    const { operator, operand } = narrowTermParts(term);
     if (!EVENT_NARROW_OPERATORS.includes(operator)) throw badRequest(`Operator ${operator} not supported.`);
     if (operator === 'is' && operand === 'followed') throw badRequest('Operand followed not supported.');
   }
@@ -57,7 +53,7 @@ function matchesTerm(message: NarrowedMessage, operator: string, operand: unknow
 /** Whether a message event belongs to a queue registered with this narrow (every term must hold). */
 export function matchesNarrow(message: NarrowedMessage, narrow: Messaging.NarrowTerm[]): boolean {
   return narrow.every((term) => {
-    const { operator, operand, negated } = termParts(term);
+    const { operator, operand, negated } = narrowTermParts(term);
     return matchesTerm(message, operator, operand) !== negated;
   });
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroups, type AuthUser, type Messaging, type PayloadOf } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import type { Logger } from 'pino';
-import { RESOLVED_TOPIC_PREFIX } from '../messages/narrow';
+import { RESOLVED_TOPIC_PREFIX } from '@teamchat/zulip';
 import { SendScheduledMessage } from '../messages/send-scheduled-message.use-case';
 
 type Command = PayloadOf<typeof Messaging.updateMessage>;

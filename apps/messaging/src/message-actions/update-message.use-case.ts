@@ -13,7 +13,7 @@ import { TopicsRepository } from '../data/topics.repository';
 import { Transactions, type Tx } from '../data/transactions';
 import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
-import { RESOLVED_TOPIC_PREFIX } from '../messages/narrow';
+import { RESOLVED_TOPIC_PREFIX } from '@teamchat/zulip';
 import { WILDCARD_MENTION_THRESHOLD } from '../messages/send-message.use-case';
 import { contentFlags } from '../rendering/content-flags';
 import type { MentionEnv } from '../rendering/mentions';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, RealmRef } from '@teamchat/contracts';
 import { MAX_STORED_ID } from '@teamchat/db';
-import { badRequest } from '@teamchat/zulip';
+import { RESOLVED_TOPIC_PREFIX, badRequest } from '@teamchat/zulip';
 import { ChannelAccess, firstVisibleMessageId } from '../core/channel-access';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
 import { MessagesRepository, type NarrowRow } from '../data/messages.repository';
@@ -29,7 +29,7 @@ import {
 } from '../data/narrow-conditions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { Flag } from './message-flags';
-import { RESOLVED_TOPIC_PREFIX, containsPattern, dmOperand, messageIdOperand, searchPhrases, type Term } from './narrow';
+import { containsPattern, dmOperand, messageIdOperand, searchPhrases, type Term } from './narrow';
 import { ReadableMessages } from './readable-messages.use-case';
 import { Visibility } from './visibility-policy';
 

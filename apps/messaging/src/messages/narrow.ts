@@ -1,14 +1,10 @@
-import type { NarrowTerm } from '@teamchat/contracts';
+import { narrowTermParts, type NarrowTerm, type NarrowTermParts } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { isEmptyTopicAlias } from './message-text';
 
 /** A narrow term in one form: Zulip accepts objects and legacy `[operator, operand]` pairs. */
-export interface Term {
-  operator: string;
-  operand: string | number | (string | number)[];
-  negated: boolean;
-}
+export type Term = NarrowTermParts;
 
 const OPERATOR_ALIASES: Record<string, string> = {
   stream: 'channel',
@@ -18,15 +14,11 @@ const OPERATOR_ALIASES: Record<string, string> = {
 };
 const SUPPORTED = new Set(['channel', 'topic', 'dm', 'dm-including', 'is', 'sender', 'id', 'search', 'has', 'near', 'with']);
 const IS_OPERANDS = new Set(['unread', 'dm', 'private', 'mentioned', 'starred', 'alerted', 'resolved', 'followed', 'muted']);
-/** Zulip's mark of a resolved topic (zerver/lib/topic.py RESOLVED_TOPIC_PREFIX). */
-export const RESOLVED_TOPIC_PREFIX = '\u2714 ';
 export const HAS_OPERANDS = new Set(['link', 'image', 'attachment', 'reaction']);
 
 export function normalizeNarrow(narrow: NarrowTerm[]): Term[] {
   const terms = narrow.map((raw) => {
-    const term: Term = Array.isArray(raw)
-      ? { operator: raw[0], operand: raw[1], negated: false }
-      : { operator: raw.operator, operand: raw.operand, negated: raw.negated ?? false };
+    const term: Term = narrowTermParts(raw);
     term.operator = OPERATOR_ALIASES[term.operator] ?? term.operator;
     if (!SUPPORTED.has(term.operator)) throw badRequest(`Invalid narrow operator: unknown operator ${term.operator}`);
     if (term.operator === 'is' && !IS_OPERANDS.has(String(term.operand))) {

@@ -40,6 +40,17 @@ const narrowTerm = z.union([
 ]);
 export type NarrowTerm = z.infer<typeof narrowTerm>;
 
+/** A narrow term in one form, whichever Zulip's client sent (the gateway's event narrows and messaging's queries read it so). */
+export interface NarrowTermParts {
+  operator: string;
+  operand: string | number | (string | number)[];
+  negated: boolean;
+}
+
+export function narrowTermParts(term: NarrowTerm): NarrowTermParts {
+  return Array.isArray(term) ? { operator: term[0], operand: term[1], negated: false } : { operator: term.operator, operand: term.operand, negated: term.negated ?? false };
+}
+
 export const getMessagesParams = {
   anchor: param.string().optional(),
   include_anchor: param.bool().default(true),
