@@ -1,0 +1,155 @@
+import type { ChainableCommander, Redis } from 'ioredis';
+
+/*
+ * The event queue store's Lua scripts (see EventQueueStore), each run atomically by Redis by
+ * its SHA (defineCommand, EVALSHA).
+ */
+
+/**
+ * Appends deliveries atomically: each queue that still exists gets the next id of its own
+ * counter. The event texts come once each (ARGV[5] says how many), then (queue, text number)
+ * pairs: a message's text is the same for most of its recipients. With a fan-out key the whole
+ * batch happens at most once (a redelivered domain event finds its key set and appends
+ * nothing). Returns the queues appended to and the ones that are gone. Under the fan-out's
+ * lease (ARGV[3] the lease's key, ARGV[4] the holder's token) it appends nothing once the lease
+ * is someone else's, so a replica that lost it can never append out of turn.
+ * Every replica hears what was appended, on the wake channel (see WAKE_APPENDED in event-queue.store.ts), so the one
+ * holding a queue's long-poll answers it from memory (QueueMirror).
+ */
+const APPEND = `
+local prefix = ARGV[1]
+if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return 'fenced' end
+if ARGV[2] ~= '' then
+  if not redis.call('SET', prefix .. 'done:' .. ARGV[2], '1', 'NX', 'EX', 86400) then return {{}, {}} end
+end
+local texts = tonumber(ARGV[5])
+local appended, gone, heard = {}, {}, {}
+for i = 6 + texts, #ARGV, 2 do
+  local queue = ARGV[i]
+  local meta = prefix .. 'q:' .. queue
+  local ttl = redis.call('PTTL', meta)
+  if ttl > 0 then
+    local id = redis.call('HINCRBY', meta, 'last', 1)
+    local list = meta .. ':e'
+    -- A new list takes the queue's remaining time; polls keep the two in step after that.
+    if redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[5 + tonumber(ARGV[i + 1])], 2)) == 1 then redis.call('PEXPIRE', list, ttl) end
+    appended[#appended + 1] = queue
+    heard[#heard + 1] = queue .. ' ' .. id .. ' ' .. ARGV[i + 1]
+  else
+    gone[#gone + 1] = queue
+  end
+end
+if #appended > 0 then
+  redis.call('PUBLISH', prefix .. 'wake', 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', 6, 5 + texts) .. '\\n' .. table.concat(heard, '\\n'))
+end
+return {appended, gone}
+`;
+
+/**
+ * One poll in one step: checks that the queue exists and is the caller's, drops the events
+ * the client acknowledged (ids up to ARGV[2]), returns the rest, and restarts the idle timer
+ * (held off by ARGV[4] more seconds when nothing is pending and the client will wait).
+ * Refusals: 'gone', or 'pruned'/'unknown' with Zulip's reasons.
+ */
+const TAKE = `
+local meta, list = KEYS[1], KEYS[2]
+local fields = redis.call('HMGET', meta, 'o', 'last', 'pruned', 'l')
+if not fields[1] or fields[1] ~= ARGV[1] then return {'gone'} end
+local through, last, pruned = tonumber(ARGV[2]), tonumber(fields[2]), tonumber(fields[3])
+if through > last then return {'unknown', tostring(through)} end
+if through < pruned then return {'pruned', tostring(pruned)} end
+while true do
+  local head = redis.call('LINDEX', list, 0)
+  if not head then break end
+  if tonumber(string.match(head, '^{"id":(%d+)')) > through then break end
+  redis.call('LPOP', list)
+end
+if through > pruned then redis.call('HSET', meta, 'pruned', through) end
+local events = redis.call('LRANGE', list, 0, -1)
+local ttl = tonumber(fields[4])
+if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
+redis.call('EXPIRE', meta, ttl)
+if #events > 0 then redis.call('EXPIRE', list, ttl) end
+return {'ok', events, last}
+`;
+
+/**
+ * Acknowledgements a replica answered from memory (QueueMirror), written back in batches: drops
+ * the events up to ARGV[1] (if newer than what was pruned) and restarts the idle timer, held off
+ * by ARGV[2] more seconds for a poll that is waiting. 0 when the queue is gone.
+ */
+const ACKNOWLEDGE = `
+local meta, list = KEYS[1], KEYS[2]
+local fields = redis.call('HMGET', meta, 'pruned', 'l')
+if not fields[2] then return 0 end
+local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
+if through > pruned then
+  while true do
+    local head = redis.call('LINDEX', list, 0)
+    if not head then break end
+    if tonumber(string.match(head, '^{"id":(%d+)')) > through then break end
+    redis.call('LPOP', list)
+  end
+  redis.call('HSET', meta, 'pruned', through)
+end
+local ttl = tonumber(fields[2]) + tonumber(ARGV[2])
+redis.call('EXPIRE', meta, ttl)
+redis.call('EXPIRE', list, ttl)
+return 1
+`;
+
+/**
+ * Adds queue ARGV[2] to user ARGV[1]'s entry of the organization's index (KEYS[1]), dropping
+ * the entry's queues that have expired meanwhile (their keys are ARGV[3] + id).
+ */
+const INDEX_ADD = `
+local kept = {}
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  for queue in string.gmatch(current, '%S+') do
+    if redis.call('EXISTS', ARGV[3] .. queue) == 1 then kept[#kept + 1] = queue end
+  end
+end
+kept[#kept + 1] = ARGV[2]
+redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ' '))
+`;
+
+/** Removes queue ARGV[2] from user ARGV[1]'s entry of the organization's index (KEYS[1]). */
+const INDEX_REMOVE = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local kept = {}
+for queue in string.gmatch(current, '%S+') do
+  if queue ~= ARGV[2] then kept[#kept + 1] = queue end
+end
+if #kept == 0 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ' ')) end
+return 1
+`;
+
+/** Makes the lease KEYS[1] ARGV[1]'s for ARGV[2] more milliseconds, if it is still theirs. */
+const LEASE_RENEW = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+`;
+
+/** Ends the lease KEYS[1] if it is still ARGV[1]'s. */
+const LEASE_RELEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+`;
+
+/** The store's scripts by command name, with how many of their arguments are keys. */
+export const SCRIPTS = {
+  eqAppend: { numberOfKeys: 0, lua: APPEND },
+  eqLeaseRenew: { numberOfKeys: 1, lua: LEASE_RENEW },
+  eqLeaseRelease: { numberOfKeys: 1, lua: LEASE_RELEASE },
+  eqTake: { numberOfKeys: 2, lua: TAKE },
+  eqAcknowledge: { numberOfKeys: 2, lua: ACKNOWLEDGE },
+  eqIndexAdd: { numberOfKeys: 1, lua: INDEX_ADD },
+  eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
+};
+
+/** Runs a script `defineCommand` gave the connection a method for, on it or on one of its pipelines. */
+export function runScript<T extends Redis | ChainableCommander>(target: T, name: keyof typeof SCRIPTS, ...args: (string | number)[]): T extends Redis ? Promise<unknown> : ChainableCommander {
+  return (target as unknown as Record<string, (...values: (string | number)[]) => never>)[name](...args);
+}
