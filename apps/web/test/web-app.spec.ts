@@ -188,6 +188,42 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await messages(a).filter({ hasText: 'And now live again' }).waitFor({ timeout: LIVE_MS });
   });
 
+  it('shows a reaction, an edit, a star and a deletion, the other side live', async () => {
+    const [a, b] = await alicesAndBobs();
+    for (const page of [a, b]) await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).click();
+    await send(a, 'React to this', 'actions');
+    const onBob = messages(b).filter({ hasText: 'React to this' });
+    const onAlice = messages(a).filter({ hasText: 'React to this' });
+    await onBob.waitFor({ timeout: LIVE_MS });
+    // Bob reacts through the picker; Alice sees it and adds hers, which Bob sees.
+    await onBob.getByRole('button', { name: 'Add reaction' }).click();
+    await onBob.getByRole('dialog', { name: 'Emoji picker' }).getByRole('button', { name: 'tada' }).click();
+    await onAlice.getByRole('button', { name: 'tada: 1', pressed: false }).click({ timeout: LIVE_MS });
+    await onBob.getByRole('button', { name: 'tada: 2', pressed: true }).waitFor({ timeout: LIVE_MS });
+    // Bob takes his back.
+    await onBob.getByRole('button', { name: 'tada: 2' }).click();
+    await onAlice.getByRole('button', { name: 'tada: 1', pressed: true }).waitFor({ timeout: LIVE_MS });
+    // Only the sender edits (a member deletes only their own).
+    expect(await onBob.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await onBob.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await onAlice.getByRole('button', { name: 'Edit' }).click();
+    const editBox = onAlice.getByRole('textbox', { name: 'Edit message' });
+    await expect(editBox.inputValue({ timeout: LIVE_MS })).resolves.toBe('React to this');
+    await editBox.fill('React to this, **edited**');
+    await onAlice.getByRole('button', { name: 'Save' }).click();
+    const edited = messages(b).filter({ hasText: 'React to this, edited' });
+    await edited.getByText('(edited)').waitFor({ timeout: LIVE_MS });
+    expect(await edited.locator('strong', { hasText: 'edited' }).count()).toBe(1);
+    // A star is one's own: Bob's shows pressed, Alice's not.
+    await edited.getByRole('button', { name: 'Star', exact: true }).click();
+    await edited.getByRole('button', { name: 'Star', exact: true, pressed: true }).waitFor({ timeout: LIVE_MS });
+    expect(await onAlice.getByRole('button', { name: 'Star', exact: true, pressed: true }).count()).toBe(0);
+    // Alice deletes it; it leaves Bob's screen.
+    await onAlice.getByRole('button', { name: 'Delete' }).click();
+    await onAlice.getByRole('button', { name: 'Confirm delete' }).click();
+    await edited.waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
+
   it('keeps the API key out of the browser, and refuses its session without the CSRF token', async () => {
     const [, page] = await alicesAndBobs();
     const cookies = await page.context().cookies();

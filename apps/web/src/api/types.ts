@@ -12,6 +12,16 @@ export interface Message {
   content: string;
   timestamp: number;
   flags?: string[];
+  reactions?: Reaction[];
+  /** Set once the message was edited. */
+  last_edit_timestamp?: number;
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
 }
 
 export interface Subscription {
@@ -46,6 +56,8 @@ export interface RegisterAnswer {
   realm_users: User[];
   unread_msgs: UnreadMessages;
   realm_name?: string;
+  is_admin?: boolean;
+  realm_allow_message_editing?: boolean;
   server_typing_started_wait_period_milliseconds?: number;
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_expiry_period_milliseconds?: number;

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
 import { ApiError, api, whenLoggedOut } from '../api/client';
 import { LoginPage } from '../auth/LoginPage';
@@ -14,6 +15,7 @@ interface Me {
 
 /** The login page or the chat, by whether the browser's session names someone (GET /json/users/me). */
 export function App() {
+  const { t } = useTranslation();
   const client = useQueryClient();
   const session = useQuery({
     queryKey: SESSION,
@@ -35,13 +37,13 @@ export function App() {
     });
   }, [client]);
 
-  if (session.isPending) return <p className="loading">Loading…</p>;
+  if (session.isPending) return <p className="loading">{t('Loading…')}</p>;
   if (session.isError) {
     return (
       <main className="login">
-        <p role="alert">The server could not be reached. {session.error.message}</p>
+        <p role="alert">{t('The server could not be reached. {{error}}', { error: session.error.message })}</p>
         <button type="button" onClick={() => void session.refetch()}>
-          Try again
+          {t('Try again')}
         </button>
       </main>
     );

@@ -1,4 +1,5 @@
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { logOut } from '../api/client';
 import { ChannelList } from '../channels/ChannelList';
@@ -11,6 +12,7 @@ import { SESSION } from './App';
 
 /** The logged-in app: the event queue runs while it is shown. */
 export function ChatApp() {
+  const { t } = useTranslation();
   const client = useQueryClient();
   useEffect(() => startEventQueue(client), [client]);
   const state = useQuery<ChatState>({ queryKey: CHAT_STATE, queryFn: skipToken }).data;
@@ -28,7 +30,7 @@ export function ChatApp() {
     }
   }
 
-  if (!state) return <p className="loading">Loading…</p>;
+  if (!state) return <p className="loading">{t('Loading…')}</p>;
   return (
     <div className="app">
       <header className="topbar">
@@ -37,7 +39,7 @@ export function ChatApp() {
         </a>
         <span className="me">{state.me.full_name}</span>
         <button type="button" onClick={() => void leave()} disabled={leaving}>
-          Log out
+          {t('Log out')}
         </button>
       </header>
       <aside className="sidebar">

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, logIn } from '../api/client';
 
 /** Email and password, posted to /accounts/login, which starts the browser session. */
 export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -17,7 +19,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
       setPassword('');
       onLoggedIn();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The server could not be reached. Try again.');
+      setError(failure instanceof ApiError ? failure.message : t('The server could not be reached. Try again.'));
     } finally {
       setBusy(false);
     }
@@ -25,11 +27,11 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
 
   return (
     <main className="login">
-      <h1>Log in</h1>
-      <form onSubmit={(event) => void submit(event)} aria-label="Log in">
-        <label htmlFor="login-email">Email</label>
+      <h1>{t('Log in')}</h1>
+      <form onSubmit={(event) => void submit(event)} aria-label={t('Log in')}>
+        <label htmlFor="login-email">{t('Email')}</label>
         <input id="login-email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
-        <label htmlFor="login-password">Password</label>
+        <label htmlFor="login-password">{t('Password')}</label>
         <input id="login-password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {error && (
           <p role="alert" className="error">
@@ -37,7 +39,7 @@ export function LoginPage({ onLoggedIn }: { onLoggedIn: () => void }) {
           </p>
         )}
         <button type="submit" disabled={busy}>
-          Log in
+          {t('Log in')}
         </button>
       </form>
     </main>

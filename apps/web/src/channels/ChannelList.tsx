@@ -1,25 +1,27 @@
 import { channelKey, unreadCounts, type ChatState } from '../events/chat-state';
+import { useTranslation } from 'react-i18next';
 import { narrowHash, type Narrow } from '../narrow/narrow';
 import { TopicList } from './TopicList';
 import { UnreadCount } from './UnreadCount';
 
 /** The navigation landmark "Channels": each subscribed channel a link named by its name, with its unread count beside it. */
 export function ChannelList({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const { t } = useTranslation();
   const counts = unreadCounts(state);
   return (
     <>
-      <nav aria-label="Views" className="views">
+      <nav aria-label={t('Views')} className="views">
         <ul>
           <li>
             <a href="#feed" aria-current={narrow.kind === 'all' ? 'page' : undefined}>
-              Combined feed
+              {t('Combined feed')}
             </a>
           </li>
         </ul>
       </nav>
-      <nav aria-label="Channels">
-        <h2>Channels</h2>
-        {state.subscriptions.length === 0 && <p className="empty">You are not subscribed to any channel.</p>}
+      <nav aria-label={t('Channels')}>
+        <h2>{t('Channels')}</h2>
+        {state.subscriptions.length === 0 && <p className="empty">{t('You are not subscribed to any channel.')}</p>}
         <ul>
           {state.subscriptions.map((sub) => {
             const current = narrow.kind === 'channel' && narrow.channelId === sub.stream_id;

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import { topicKey } from '../events/chat-state';
 import { topicsKey, type Topic } from '../events/dispatch';
@@ -7,21 +8,22 @@ import { UnreadCount } from './UnreadCount';
 
 /** The navigation landmark "Topics": the topics of the channel being read, newest first, each a link with its unread count. */
 export function TopicList({ channelId, channelName, narrow, counts }: { channelId: number; channelName: string; narrow: Narrow; counts: Map<string, number> }) {
+  const { t } = useTranslation();
   const topics = useQuery({
     queryKey: topicsKey(channelId),
     queryFn: async ({ signal }) => (await api.get<{ topics: Topic[] }>(`/users/me/${channelId}/topics`, {}, signal)).topics,
   });
   if (!topics.data || topics.data.length === 0) return null;
   return (
-    <nav aria-label="Topics">
-      <h2>Topics in #{channelName}</h2>
+    <nav aria-label={t('Topics')}>
+      <h2>{t('Topics in #{{channel}}', { channel: channelName })}</h2>
       <ul className="topics">
       {topics.data.slice(0, 20).map((topic) => {
         const current = narrow.kind === 'channel' && narrow.topic !== undefined && narrow.topic.toLowerCase() === topic.name.toLowerCase();
         return (
           <li key={topic.name}>
             <a href={narrowHash({ kind: 'channel', channelId, channelName, topic: topic.name })} aria-current={current ? 'page' : undefined}>
-              {topic.name || 'general chat'}
+              {topic.name || t('general chat')}
             </a>
             <UnreadCount count={counts.get(topicKey(channelId, topic.name)) ?? 0} />
           </li>

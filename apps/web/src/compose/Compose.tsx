@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
 import type { ChatState } from '../events/chat-state';
 import type { Narrow } from '../narrow/narrow';
@@ -14,6 +15,7 @@ const TYPING_IDLE_MS = 5000;
  * line. Typing notices go out as Zulip's web app sends them.
  */
 export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const { t } = useTranslation();
   const fixedChannel = narrow.kind === 'channel' ? narrow.channelId : null;
   const [channelId, setChannelId] = useState<number | null>(fixedChannel ?? state.subscriptions[0]?.stream_id ?? null);
   const [topic, setTopic] = useState(narrow.kind === 'channel' ? (narrow.topic ?? '') : '');
@@ -80,7 +82,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
       setContent('');
       stopTyping();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The message could not be sent. Try again.');
+      setError(failure instanceof ApiError ? failure.message : t('The message could not be sent. Try again.'));
     } finally {
       setSending(false);
     }
@@ -94,11 +96,11 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
   }
 
   return (
-    <form className="compose" aria-label="Compose" onSubmit={(event) => void send(event)}>
+    <form className="compose" aria-label={t('Compose')} onSubmit={(event) => void send(event)}>
       {narrow.kind !== 'dm' && (
         <div className="recipient">
           {fixedChannel === null && (
-            <select aria-label="Channel" value={channelId ?? ''} onChange={(e) => setChannelId(Number(e.target.value))}>
+            <select aria-label={t('Channel')} value={channelId ?? ''} onChange={(e) => setChannelId(Number(e.target.value))}>
               {state.subscriptions.map((sub) => (
                 <option key={sub.stream_id} value={sub.stream_id}>
                   {sub.name}
@@ -106,12 +108,12 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
               ))}
             </select>
           )}
-          <input aria-label="Topic" placeholder="Topic" value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={60} />
+          <input aria-label={t('Topic')} placeholder={t('Topic')} value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={60} />
         </div>
       )}
       <textarea
-        aria-label="Message"
-        placeholder={narrow.kind === 'dm' ? `Message ${narrow.label}` : 'Message'}
+        aria-label={t('Message')}
+        placeholder={narrow.kind === 'dm' ? t('Message {{people}}', { people: narrow.label }) : t('Message')}
         value={content}
         onChange={(e) => {
           setContent(e.target.value);
@@ -127,7 +129,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         </p>
       )}
       <button type="submit" disabled={sending || !target || content.trim() === ''}>
-        Send
+        {t('Send')}
       </button>
     </form>
   );

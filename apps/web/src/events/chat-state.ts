@@ -8,7 +8,9 @@ import { otherPeople } from '../narrow/narrow';
  * (message id → its conversation).
  */
 export interface ChatState {
-  me: { user_id: number; email: string; full_name: string };
+  me: { user_id: number; email: string; full_name: string; isAdmin: boolean };
+  /** The organization lets people edit their messages (realm_allow_message_editing). */
+  allowEditing: boolean;
   realmName: string;
   subscriptions: Subscription[];
   users: Record<number, User>;
@@ -36,7 +38,8 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     for (const id of group.unread_message_ids) unread[id] = dmKey(others);
   }
   return {
-    me: { user_id: answer.user_id, email: answer.email, full_name: answer.full_name },
+    me: { user_id: answer.user_id, email: answer.email, full_name: answer.full_name, isAdmin: answer.is_admin === true },
+    allowEditing: answer.realm_allow_message_editing !== false,
     realmName: answer.realm_name ?? '',
     subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),

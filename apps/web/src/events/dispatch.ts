@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Message, ServerEvent, Subscription, User } from '../api/types';
+import type { Message, Reaction, ServerEvent, Subscription, User } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
 import { chatState, conversationKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
@@ -18,6 +18,15 @@ export interface Topic {
   max_id: number;
 }
 export const topicsKey = (channelId: number) => ['topics', channelId] as const;
+
+/** Changes the cached messages that `which` picks, in every list they are in. */
+function updateMessages(client: QueryClient, which: (message: Message) => boolean, change: (message: Message) => Message): void {
+  for (const [key, page] of client.getQueriesData<MessagePage>({ queryKey: ['messages'] })) {
+    if (!page || !page.messages.some(which)) continue;
+    client.setQueryData<MessagePage>(key, { ...page, messages: page.messages.map((m) => (which(m) ? change(m) : m)) });
+  }
+  for (let i = 0; i < recentLive.length; i++) if (which(recentLive[i])) recentLive[i] = change(recentLive[i]);
+}
 
 /**
  * The latest live messages, for a fetch that was under way when they arrived: the dispatcher
@@ -67,7 +76,14 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       return;
     }
     case 'update_message_flags': {
-      if (event.flag !== 'read' || event.op !== 'add') return;
+      const flag = String(event.flag);
+      const ids = new Set((event.messages as number[] | undefined) ?? []);
+      updateMessages(client, (m) => ids.has(m.id) || (event.all === true && event.op === 'add'), (m) => {
+        const flags = (m.flags ?? []).filter((f) => f !== flag);
+        return { ...m, flags: event.op === 'add' ? [...flags, flag] : flags };
+      });
+      if (flag === 'starred') void client.invalidateQueries({ queryKey: messagesKey({ kind: 'search', terms: [{ operator: 'is', operand: 'starred' }] }) });
+      if (flag !== 'read' || event.op !== 'add') return;
       updateChatState(client, (s) => {
         if (event.all) return { ...s, unread: {} };
         const unread = { ...s.unread };
@@ -82,6 +98,31 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         if (page) client.setQueryData<MessagePage>(key, { ...page, messages: page.messages.filter((m) => !ids.has(m.id)) });
       }
       updateChatState(client, (s) => ({ ...s, unread: Object.fromEntries(Object.entries(s.unread).filter(([id]) => !ids.has(Number(id)))) }));
+      return;
+    }
+    case 'reaction': {
+      const reaction = { emoji_name: String(event.emoji_name), emoji_code: String(event.emoji_code), reaction_type: String(event.reaction_type), user_id: Number(event.user_id) };
+      const same = (r: Reaction) => r.user_id === reaction.user_id && r.emoji_code === reaction.emoji_code && r.reaction_type === reaction.reaction_type;
+      updateMessages(client, (m) => m.id === event.message_id, (m) => {
+        const others = (m.reactions ?? []).filter((r) => !same(r));
+        return { ...m, reactions: event.op === 'add' ? [...others, reaction] : others };
+      });
+      return;
+    }
+    case 'update_message': {
+      const ids = new Set((event.message_ids as number[] | undefined) ?? [event.message_id as number]);
+      updateMessages(client, (m) => ids.has(m.id), (m) => {
+        const changed: Message = { ...m };
+        if (m.id === event.message_id && typeof event.rendered_content === 'string') {
+          changed.content = event.rendered_content;
+          changed.last_edit_timestamp = event.edit_timestamp as number;
+        }
+        if (typeof event.subject === 'string') changed.subject = event.subject;
+        if (typeof event.new_stream_id === 'number') changed.stream_id = event.new_stream_id;
+        return changed;
+      });
+      // A moved message may leave (or join) what is on screen: those lists are fetched again.
+      if (typeof event.subject === 'string' || typeof event.new_stream_id === 'number') void client.invalidateQueries({ queryKey: ['messages'] });
       return;
     }
     case 'subscription': {

@@ -6,13 +6,24 @@ import { Compose } from '../compose/Compose';
 import type { ChatState } from '../events/chat-state';
 import { liveMessagesAfter, messagesKey, type MessagePage } from '../events/dispatch';
 import { useTyping, typingInDm, typingInTopic } from '../events/typing';
-import { apiNarrow, narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
-import { MessageContent } from './MessageContent';
+import { useTranslation } from 'react-i18next';
+import { t } from '../i18n/i18n';
+import { apiNarrow, type Narrow, type Term } from '../narrow/narrow';
+import { MessageItem } from './MessageItem';
 
-function title(narrow: Narrow): string {
+/** Search terms as Zulip's search box writes them: `is:starred topic:lunch some words`. */
+export function termsText(terms: Term[]): string {
+  return terms.map((term) => (term.operator === 'search' ? term.operand : `${term.negated ? '-' : ''}${term.operator}:${/\s/.test(term.operand) ? `"${term.operand}"` : term.operand}`)).join(' ');
+}
+
+export function title(narrow: Narrow): string {
   switch (narrow.kind) {
     case 'all':
-      return 'Combined feed';
+      return t('Combined feed');
+    case 'search':
+      if (narrow.terms.length === 1 && narrow.terms[0].operator === 'is' && narrow.terms[0].operand === 'starred') return t('Starred messages');
+      if (narrow.terms.length === 1 && narrow.terms[0].operator === 'is' && narrow.terms[0].operand === 'mentioned') return t('Mentions');
+      return t('Search: {{terms}}', { terms: termsText(narrow.terms) });
     case 'channel':
       return narrow.topic !== undefined ? `#${narrow.channelName} › ${narrow.topic}` : `#${narrow.channelName}`;
     case 'dm':
@@ -20,10 +31,9 @@ function title(narrow: Narrow): string {
   }
 }
 
-const timeOf = (seconds: number) => new Date(seconds * 1000);
-
 /** The narrow's messages (the region "Messages", each an article), who is typing, and the compose box. */
 export function MessageView({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const { t } = useTranslation();
   const client = useQueryClient();
   const query = useQuery({
     queryKey: messagesKey(narrow),
@@ -73,50 +83,25 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
           atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
         }}
       >
-        {query.isPending && <p className="loading">Loading messages…</p>}
+        {query.isPending && <p className="loading">{t('Loading messages…')}</p>}
         {query.isError && (
           <p role="alert">
-            Messages could not be loaded: {query.error.message}{' '}
+            {t('Messages could not be loaded: {{error}}', { error: query.error.message })}{' '}
             <button type="button" onClick={() => void client.invalidateQueries({ queryKey: messagesKey(narrow) })}>
-              Retry
+              {t('Retry')}
             </button>
           </p>
         )}
-        {query.isSuccess && messages.length === 0 && <p className="empty">No messages here yet.</p>}
+        {query.isSuccess && messages.length === 0 && <p className="empty">{narrow.kind === 'search' ? t('No messages match.') : t('No messages here yet.')}</p>}
         {messages.map((message) => (
           <MessageItem key={message.id} message={message} narrow={narrow} state={state} />
         ))}
       </section>
       <p className="typing" role="status" aria-live="polite">
-        {typists.length > 0 && `${typists.map((id) => state.users[id]?.full_name ?? 'Someone').join(', ')} ${typists.length === 1 ? 'is' : 'are'} typing…`}
+        {typists.length > 0 && t('{{people}} is typing…', { people: typists.map((id) => state.users[id]?.full_name ?? t('Someone')).join(', '), count: typists.length })}
       </p>
       <Compose state={state} narrow={narrow} />
     </main>
-  );
-}
-
-function MessageItem({ message, narrow, state }: { message: Message; narrow: Narrow; state: ChatState }) {
-  const when = timeOf(message.timestamp);
-  const where =
-    message.type === 'stream'
-      ? { text: `#${typeof message.display_recipient === 'string' ? message.display_recipient : ''} › ${message.subject}`, hash: narrowHash({ kind: 'channel', channelId: message.stream_id ?? 0, channelName: String(message.display_recipient), topic: message.subject }) }
-      : { text: `Direct message`, hash: narrowHash({ kind: 'dm', userIds: otherPeople(message, state.me.user_id), label: '' }) };
-  const showWhere = narrow.kind === 'all' || (narrow.kind === 'channel' && narrow.topic === undefined);
-  return (
-    <article className="message" aria-labelledby={`m${message.id}-sender`} data-id={message.id}>
-      <header>
-        <strong id={`m${message.id}-sender`}>{message.sender_full_name}</strong>
-        <time dateTime={when.toISOString()} title={when.toLocaleString()}>
-          {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
-        </time>
-        {showWhere && (
-          <a className="where" href={where.hash}>
-            {narrow.kind === 'channel' ? message.subject : where.text}
-          </a>
-        )}
-      </header>
-      <MessageContent html={message.content} />
-    </article>
   );
 }
 

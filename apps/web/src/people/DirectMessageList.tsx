@@ -1,16 +1,18 @@
 import { UnreadCount } from '../channels/UnreadCount';
+import { useTranslation } from 'react-i18next';
 import { dmKey, unreadCounts, type ChatState } from '../events/chat-state';
 import { narrowHash, type Narrow } from '../narrow/narrow';
 
 /** The navigation landmark "Direct messages": a link per person to the conversation with them. */
 export function DirectMessageList({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+  const { t } = useTranslation();
   const counts = unreadCounts(state);
   const people = Object.values(state.users)
     .filter((user) => user.is_active !== false && !user.is_bot && user.user_id !== state.me.user_id)
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
-    <nav aria-label="Direct messages">
-      <h2>Direct messages</h2>
+    <nav aria-label={t('Direct messages')}>
+      <h2>{t('Direct messages')}</h2>
       <ul>
         {people.map((person) => {
           const current = narrow.kind === 'dm' && narrow.userIds.length === 1 && narrow.userIds[0] === person.user_id;

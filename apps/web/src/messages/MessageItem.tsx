@@ -1,0 +1,203 @@
+import { useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../api/client';
+import type { Message, Reaction } from '../api/types';
+import type { ChatState } from '../events/chat-state';
+import { t as translate } from '../i18n/i18n';
+import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
+import { PICKER_EMOJI, emojiGlyph } from './emoji';
+import { MessageContent } from './MessageContent';
+
+const timeOf = (seconds: number) => new Date(seconds * 1000);
+
+const failed = (error: unknown) => (error instanceof ApiError ? error.message : translate('Something went wrong. Try again.'));
+
+/** A message's reactions, one button per emoji: pressed when I reacted, a press toggles mine. */
+function Reactions({ message, state, toggle }: { message: Message; state: ChatState; toggle: (emoji: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>) => void }) {
+  const { t } = useTranslation();
+  const groups = new Map<string, Reaction[]>();
+  for (const reaction of message.reactions ?? []) {
+    const key = `${reaction.reaction_type}:${reaction.emoji_code}`;
+    groups.set(key, [...(groups.get(key) ?? []), reaction]);
+  }
+  if (groups.size === 0) return null;
+  return (
+    <div className="reactions" role="group" aria-label={t('Reactions')}>
+      {[...groups.values()].map((reactions) => {
+        const first = reactions[0];
+        const mine = reactions.some((r) => r.user_id === state.me.user_id);
+        const people = reactions.map((r) => (r.user_id === state.me.user_id ? t('You') : (state.users[r.user_id]?.full_name ?? t('Someone')))).join(', ');
+        return (
+          <button
+            key={`${first.reaction_type}:${first.emoji_code}`}
+            type="button"
+            className="reaction"
+            aria-pressed={mine}
+            aria-label={t('{{emoji}}: {{count}}', { emoji: first.emoji_name, count: reactions.length })}
+            title={t('{{people}} reacted with :{{emoji}}:', { people, emoji: first.emoji_name })}
+            onClick={() => toggle(first)}
+          >
+            <span aria-hidden="true">{emojiGlyph(first.emoji_code, first.reaction_type, first.emoji_name)}</span> {reactions.length}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * One message (an article named by its sender): its content, reactions, and the actions its
+ * reader may take (react, star, and on their own message, as the organization allows, edit and
+ * delete; administrators delete any). The server decides; a refusal is shown.
+ */
+export function MessageItem({ message, narrow, state, selected }: { message: Message; narrow: Narrow; state: ChatState; selected?: boolean }) {
+  const { t } = useTranslation();
+  const [picking, setPicking] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const when = timeOf(message.timestamp);
+  const mine = message.sender_id === state.me.user_id;
+  const starred = (message.flags ?? []).includes('starred');
+  const where =
+    message.type === 'stream'
+      ? { text: `#${typeof message.display_recipient === 'string' ? message.display_recipient : ''} › ${message.subject}`, hash: narrowHash({ kind: 'channel', channelId: message.stream_id ?? 0, channelName: String(message.display_recipient), topic: message.subject }) }
+      : { text: t('Direct message'), hash: narrowHash({ kind: 'dm', userIds: otherPeople(message, state.me.user_id), label: '' }) };
+  const showWhere = narrow.kind === 'all' || narrow.kind === 'search' || (narrow.kind === 'channel' && narrow.topic === undefined);
+
+  async function act(action: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (failure) {
+      setError(failed(failure));
+      return false;
+    }
+  }
+
+  function toggle(emoji: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>) {
+    const reacted = (message.reactions ?? []).some((r) => r.user_id === state.me.user_id && r.emoji_code === emoji.emoji_code && r.reaction_type === emoji.reaction_type);
+    const params = { emoji_name: emoji.emoji_name, emoji_code: emoji.emoji_code, reaction_type: emoji.reaction_type };
+    void act(() => (reacted ? api.delete(`/messages/${message.id}/reactions`, params) : api.post(`/messages/${message.id}/reactions`, params)));
+  }
+
+  async function startEditing() {
+    await act(async () => {
+      const answer = await api.get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false });
+      setEditing(answer.message.content);
+    });
+  }
+
+  async function save() {
+    if (editing === null) return;
+    if (await act(() => api.patch(`/messages/${message.id}`, { content: editing }))) setEditing(null);
+  }
+
+  function editKeys(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      setEditing(null);
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void save();
+    }
+  }
+
+  return (
+    <article className={selected ? 'message selected' : 'message'} aria-labelledby={`m${message.id}-sender`} data-id={message.id} aria-current={selected ? 'true' : undefined}>
+      <header>
+        <strong id={`m${message.id}-sender`}>{message.sender_full_name}</strong>
+        <time dateTime={when.toISOString()} title={when.toLocaleString()}>
+          {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+        </time>
+        {showWhere && (
+          <a className="where" href={where.hash}>
+            {narrow.kind === 'channel' ? message.subject : where.text}
+          </a>
+        )}
+        {starred && (
+          <span className="star" role="img" aria-label={t('Starred')}>
+            ★
+          </span>
+        )}
+        <div className="actions" role="toolbar" aria-label={t('Message actions')}>
+          <button type="button" aria-expanded={picking} onClick={() => setPicking(!picking)}>
+            {t('Add reaction')}
+          </button>
+          <button type="button" aria-pressed={starred} onClick={() => void act(() => api.post('/messages/flags', { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' }))}>
+            {t('Star')}
+          </button>
+          {mine && state.allowEditing && editing === null && (
+            <button type="button" onClick={() => void startEditing()}>
+              {t('Edit')}
+            </button>
+          )}
+          {(mine || state.me.isAdmin) && (
+            <button type="button" onClick={() => setDeleting(true)}>
+              {t('Delete')}
+            </button>
+          )}
+        </div>
+      </header>
+      {picking && (
+        <div className="picker" role="dialog" aria-label={t('Emoji picker')} onKeyDown={(event) => event.key === 'Escape' && setPicking(false)}>
+          {PICKER_EMOJI.map((emoji) => (
+            <button
+              key={emoji.name}
+              type="button"
+              aria-label={emoji.name}
+              title={`:${emoji.name}:`}
+              onClick={() => {
+                setPicking(false);
+                toggle({ emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: 'unicode_emoji' });
+              }}
+            >
+              {emojiGlyph(emoji.code, 'unicode_emoji', emoji.name)}
+            </button>
+          ))}
+        </div>
+      )}
+      {editing === null ? (
+        <>
+          <MessageContent html={message.content} />
+          {message.last_edit_timestamp !== undefined && <span className="edited">{t('(edited)')}</span>}
+        </>
+      ) : (
+        <form
+          className="edit"
+          aria-label={t('Edit message')}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <textarea aria-label={t('Edit message')} value={editing} onChange={(event) => setEditing(event.target.value)} onKeyDown={editKeys} rows={3} autoFocus />
+          <div className="buttons">
+            <button type="submit">{t('Save')}</button>
+            <button type="button" className="secondary" onClick={() => setEditing(null)}>
+              {t('Cancel')}
+            </button>
+          </div>
+        </form>
+      )}
+      <Reactions message={message} state={state} toggle={toggle} />
+      {deleting && (
+        <div className="confirm" role="group" aria-label={t('Delete this message?')}>
+          <span>{t('Delete this message?')}</span>
+          <button type="button" className="danger" onClick={() => void act(() => api.delete(`/messages/${message.id}`)).then(() => setDeleting(false))}>
+            {t('Confirm delete')}
+          </button>
+          <button type="button" className="secondary" onClick={() => setDeleting(false)}>
+            {t('Cancel')}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
