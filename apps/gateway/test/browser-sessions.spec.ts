@@ -179,6 +179,31 @@ describe('browser sessions: POST /accounts/login, /json with the session cookie 
     expect(await fetchFile(`sessionid=${'x'.repeat(43)}`)).toMatchObject({ status: 401, challenge: 'Session realm="zulip"' });
   });
 
+  it('takes a tus upload under /json by the session and its CSRF token, and keeps it under /json', async () => {
+    const browser = new Browser(system, subdomain);
+    expectSuccess(await browser.logIn(member));
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const tus = { Cookie: cookie, 'Tus-Resumable': '1.0.0' };
+    const metadata = `filename ${Buffer.from('hi.txt').toString('base64')}`;
+    const created = await system.api.raw('POST', '/json/tus', undefined, { subdomain, headers: { ...tus, 'X-CSRFToken': browser.csrfToken, 'Upload-Length': '5', 'Upload-Metadata': metadata } });
+    expect(created.status).toBe(201);
+    // Where the upload goes on: under /json, where the session admits it (not /api/v1).
+    const location = created.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/json\/tus\/[0-9a-f]{32}$/);
+    const done = await system.api.raw('PATCH', location, 'hello', {
+      subdomain,
+      contentType: 'application/offset+octet-stream',
+      headers: { ...tus, 'X-CSRFToken': browser.csrfToken, 'Upload-Offset': '0' },
+    });
+    expect(done.status).toBe(200);
+    expect(done.headers.get('upload-offset')).toBe('5');
+    expect(done.body).toMatchObject({ url: expect.stringMatching(/^\/user_uploads\/.*\/hi\.txt$/), filename: 'hi.txt' });
+    // The session without its CSRF token makes no upload.
+    const forged = await system.api.raw('POST', '/json/tus', undefined, { subdomain, headers: { ...tus, 'Upload-Length': '5', 'Upload-Metadata': metadata } });
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual({ message: 'Unauthenticated upload' });
+  });
+
   it('ends the session at logout (which needs the CSRF token)', async () => {
     const browser = new Browser(system, subdomain);
     expectSuccess(await browser.logIn(member));

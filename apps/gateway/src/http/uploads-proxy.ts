@@ -5,7 +5,7 @@ import { APP_CONFIG, LOGGER, afterRequestBody, type AppConfig } from '@teamchat/
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
-import { admitBySession } from './json-routes';
+import { JSON_PREFIX, admitBySession, isSessionRequest } from './json-routes';
 import { SESSION_COOKIE, cookiesOf } from '../auth/sessions';
 import type { Logger } from 'pino';
 import { AdmitCaller } from '../auth/admit-caller';
@@ -91,6 +91,12 @@ export class UploadsProxy {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        }
+        // A tus upload begun under /json goes on under /json: its Location (`/api/v1/tus/<id>`)
+        // would take the browser to the prefix where its session cookie admits nothing.
+        const location = out.location;
+        if (isSessionRequest(req) && typeof location === 'string' && location.startsWith(`${TUS_PATH}/`)) {
+          out.location = `${JSON_PREFIX}${location.slice('/api/v1/'.length)}`;
         }
         res.writeHead(answer.statusCode ?? 502, out);
         answer.pipe(res);
