@@ -1,4 +1,5 @@
 import type { Message } from '../src/api/types';
+import { parseSearch } from '../src/search/parse-search';
 import { apiNarrow, decodeHashComponent, encodeHashComponent, inNarrow, narrowHash, parseHash, type Narrow } from '../src/narrow/narrow';
 
 const names = { channel: (id: number) => (id === 12 ? 'design team' : undefined), person: (id: number) => (id === 7 ? 'Alice' : undefined) };
@@ -45,5 +46,48 @@ describe('narrows and their URLs (Zulip hash_util)', () => {
     expect(inNarrow({ kind: 'dm', userIds: [8], label: '' }, direct, 3)).toBe(false);
     expect(inNarrow({ kind: 'dm', userIds: [7], label: '' }, inChannel, 3)).toBe(false);
     expect(inNarrow({ kind: 'all' }, direct, 3)).toBe(true);
+  });
+
+  it('reads search narrows from URLs and asks the API with their operators', () => {
+    const starred = parseHash('#narrow/is/starred', names);
+    expect(starred).toEqual({ kind: 'search', terms: [{ operator: 'is', operand: 'starred' }] });
+    expect(narrowHash(starred)).toBe('#narrow/is/starred');
+    const mixed: Narrow = { kind: 'search', terms: [{ operator: 'channel', operand: '12-design-team' }, { operator: 'topic', operand: 'v1.2', negated: true }, { operator: 'search', operand: 'lunch plans' }] };
+    expect(narrowHash(mixed)).toBe('#narrow/channel/12-design-team/-topic/v1.2E2/search/lunch.20plans');
+    expect(parseHash(narrowHash(mixed), names)).toEqual(mixed);
+    expect(apiNarrow(mixed)).toEqual([
+      { operator: 'channel', operand: 12 },
+      { operator: 'topic', operand: 'v1.2', negated: true },
+      { operator: 'search', operand: 'lunch plans' },
+    ]);
+  });
+
+  it('parses the search box as Zulip does: operators, negation, quotes, and words as full text', () => {
+    const channelId = (name: string) => (name === 'design team' || name === 'design' ? 12 : undefined);
+    expect(parseSearch('is:starred', channelId)).toEqual({ kind: 'search', terms: [{ operator: 'is', operand: 'starred' }] });
+    expect(parseSearch('from:alice@acme.test -topic:"old news" lunch  plans', channelId)).toEqual({
+      kind: 'search',
+      terms: [
+        { operator: 'sender', operand: 'alice@acme.test' },
+        { operator: 'topic', operand: 'old news', negated: true },
+        { operator: 'search', operand: 'lunch plans' },
+      ],
+    });
+    // A channel (and topic) alone is that channel's narrow; an unknown operator is a word.
+    expect(parseSearch('stream:design topic:lunch', channelId)).toMatchObject({ kind: 'channel', channelId: 12, topic: 'lunch' });
+    expect(parseSearch('channel:12', channelId)).toMatchObject({ kind: 'channel', channelId: 12 });
+    expect(parseSearch('channel:design has:link', channelId)).toEqual({ kind: 'search', terms: [{ operator: 'channel', operand: '12-design' }, { operator: 'has', operand: 'link' }] });
+    expect(parseSearch('http://x.test', channelId)).toEqual({ kind: 'search', terms: [{ operator: 'search', operand: 'http://x.test' }] });
+    expect(parseSearch('   ', channelId)).toEqual({ kind: 'all' });
+  });
+
+  it('decides which live messages belong in a search narrow', () => {
+    const starredMessage = { id: 1, type: 'stream', stream_id: 12, subject: 'Lunch', sender_id: 7, sender_email: 'a@x', flags: ['starred'] } as unknown as Message;
+    expect(inNarrow({ kind: 'search', terms: [{ operator: 'is', operand: 'starred' }] }, starredMessage, 3)).toBe(true);
+    expect(inNarrow({ kind: 'search', terms: [{ operator: 'is', operand: 'mentioned' }] }, starredMessage, 3)).toBe(false);
+    expect(inNarrow({ kind: 'search', terms: [{ operator: 'channel', operand: '12-design' }, { operator: 'sender', operand: '7' }] }, starredMessage, 3)).toBe(true);
+    expect(inNarrow({ kind: 'search', terms: [{ operator: 'topic', operand: 'lunch', negated: true }] }, starredMessage, 3)).toBe(false);
+    // Full text is the server's to decide: a live message is not guessed into it.
+    expect(inNarrow({ kind: 'search', terms: [{ operator: 'search', operand: 'lunch' }] }, starredMessage, 3)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Factory, TestSystem, expectSuccess, workspaceRoot, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 
 /** Where the test leaves its screenshots (dist/ is not committed). */
@@ -15,6 +15,7 @@ describe('the web app in a real browser (Debian chromium)', () => {
   let base: string;
   let alice: TestUser;
   let bob: TestUser;
+  let carol: TestUser;
   const contexts: BrowserContext[] = [];
   const violations: string[] = [];
 
@@ -28,6 +29,7 @@ describe('the web app in a real browser (Debian chromium)', () => {
     const realm = await factory.organization({ subdomain: '', name: 'Acme' });
     alice = await factory.user(realm, { role: Role.OWNER, fullName: 'Alice Owner', email: 'alice@acme.test' });
     bob = await factory.user(realm, { role: Role.MEMBER, fullName: 'Bob Member', email: 'bob@acme.test' });
+    carol = await factory.user(realm, { role: Role.MEMBER, fullName: 'Carol Member', email: 'carol@acme.test' });
     await factory.channel(realm, { name: 'general', subscribers: [alice, bob] });
     await factory.channel(realm, { name: 'design', subscribers: [alice, bob] });
   }, 600_000);
@@ -73,7 +75,22 @@ describe('the web app in a real browser (Debian chromium)', () => {
   async function send(page: Page, text: string, topic?: string): Promise<void> {
     if (topic !== undefined) await page.getByRole('textbox', { name: 'Topic' }).fill(topic);
     await page.getByRole('textbox', { name: 'Message' }).fill(text);
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+  }
+
+  /** The sidebar's views: Inbox, Recent conversations, Mentions, … */
+  const view = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true });
+
+  /** Whether the element has the keyboard's focus. */
+  const focused = (locator: Locator) => locator.evaluate((element: { ownerDocument: { activeElement: unknown } }) => element === element.ownerDocument.activeElement);
+
+  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
+  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
+    const until = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   it('serves its page at / under a strict Content-Security-Policy, never cached, and its hashed files cached for a year', async () => {
@@ -128,7 +145,7 @@ describe('the web app in a real browser (Debian chromium)', () => {
     // Bob's typing shows on Alice's screen.
     await b.getByRole('textbox', { name: 'Message' }).pressSequentially('Sounds good', { delay: 20 });
     await a.getByRole('status').filter({ hasText: 'Bob Member is typing…' }).waitFor({ timeout: LIVE_MS });
-    await b.getByRole('button', { name: 'Send' }).click();
+    await b.getByRole('button', { name: 'Send', exact: true }).click();
     // Each message is an article named by its sender.
     await a.getByRole('region', { name: 'Messages' }).getByRole('article', { name: 'Bob Member' }).filter({ hasText: 'Sounds good' }).waitFor({ timeout: LIVE_MS });
     // Alice has seen Bob's message: no unread count on the channel she is looking at.
@@ -222,6 +239,217 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await onAlice.getByRole('button', { name: 'Delete' }).click();
     await onAlice.getByRole('button', { name: 'Confirm delete' }).click();
     await edited.waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
+
+  it('lists unread conversations in the Inbox, recent ones, mentions and starred messages, and searches with operators', async () => {
+    const [a] = await alicesAndBobs();
+    // Alice looks at her Inbox (not at #general, where she would read it at once); Bob mentions her.
+    await view(a, 'Inbox').click();
+    const inbox = a.getByRole('region', { name: 'Inbox' });
+    await inbox.waitFor();
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'general', topic: 'views', content: '@**Alice Owner** see the views' }, { subdomain: '', auth: bob }));
+    await inbox.getByRole('link', { name: '#general › views' }).click({ timeout: LIVE_MS });
+    await a.getByRole('heading', { name: '#general › views' }).waitFor();
+    await messages(a).filter({ hasText: 'see the views' }).waitFor();
+    // Read now: it leaves the Inbox.
+    await view(a, 'Inbox').click();
+    await inbox.getByRole('link', { name: '#general › views' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+    await view(a, 'Recent conversations').click();
+    const recent = a.getByRole('region', { name: 'Recent conversations' }).getByRole('link');
+    await recent.first().waitFor();
+    expect(await recent.first().textContent()).toBe('#general › views');
+    await view(a, 'Mentions').click();
+    await a.getByRole('heading', { name: 'Mentions' }).waitFor();
+    const mention = messages(a).filter({ hasText: 'see the views' });
+    await mention.getByRole('button', { name: 'Star', exact: true }).click();
+    await mention.getByRole('button', { name: 'Star', exact: true, pressed: true }).waitFor({ timeout: LIVE_MS });
+    await view(a, 'Starred messages').click();
+    await a.getByRole('heading', { name: 'Starred messages' }).waitFor();
+    await messages(a).filter({ hasText: 'see the views' }).waitFor({ timeout: LIVE_MS });
+    // `/` goes to the search box; operators and words narrow; a channel and topic alone is that topic.
+    await a.getByRole('region', { name: 'Messages' }).click();
+    await a.keyboard.press('/');
+    const search = a.getByRole('searchbox', { name: 'Search' });
+    expect(await focused(search)).toBe(true);
+    await search.fill('sender:bob@acme.test views');
+    await search.press('Enter');
+    await a.getByRole('heading', { name: 'Search: sender:bob@acme.test views' }).waitFor();
+    await messages(a).filter({ hasText: 'see the views' }).waitFor({ timeout: LIVE_MS });
+    expect(await messages(a).count()).toBe(1);
+    await search.fill('channel:general topic:lunch');
+    await search.press('Enter');
+    await a.getByRole('heading', { name: '#general › lunch' }).waitFor();
+    // j/k select messages, r replies to the selected one, Esc lets go, c starts a new topic.
+    await a.getByRole('link', { name: 'Combined feed' }).click();
+    await messages(a).first().waitFor();
+    await a.getByRole('region', { name: 'Messages' }).focus();
+    await a.keyboard.press('k');
+    await a.keyboard.press('k');
+    const selected = a.getByRole('region', { name: 'Messages' }).locator('article[aria-current="true"]');
+    expect(await selected.count()).toBe(1);
+    const selectedTopic = await selected.getByRole('link').first().textContent();
+    await a.keyboard.press('r');
+    await eventually('the reply goes to the Message box', () => focused(a.getByRole('textbox', { name: 'Message' })));
+    expect(selectedTopic).toContain(await a.getByRole('textbox', { name: 'Topic' }).inputValue());
+    await a.keyboard.press('Escape');
+    await a.keyboard.press('c');
+    await eventually('c goes to the Topic box', () => focused(a.getByRole('textbox', { name: 'Topic' })));
+    expect(await a.getByRole('textbox', { name: 'Topic' }).inputValue()).toBe('');
+  });
+
+  it('keeps what is typed as a server draft, restores it from Drafts, and drops it once sent', async () => {
+    const [a] = await alicesAndBobs();
+    await a.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).click();
+    await a.getByRole('textbox', { name: 'Topic' }).fill('drafty');
+    await a.getByRole('textbox', { name: 'Message' }).fill('half a thought');
+    const draft = a.getByRole('region', { name: 'Drafts' }).getByRole('listitem', { name: 'Draft to #general › drafty' });
+    await eventually('the draft is saved', async () => {
+      await view(a, 'Drafts').click();
+      return (await draft.count()) === 1;
+    });
+    expect(await draft.textContent()).toContain('half a thought');
+    expectSuccess(await system.api.get('/drafts', {}, { subdomain: '', auth: alice }));
+    await draft.getByRole('button', { name: 'Restore draft' }).click();
+    await a.getByRole('heading', { name: '#general › drafty' }).waitFor();
+    await eventually('the draft is back in the box', async () => (await a.getByRole('textbox', { name: 'Message' }).inputValue()) === 'half a thought');
+    await a.getByRole('textbox', { name: 'Message' }).press('End');
+    await a.getByRole('textbox', { name: 'Message' }).pressSequentially(', finished');
+    await a.getByRole('button', { name: 'Send', exact: true }).click();
+    await messages(a).filter({ hasText: 'half a thought, finished' }).waitFor({ timeout: LIVE_MS });
+    await eventually('the sent draft is gone', async () => {
+      const answer = expectSuccess(await system.api.get('/drafts', {}, { subdomain: '', auth: alice }));
+      return (answer.drafts as unknown[]).length === 0;
+    });
+    await view(a, 'Drafts').click();
+    await a.getByText('No drafts.').waitFor({ timeout: LIVE_MS });
+  });
+
+  it('uploads a dropped file through tus with its link in the message, which opens for the recipient', async () => {
+    const [a, b] = await alicesAndBobs();
+    await a.getByRole('navigation', { name: 'Direct messages' }).getByRole('link', { name: 'Bob Member' }).click();
+    await b.getByRole('navigation', { name: 'Direct messages' }).getByRole('link', { name: 'Alice Owner' }).click();
+    const dropped = await a.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['hello from a file'], 'notes.txt', { type: 'text/plain' }));
+      return transfer;
+    })()`);
+    await a.getByRole('form', { name: 'Compose' }).dispatchEvent('drop', { dataTransfer: dropped });
+    const box = a.getByRole('textbox', { name: 'Message' });
+    await eventually('the link is in the box', async () => /^\[notes\.txt\]\(\/user_uploads\/[^)]+\/notes\.txt\)$/.test(await box.inputValue()), 20_000);
+    await box.press('End');
+    await box.pressSequentially(' is attached');
+    await a.getByRole('button', { name: 'Send', exact: true }).click();
+    const link = messages(b).filter({ hasText: 'is attached' }).getByRole('link', { name: 'notes.txt' });
+    await link.waitFor({ timeout: LIVE_MS });
+    const href = (await link.getAttribute('href')) ?? '';
+    expect(href).toMatch(/^\/user_uploads\//);
+    // Bob's browser opens it with his session (the link is recorded moments after the send).
+    await eventually('Bob can open the file', async () => {
+      const opened = await b.evaluate(async (url) => {
+        const res = await fetch(url);
+        return { status: res.status, text: await res.text() };
+      }, href);
+      return opened.status === 200 && opened.text === 'hello from a file';
+    });
+    // A file picked from the picker goes the same way.
+    await a.locator('input[type="file"]').setInputFiles({ name: 'picked.txt', mimeType: 'text/plain', buffer: Buffer.from('picked') });
+    await eventually('the picked file is linked', async () => (await box.inputValue()).includes('[picked.txt](/user_uploads/'), 20_000);
+    await box.fill('');
+  });
+
+  it('schedules a message (listed until then, to edit or cancel), which arrives at its time', async () => {
+    const [a, b] = await alicesAndBobs();
+    for (const page of [a, b]) await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).click();
+    await a.getByRole('textbox', { name: 'Topic' }).fill('later');
+    const scheduleIn = async (text: string, seconds: number) => {
+      await a.getByRole('textbox', { name: 'Message' }).fill(text);
+      await a.getByRole('button', { name: 'Send later' }).click();
+      const at = await a.evaluate((ms) => {
+        const date = new Date(Date.now() + ms);
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+      }, seconds * 1000);
+      await a.getByLabel('Send at').fill(at);
+      await a.getByRole('button', { name: 'Schedule' }).click();
+      await eventually('the box is emptied', async () => (await a.getByRole('textbox', { name: 'Message' }).inputValue()) === '');
+    };
+    await scheduleIn('Cancel me', 3600);
+    await scheduleIn('Arrives later', 12);
+    await view(a, 'Scheduled messages').click();
+    const list = a.getByRole('region', { name: 'Scheduled messages' });
+    const cancelled = list.getByRole('listitem').filter({ hasText: 'Cancel me' });
+    await cancelled.getByRole('button', { name: 'Cancel scheduled message' }).click();
+    await cancelled.waitFor({ state: 'detached', timeout: LIVE_MS });
+    const later = list.getByRole('listitem', { name: 'Scheduled message to #general › later' });
+    await later.getByRole('button', { name: 'Edit' }).click();
+    await later.getByRole('textbox', { name: 'Message' }).fill('Arrives later, edited');
+    await later.getByRole('button', { name: 'Save' }).click();
+    await list.getByRole('listitem').filter({ hasText: 'Arrives later, edited' }).getByRole('button', { name: 'Edit' }).waitFor({ timeout: LIVE_MS });
+    expect(await messages(b).filter({ hasText: 'Arrives later' }).count()).toBe(0);
+    await messages(b).filter({ hasText: 'Arrives later, edited' }).waitFor({ timeout: 30_000 });
+    await a.getByText('No scheduled messages.').waitFor({ timeout: LIVE_MS });
+  });
+
+  it('changes one\'s name (seen live by others), password and theme in the settings', async () => {
+    const [a, b] = await alicesAndBobs();
+    await b.getByRole('link', { name: 'Settings' }).click();
+    await b.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const profile = b.getByRole('form', { name: 'Profile' });
+    await profile.getByRole('textbox', { name: 'Full name' }).fill('Bob Renamed');
+    await profile.getByRole('button', { name: 'Save name' }).click();
+    await profile.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: LIVE_MS });
+    await a.getByRole('navigation', { name: 'Direct messages' }).getByRole('link', { name: 'Bob Renamed' }).waitFor({ timeout: LIVE_MS });
+    await b.getByRole('banner').getByText('Bob Renamed').waitFor({ timeout: LIVE_MS });
+    await profile.getByRole('textbox', { name: 'Full name' }).fill('Bob Member');
+    await profile.getByRole('button', { name: 'Save name' }).click();
+    await a.getByRole('navigation', { name: 'Direct messages' }).getByRole('link', { name: 'Bob Member' }).waitFor({ timeout: LIVE_MS });
+    // A wrong current password is refused; the right one changes it (and this session stays).
+    const password = b.getByRole('form', { name: 'Password' });
+    await password.getByLabel('Current password').fill('not the password');
+    await password.getByLabel('New password').fill('a-new-secret-4-bob');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByRole('alert').waitFor({ timeout: LIVE_MS });
+    await password.getByLabel('Current password').fill(bob.password);
+    await password.getByLabel('New password').fill('a-new-secret-4-bob');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: LIVE_MS });
+    await password.getByLabel('Current password').fill('a-new-secret-4-bob');
+    await password.getByLabel('New password').fill(bob.password);
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: LIVE_MS });
+    // The theme is a setting: dark whatever the system says, then automatic again.
+    const theme = b.getByRole('group', { name: 'Theme' });
+    await theme.getByRole('radio', { name: 'Dark' }).check();
+    await eventually('the page turns dark', async () => (await b.evaluate('document.documentElement.dataset.theme')) === 'dark');
+    await b.screenshot({ path: path.join(SCREENSHOTS, 'settings-dark.png') });
+    await theme.getByRole('radio', { name: /Automatic/ }).check();
+    await eventually('the page follows the system again', async () => (await b.evaluate('document.documentElement.dataset.theme')) === undefined);
+  });
+
+  it('gives administrators the users page (role, deactivation), which a member cannot reach and whose calls the server refuses them', async () => {
+    const [a, b] = await alicesAndBobs();
+    // Bob, a member: no link, an explanation at the address, and the API's refusal.
+    expect(await b.getByRole('link', { name: 'Organization' }).count()).toBe(0);
+    await b.goto(`${base}/#organization/users`);
+    await b.getByRole('alert').filter({ hasText: 'Only organization administrators can manage users.' }).waitFor({ timeout: LIVE_MS });
+    expect(await b.getByRole('table', { name: 'Users' }).count()).toBe(0);
+    const refused = (await b.evaluate(`(async () => {
+      const token = document.cookie.split('; ').find((c) => c.startsWith('csrftoken=')).slice('csrftoken='.length);
+      const res = await fetch('/json/users/${carol.id}', { method: 'PATCH', headers: { 'X-CSRFToken': token }, body: new URLSearchParams({ role: '200' }) });
+      return { status: res.status, body: await res.json() };
+    })()`)) as { status: number; body: { result: string } };
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.body.result).toBe('error');
+    expect((await system.db.user.findUniqueOrThrow({ where: { id: carol.id } })).role).toBe(Role.MEMBER);
+    // Alice, the owner: Carol becomes an administrator, then is deactivated.
+    await a.getByRole('link', { name: 'Organization' }).click();
+    const users = a.getByRole('table', { name: 'Users' });
+    await users.getByRole('combobox', { name: 'Role of Carol Member' }).selectOption({ label: 'Administrator' });
+    await eventually('Carol is an administrator', async () => (await system.db.user.findUniqueOrThrow({ where: { id: carol.id } })).role === Role.ADMINISTRATOR);
+    await users.getByRole('button', { name: 'Deactivate Carol Member' }).click();
+    await users.getByRole('button', { name: 'Confirm deactivation of Carol Member' }).click();
+    await users.getByRole('row', { name: /Carol Member/ }).waitFor({ state: 'detached', timeout: LIVE_MS });
+    expect((await system.db.user.findUniqueOrThrow({ where: { id: carol.id } })).isActive).toBe(false);
   });
 
   it('keeps the API key out of the browser, and refuses its session without the CSRF token', async () => {

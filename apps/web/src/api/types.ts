@@ -38,12 +38,37 @@ export interface User {
   full_name: string;
   is_active?: boolean;
   is_bot: boolean;
+  /** Zulip's role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
+  role?: number;
 }
 
 export interface UnreadMessages {
   streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
   pms: { other_user_id: number; unread_message_ids: number[] }[];
   huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
+}
+
+/** A draft kept on the server (GET /drafts, the `drafts` events). */
+export interface Draft {
+  id: number;
+  type: 'stream' | 'private' | '';
+  /** The channel's id, or the people's. */
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** A message to be sent later (`scheduled_messages`). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
 }
 
 export interface RegisterAnswer {
@@ -57,6 +82,9 @@ export interface RegisterAnswer {
   unread_msgs: UnreadMessages;
   realm_name?: string;
   is_admin?: boolean;
+  drafts?: Draft[];
+  scheduled_messages?: ScheduledMessage[];
+  user_settings?: { color_scheme?: number; full_name?: string };
   realm_allow_message_editing?: boolean;
   server_typing_started_wait_period_milliseconds?: number;
   server_typing_stopped_wait_period_milliseconds?: number;

@@ -6,7 +6,15 @@ import { ChannelList } from '../channels/ChannelList';
 import { CHAT_STATE, type ChatState } from '../events/chat-state';
 import { startEventQueue } from '../events/event-queue';
 import { MessageView } from '../messages/MessageView';
-import { useNarrow } from '../narrow/useNarrow';
+import { ALL } from '../narrow/narrow';
+import { SearchBox } from '../search/SearchBox';
+import { DraftsView } from '../views/DraftsView';
+import { InboxView } from '../views/InboxView';
+import { RecentView } from '../views/RecentView';
+import { ScheduledView } from '../views/ScheduledView';
+import { AdminPage } from '../settings/AdminPage';
+import { SettingsPage } from '../settings/SettingsPage';
+import { useRoute } from './route';
 import { DirectMessageList } from '../people/DirectMessageList';
 import { SESSION } from './App';
 
@@ -16,7 +24,9 @@ export function ChatApp() {
   const client = useQueryClient();
   useEffect(() => startEventQueue(client), [client]);
   const state = useQuery<ChatState>({ queryKey: CHAT_STATE, queryFn: skipToken }).data;
-  const narrow = useNarrow(state);
+  const route = useRoute(state);
+  const narrow = route.page === 'narrow' ? route.narrow : ALL;
+  useTheme(state?.colorScheme ?? 1);
   const [leaving, setLeaving] = useState(false);
 
   async function leave() {
@@ -37,16 +47,41 @@ export function ChatApp() {
         <a className="brand" href="#feed">
           {state.realmName || 'teamchat'}
         </a>
+        <SearchBox state={state} narrow={narrow} />
         <span className="me">{state.me.full_name}</span>
+        <a href="#settings" aria-current={route.page === 'settings' ? 'page' : undefined}>
+          {t('Settings')}
+        </a>
+        {state.me.isAdmin && (
+          <a href="#organization/users" aria-current={route.page === 'admin' ? 'page' : undefined}>
+            {t('Organization')}
+          </a>
+        )}
         <button type="button" onClick={() => void leave()} disabled={leaving}>
           {t('Log out')}
         </button>
       </header>
       <aside className="sidebar">
-        <ChannelList state={state} narrow={narrow} />
+        <ChannelList state={state} narrow={narrow} page={route.page} />
         <DirectMessageList state={state} narrow={narrow} />
       </aside>
-      <MessageView state={state} narrow={narrow} />
+      {route.page === 'narrow' && <MessageView state={state} narrow={narrow} />}
+      {route.page === 'inbox' && <InboxView state={state} />}
+      {route.page === 'recent' && <RecentView state={state} />}
+      {route.page === 'drafts' && <DraftsView state={state} />}
+      {route.page === 'scheduled' && <ScheduledView state={state} />}
+      {route.page === 'settings' && <SettingsPage state={state} />}
+      {route.page === 'admin' && <AdminPage state={state} />}
     </div>
   );
+}
+
+/** Zulip's color_scheme on the page: 1 follows the system, 2 dark, 3 light. */
+function useTheme(scheme: number): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    if (scheme === 2) root.dataset.theme = 'dark';
+    else if (scheme === 3) root.dataset.theme = 'light';
+    else delete root.dataset.theme;
+  }, [scheme]);
 }

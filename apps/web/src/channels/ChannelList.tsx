@@ -4,19 +4,32 @@ import { narrowHash, type Narrow } from '../narrow/narrow';
 import { TopicList } from './TopicList';
 import { UnreadCount } from './UnreadCount';
 
-/** The navigation landmark "Channels": each subscribed channel a link named by its name, with its unread count beside it. */
-export function ChannelList({ state, narrow }: { state: ChatState; narrow: Narrow }) {
+/** The navigation landmark "Views" (Inbox, Recent conversations, …), then "Channels": each subscribed channel a link named by its name, with its unread count beside it. */
+export function ChannelList({ state, narrow, page }: { state: ChatState; narrow: Narrow; page: string }) {
   const { t } = useTranslation();
   const counts = unreadCounts(state);
+  const views: [string, string, number?][] = [
+    ['#inbox', t('Inbox'), Object.keys(state.unread).length],
+    ['#recent', t('Recent conversations')],
+    ['#feed', t('Combined feed')],
+    ['#narrow/is/mentioned', t('Mentions')],
+    ['#narrow/is/starred', t('Starred messages')],
+    ['#drafts', t('Drafts'), state.drafts.length],
+    ['#scheduled', t('Scheduled messages'), state.scheduled.length],
+  ];
+  const here = page === 'narrow' ? (narrow.kind === 'all' ? '#feed' : narrowHash(narrow)) : `#${page}`;
   return (
     <>
       <nav aria-label={t('Views')} className="views">
         <ul>
-          <li>
-            <a href="#feed" aria-current={narrow.kind === 'all' ? 'page' : undefined}>
-              {t('Combined feed')}
-            </a>
-          </li>
+          {views.map(([hash, name, count]) => (
+            <li key={hash}>
+              <a href={hash} aria-current={here === hash ? 'page' : undefined}>
+                {name}
+              </a>
+              {count !== undefined && <UnreadCount count={count} />}
+            </li>
+          ))}
         </ul>
       </nav>
       <nav aria-label={t('Channels')}>

@@ -1,18 +1,29 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
 import type { ChatState } from '../events/chat-state';
 import type { Narrow } from '../narrow/narrow';
+import { takeComposeRequest, useComposeRequest, type ComposeRequest } from './compose-requests';
+import { useDraftSaver } from './drafts';
+import { SendLater } from './SendLater';
+import { useUploads } from './uploads';
 
-type Target = { type: 'stream'; channelId: number; topic: string } | { type: 'direct'; userIds: number[] };
+export type Target = { type: 'stream'; channelId: number; topic: string } | { type: 'direct'; userIds: number[] };
 
 /** How long without a keystroke before the "stopped typing" notice (Zulip's web app: 5 s). */
 const TYPING_IDLE_MS = 5000;
 
+/** A message as POST /messages and POST /scheduled_messages take it. */
+export function messageParams(target: Target, content: string) {
+  return target.type === 'stream' ? { type: 'stream', to: target.channelId, topic: target.topic, content } : { type: 'direct', to: target.userIds, content };
+}
+
 /**
  * The compose box: textbox "Message" and button "Send", with textbox "Topic" for a channel and a
  * combobox "Channel" when the narrow does not fix one. Enter sends, Shift+Enter starts a new
- * line. Typing notices go out as Zulip's web app sends them.
+ * line. Typing notices go out as Zulip's web app sends them; the text is kept as a draft on the
+ * server while it is typed; files dropped, pasted or picked are uploaded (tus) and linked; "Send
+ * later" schedules it.
  */
 export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow }) {
   const { t } = useTranslation();
@@ -22,17 +33,11 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
   const [content, setContent] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const [later, setLater] = useState(false);
   const typing = useRef<{ target: string; lastStart: number; idle?: ReturnType<typeof setTimeout> } | null>(null);
-
-  // A new narrow sets what it fixes.
-  const narrowText = JSON.stringify(narrow);
-  useEffect(() => {
-    if (narrow.kind === 'channel') {
-      setChannelId(narrow.channelId);
-      setTopic(narrow.topic ?? '');
-    }
-    setError(null);
-  }, [narrowText]);
+  const textbox = useRef<HTMLTextAreaElement>(null);
+  const topicBox = useRef<HTMLInputElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
 
   const target: Target | null =
     narrow.kind === 'dm'
@@ -40,6 +45,43 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
       : channelId !== null
         ? { type: 'stream', channelId, topic }
         : null;
+
+  const drafts = useDraftSaver();
+  const uploads = useUploads((link) => {
+    setContent((text) => `${text}${text === '' || text.endsWith('\n') || text.endsWith(' ') ? '' : ' '}${link}`);
+  });
+
+  // A new narrow sets what it fixes; the text typed for the last one stays a draft.
+  const narrowText = JSON.stringify(narrow);
+  const first = useRef(true);
+  useEffect(() => {
+    if (narrow.kind === 'channel') {
+      setChannelId(narrow.channelId);
+      setTopic(narrow.topic ?? '');
+    }
+    setError(null);
+    if (first.current) first.current = false;
+    else {
+      drafts.flush();
+      setContent('');
+      setLater(false);
+    }
+  }, [narrowText]);
+
+  // Replies (r), a new topic (c), a restored draft: what the rest of the app asks.
+  const request = useComposeRequest();
+  useEffect(() => {
+    const asked = takeComposeRequest();
+    if (asked) apply(asked);
+  }, [request?.serial]);
+
+  function apply(asked: ComposeRequest) {
+    if (asked.channelId !== undefined && fixedChannel === null) setChannelId(asked.channelId);
+    if (asked.topic !== undefined && (narrow.kind !== 'channel' || narrow.topic === undefined)) setTopic(asked.topic);
+    if (asked.content !== undefined) setContent(asked.content);
+    drafts.adopt(asked.draftId);
+    setTimeout(() => (asked.focus === 'topic' && topicBox.current ? topicBox.current : textbox.current)?.focus(), 0);
+  }
 
   function typingParams(to: Target) {
     return to.type === 'stream' ? { type: 'stream', stream_id: to.channelId, topic: to.topic } : { type: 'direct', to: to.userIds };
@@ -68,35 +110,54 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
 
   useEffect(() => stopTyping, []);
 
-  async function send(event?: FormEvent) {
-    event?.preventDefault();
-    if (!target || content.trim() === '' || sending) return;
+  /** Sends (or, given a time, schedules) what is in the box; true when the server took it. */
+  async function submit(scheduledAt?: number): Promise<boolean> {
+    if (!target || content.trim() === '' || sending) return false;
     setSending(true);
     setError(null);
     try {
-      const message =
-        target.type === 'stream'
-          ? { type: 'stream', to: target.channelId, topic: target.topic, content }
-          : { type: 'direct', to: target.userIds, content };
-      await api.post('/messages', message);
+      if (scheduledAt === undefined) await api.post('/messages', messageParams(target, content));
+      else await api.post('/scheduled_messages', { ...messageParams(target, content), scheduled_delivery_timestamp: scheduledAt });
       setContent('');
+      drafts.discard();
       stopTyping();
+      return true;
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : t('The message could not be sent. Try again.'));
+      return false;
     } finally {
       setSending(false);
     }
   }
 
+  function send(event?: FormEvent) {
+    event?.preventDefault();
+    void submit();
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
+    } else if (event.key === 'Escape') {
+      event.currentTarget.blur();
     }
   }
 
+  function onDrop(event: DragEvent) {
+    if (event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    uploads.start(event.dataTransfer.files);
+  }
+
+  function onPaste(event: ClipboardEvent) {
+    if (event.clipboardData.files.length === 0) return;
+    event.preventDefault();
+    uploads.start(event.clipboardData.files);
+  }
+
   return (
-    <form className="compose" aria-label={t('Compose')} onSubmit={(event) => void send(event)}>
+    <form className="compose" aria-label={t('Compose')} onSubmit={send} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
       {narrow.kind !== 'dm' && (
         <div className="recipient">
           {fixedChannel === null && (
@@ -108,29 +169,68 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
               ))}
             </select>
           )}
-          <input aria-label={t('Topic')} placeholder={t('Topic')} value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={60} />
+          <input ref={topicBox} aria-label={t('Topic')} placeholder={t('Topic')} value={topic} onChange={(e) => setTopic(e.target.value)} maxLength={60} />
         </div>
       )}
       <textarea
+        ref={textbox}
         aria-label={t('Message')}
         placeholder={narrow.kind === 'dm' ? t('Message {{people}}', { people: narrow.label }) : t('Message')}
         value={content}
         onChange={(e) => {
           setContent(e.target.value);
           noteTyping();
+          if (target) drafts.changed(target, e.target.value);
         }}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         onBlur={stopTyping}
         rows={3}
       />
+      {uploads.list.length > 0 && (
+        <ul className="uploads" aria-label={t('Uploads')}>
+          {uploads.list.map((upload) => (
+            <li key={upload.id}>
+              <span>{upload.name}</span>
+              {upload.error ? (
+                <span role="alert" className="error">
+                  {upload.error}
+                </span>
+              ) : (
+                <progress aria-label={t('Uploading {{name}}', { name: upload.name })} max={upload.total || 1} value={upload.sent} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {error && (
         <p role="alert" className="error">
           {error}
         </p>
       )}
-      <button type="submit" disabled={sending || !target || content.trim() === ''}>
-        {t('Send')}
-      </button>
+      {later && <SendLater onSchedule={(at) => submit(at).then((done) => done && setLater(false))} onCancel={() => setLater(false)} />}
+      <div className="buttons">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          aria-label={t('Files to upload')}
+          onChange={(event) => {
+            if (event.target.files) uploads.start(event.target.files);
+            event.target.value = '';
+          }}
+        />
+        <button type="button" className="secondary" onClick={() => picker.current?.click()}>
+          {t('Attach files')}
+        </button>
+        <button type="button" className="secondary" aria-expanded={later} disabled={!target || content.trim() === ''} onClick={() => setLater(!later)}>
+          {t('Send later')}
+        </button>
+        <button type="submit" disabled={sending || !target || content.trim() === ''}>
+          {t('Send')}
+        </button>
+      </div>
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Message, RegisterAnswer, Subscription, User } from '../api/types';
+import type { Draft, Message, RegisterAnswer, ScheduledMessage, Subscription, User } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -15,7 +15,13 @@ export interface ChatState {
   subscriptions: Subscription[];
   users: Record<number, User>;
   unread: Record<number, string>;
+  /** A topic's conversation key → the topic as written (keys compare without case). */
+  topicNames: Record<string, string>;
   typingStartedWaitMs: number;
+  drafts: Draft[];
+  scheduled: ScheduledMessage[];
+  /** Zulip's color_scheme: 1 automatic, 2 dark, 3 light. */
+  colorScheme: number;
 }
 
 export const CHAT_STATE = ['chat'] as const;
@@ -31,7 +37,11 @@ export function conversationKey(message: Message, myId: number): string {
 
 export function stateFromRegister(answer: RegisterAnswer): ChatState {
   const unread: Record<number, string> = {};
-  for (const channel of answer.unread_msgs?.streams ?? []) for (const id of channel.unread_message_ids) unread[id] = topicKey(channel.stream_id, channel.topic);
+  const topicNames: Record<string, string> = {};
+  for (const channel of answer.unread_msgs?.streams ?? []) {
+    topicNames[topicKey(channel.stream_id, channel.topic)] = channel.topic;
+    for (const id of channel.unread_message_ids) unread[id] = topicKey(channel.stream_id, channel.topic);
+  }
   for (const dm of answer.unread_msgs?.pms ?? []) for (const id of dm.unread_message_ids) unread[id] = dmKey([dm.other_user_id]);
   for (const group of answer.unread_msgs?.huddles ?? []) {
     const others = group.user_ids_string.split(',').map(Number).filter((id) => id !== answer.user_id);
@@ -44,7 +54,11 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
     unread,
+    topicNames,
     typingStartedWaitMs: answer.server_typing_started_wait_period_milliseconds ?? 10_000,
+    drafts: answer.drafts ?? [],
+    scheduled: answer.scheduled_messages ?? [],
+    colorScheme: answer.user_settings?.color_scheme ?? 1,
   };
 }
 

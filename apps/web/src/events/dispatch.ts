@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Message, Reaction, ServerEvent, Subscription, User } from '../api/types';
+import type { Draft, Message, Reaction, ScheduledMessage, ServerEvent, Subscription, User } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
 import { chatState, conversationKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
@@ -68,7 +68,11 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         }
       }
       if (!message.flags.includes('read') && message.sender_id !== myId) {
-        updateChatState(client, (s) => ({ ...s, unread: { ...s.unread, [message.id]: conversationKey(message, myId) } }));
+        updateChatState(client, (s) => ({
+          ...s,
+          unread: { ...s.unread, [message.id]: conversationKey(message, myId) },
+          topicNames: message.type === 'stream' ? { ...s.topicNames, [conversationKey(message, myId)]: message.subject } : s.topicNames,
+        }));
       }
       // A message ends its sender's typing notice.
       if (message.type === 'stream') typingStopped(typingInTopic(message.stream_id ?? 0, message.subject), message.sender_id);
@@ -125,6 +129,41 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       if (typeof event.subject === 'string' || typeof event.new_stream_id === 'number') void client.invalidateQueries({ queryKey: ['messages'] });
       return;
     }
+    case 'drafts': {
+      updateChatState(client, (s) => {
+        if (event.op === 'add') {
+          const added = event.drafts as Draft[];
+          return { ...s, drafts: [...s.drafts.filter((d) => !added.some((a) => a.id === d.id)), ...added] };
+        }
+        if (event.op === 'update') {
+          const draft = event.draft as Draft;
+          return { ...s, drafts: s.drafts.map((d) => (d.id === draft.id ? draft : d)) };
+        }
+        if (event.op === 'remove') return { ...s, drafts: s.drafts.filter((d) => d.id !== event.draft_id) };
+        return s;
+      });
+      return;
+    }
+    case 'scheduled_messages': {
+      updateChatState(client, (s) => {
+        const id = (m: ScheduledMessage) => m.scheduled_message_id;
+        if (event.op === 'add') {
+          const added = event.scheduled_messages as ScheduledMessage[];
+          return { ...s, scheduled: [...s.scheduled.filter((m) => !added.some((a) => id(a) === id(m))), ...added] };
+        }
+        if (event.op === 'update') {
+          const changed = event.scheduled_message as ScheduledMessage;
+          return { ...s, scheduled: s.scheduled.map((m) => (id(m) === id(changed) ? changed : m)) };
+        }
+        if (event.op === 'remove') return { ...s, scheduled: s.scheduled.filter((m) => id(m) !== event.scheduled_message_id) };
+        return s;
+      });
+      return;
+    }
+    case 'user_settings': {
+      if (event.op === 'update' && event.property === 'color_scheme') updateChatState(client, (s) => ({ ...s, colorScheme: Number(event.value) }));
+      return;
+    }
     case 'subscription': {
       if (event.op === 'add') {
         const added = event.subscriptions as Subscription[];
@@ -152,7 +191,14 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       if (event.op === 'add') updateChatState(client, (s) => ({ ...s, users: { ...s.users, [person.user_id]: person as User } }));
       else if (event.op === 'update' || event.op === 'remove') {
         const change: Partial<User> = event.op === 'update' ? person : { is_active: false };
-        updateChatState(client, (st) => (st.users[person.user_id] ? { ...st, users: { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } } : st));
+        updateChatState(client, (st) => ({
+          ...st,
+          users: st.users[person.user_id] ? { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } : st.users,
+          me:
+            person.user_id === myId
+              ? { ...st.me, ...(change.full_name !== undefined ? { full_name: change.full_name } : {}), ...(change.role !== undefined ? { isAdmin: change.role <= 200 } : {}) }
+              : st.me,
+        }));
       }
       return;
     }

@@ -4,11 +4,14 @@ import { api } from '../api/client';
 import type { Message } from '../api/types';
 import { Compose } from '../compose/Compose';
 import type { ChatState } from '../events/chat-state';
-import { liveMessagesAfter, messagesKey, type MessagePage } from '../events/dispatch';
+import { messagesKey } from '../events/dispatch';
+import { requestCompose } from '../compose/compose-requests';
+import { isTyping } from '../search/SearchBox';
+import { fetchMessages } from './fetch-messages';
 import { useTyping, typingInDm, typingInTopic } from '../events/typing';
 import { useTranslation } from 'react-i18next';
 import { t } from '../i18n/i18n';
-import { apiNarrow, type Narrow, type Term } from '../narrow/narrow';
+import { narrowHash, otherPeople, type Narrow, type Term } from '../narrow/narrow';
 import { MessageItem } from './MessageItem';
 
 /** Search terms as Zulip's search box writes them: `is:starred topic:lunch some words`. */
@@ -37,16 +40,7 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
   const client = useQueryClient();
   const query = useQuery({
     queryKey: messagesKey(narrow),
-    queryFn: async ({ signal }): Promise<MessagePage> => {
-      const answer = await api.get<{ messages: Message[]; found_oldest: boolean }>(
-        '/messages',
-        { anchor: 'newest', num_before: 100, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false },
-        signal,
-      );
-      // What arrived live while this was fetched, and is newer than what it read, goes after it.
-      const newest = answer.messages.at(-1)?.id ?? 0;
-      return { messages: [...answer.messages, ...liveMessagesAfter(newest, narrow, state.me.user_id)], foundOldest: answer.found_oldest };
-    },
+    queryFn: ({ signal }) => fetchMessages(narrow, state.me.user_id, signal),
   });
   const messages = query.data?.messages ?? [];
   const list = useRef<HTMLDivElement>(null);
@@ -59,6 +53,7 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
   }, [messages.length, narrow]);
 
   useMarkReadWhenSeen(list, state, messages.length, narrow);
+  const selected = useKeyboard(messages, narrow, state);
 
   const typingPrefix =
     narrow.kind === 'channel'
@@ -94,7 +89,7 @@ export function MessageView({ state, narrow }: { state: ChatState; narrow: Narro
         )}
         {query.isSuccess && messages.length === 0 && <p className="empty">{narrow.kind === 'search' ? t('No messages match.') : t('No messages here yet.')}</p>}
         {messages.map((message) => (
-          <MessageItem key={message.id} message={message} narrow={narrow} state={state} />
+          <MessageItem key={message.id} message={message} narrow={narrow} state={state} selected={message.id === selected} />
         ))}
       </section>
       <p className="typing" role="status" aria-live="polite">
@@ -152,4 +147,62 @@ function useMarkReadWhenSeen(list: RefObject<HTMLElement | null>, state: ChatSta
       flush();
     };
   }, [list, count, narrowText, visible]);
+}
+
+/**
+ * Zulip's keys over the message list: j and k select the next and previous message, r replies to
+ * the selected one (or the last), c starts a new conversation, Esc ends the selection. Keys typed
+ * into a field are text, not commands.
+ */
+function useKeyboard(messages: Message[], narrow: Narrow, state: ChatState): number | undefined {
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  const current = useRef({ messages, selected, narrow });
+  current.current = { messages, selected, narrow };
+  const narrowText = JSON.stringify(narrow);
+  useEffect(() => setSelected(undefined), [narrowText]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      const { messages: list, selected: id, narrow: here } = current.current;
+      const at = list.findIndex((message) => message.id === id);
+      const move = (index: number) => {
+        const next = list[Math.max(0, Math.min(list.length - 1, index))];
+        if (!next) return;
+        setSelected(next.id);
+        document.querySelector(`article[data-id="${next.id}"]`)?.scrollIntoView({ block: 'nearest' });
+      };
+      switch (event.key) {
+        case 'j':
+          move(at < 0 ? list.length - 1 : at + 1);
+          break;
+        case 'k':
+          move(at < 0 ? list.length - 1 : at - 1);
+          break;
+        case 'r': {
+          const message = list[at] ?? list.at(-1);
+          if (!message) return;
+          if (message.type === 'stream') requestCompose({ channelId: message.stream_id, topic: message.subject, focus: 'message' });
+          else {
+            const others = otherPeople(message, state.me.user_id);
+            const dm: Narrow = { kind: 'dm', userIds: others.length > 0 ? others : [state.me.user_id], label: '' };
+            if (here.kind !== 'dm') window.location.hash = narrowHash(dm);
+            requestCompose({ focus: 'message' });
+          }
+          break;
+        }
+        case 'c':
+          requestCompose(here.kind === 'dm' ? { focus: 'message' } : { topic: here.kind === 'channel' && here.topic !== undefined ? here.topic : '', focus: here.kind === 'channel' && here.topic !== undefined ? 'message' : 'topic' });
+          break;
+        case 'Escape':
+          setSelected(undefined);
+          return;
+        default:
+          return;
+      }
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [state.me.user_id]);
+  return selected;
 }

@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../api/client';
+import type { User } from '../api/types';
+import type { ChatState } from '../events/chat-state';
+import { t as translate } from '../i18n/i18n';
+
+/** Zulip's roles, most powerful first. */
+const ROLES: [number, () => string][] = [
+  [100, () => translate('Owner')],
+  [200, () => translate('Administrator')],
+  [300, () => translate('Moderator')],
+  [400, () => translate('Member')],
+  [600, () => translate('Guest')],
+];
+
+/** One person's row: their role (a combobox) and "Deactivate" (with a confirmation). */
+function UserRow({ user, state, onError }: { user: User; state: ChatState; onError: (text: string | null) => void }) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  const act = (work: () => Promise<unknown>) => {
+    onError(null);
+    work().catch((failure: unknown) => onError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')));
+  };
+  const me = user.user_id === state.me.user_id;
+  return (
+    <tr>
+      <th scope="row">{user.full_name}</th>
+      <td>{user.email}</td>
+      <td>
+        <select
+          aria-label={t('Role of {{name}}', { name: user.full_name })}
+          value={user.role ?? 400}
+          disabled={me}
+          onChange={(event) => act(() => api.patch(`/users/${user.user_id}`, { role: Number(event.target.value) }))}
+        >
+          {ROLES.map(([value, name]) => (
+            <option key={value} value={value}>
+              {name()}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        {me ? null : confirming ? (
+          <>
+            <button type="button" className="danger" onClick={() => act(() => api.delete(`/users/${user.user_id}`))}>
+              {t('Confirm deactivation of {{name}}', { name: user.full_name })}
+            </button>{' '}
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              {t('Cancel')}
+            </button>
+          </>
+        ) : (
+          <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+            {t('Deactivate {{name}}', { name: user.full_name })}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The organization's users (#organization/users), for administrators: role and deactivation.
+ * Anyone else is told it is not theirs (and the server refuses them the same calls).
+ */
+export function AdminPage({ state }: { state: ChatState }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  if (!state.me.isAdmin) {
+    return (
+      <main className="view page">
+        <h1>{t('Organization settings')}</h1>
+        <p role="alert" className="settings">
+          {t('Only organization administrators can manage users.')}
+        </p>
+      </main>
+    );
+  }
+  const users = Object.values(state.users)
+    .filter((user) => user.is_active !== false && !user.is_bot)
+    .sort((a, b) => a.full_name.localeCompare(b.full_name));
+  return (
+    <main className="view page">
+      <h1>{t('Organization settings')}</h1>
+      <div className="settings">
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <table aria-label={t('Users')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('Name')}</th>
+              <th scope="col">{t('Email')}</th>
+              <th scope="col">{t('Role')}</th>
+              <th scope="col">{t('Actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <UserRow key={user.user_id} user={user} state={state} onError={setError} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </main>
+  );
+}
