@@ -21,6 +21,8 @@ describe('narrows and their URLs (Zulip hash_util)', () => {
     expect(parseHash('#narrow/stream/12-design-team/topic/lunch', names)).toMatchObject({ kind: 'channel', channelId: 12, topic: 'lunch' });
     expect(parseHash('#narrow/dm/7-Alice', names)).toEqual({ kind: 'dm', userIds: [7], label: 'Alice' });
     expect(parseHash('#narrow/pm-with/7-Alice', names)).toEqual({ kind: 'dm', userIds: [7], label: 'Alice' });
+    // A link to one message (`near`) opens its conversation.
+    expect(parseHash('#narrow/channel/12-design-team/topic/lunch/near/99', names)).toMatchObject({ kind: 'channel', channelId: 12, topic: 'lunch' });
   });
 
   it('reads anything else as the combined feed', () => {

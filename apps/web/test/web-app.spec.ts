@@ -16,6 +16,8 @@ describe('the web app in a real browser (Debian chromium)', () => {
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
+  let factory: Factory;
+  let realm: { id: number };
   const contexts: BrowserContext[] = [];
   const violations: string[] = [];
 
@@ -24,9 +26,9 @@ describe('the web app in a real browser (Debian chromium)', () => {
     // A short heartbeat, so a poll notices a lost queue in seconds (the test of re-registering).
     [system, browser] = await Promise.all([TestSystem.start({ env: { EVENT_HEARTBEAT_SECONDS: '2' } }), launchChromium()]);
     base = `http://127.0.0.1:${system.ports.gateway}`;
-    const factory = new Factory(system.db);
+    factory = new Factory(system.db);
     // The browser's Host is an IP address, which selects the root organization.
-    const realm = await factory.organization({ subdomain: '', name: 'Acme' });
+    realm = await factory.organization({ subdomain: '', name: 'Acme' });
     alice = await factory.user(realm, { role: Role.OWNER, fullName: 'Alice Owner', email: 'alice@acme.test' });
     bob = await factory.user(realm, { role: Role.MEMBER, fullName: 'Bob Member', email: 'bob@acme.test' });
     carol = await factory.user(realm, { role: Role.MEMBER, fullName: 'Carol Member', email: 'carol@acme.test' });
@@ -221,9 +223,9 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await onBob.getByRole('button', { name: 'tada: 2' }).click();
     await onAlice.getByRole('button', { name: 'tada: 1', pressed: true }).waitFor({ timeout: LIVE_MS });
     // Only the sender edits (a member deletes only their own).
-    expect(await onBob.getByRole('button', { name: 'Edit' }).count()).toBe(0);
-    expect(await onBob.getByRole('button', { name: 'Delete' }).count()).toBe(0);
-    await onAlice.getByRole('button', { name: 'Edit' }).click();
+    expect(await onBob.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    expect(await onBob.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
+    await onAlice.getByRole('button', { name: 'Edit', exact: true }).click();
     const editBox = onAlice.getByRole('textbox', { name: 'Edit message' });
     await expect(editBox.inputValue({ timeout: LIVE_MS })).resolves.toBe('React to this');
     await editBox.fill('React to this, **edited**');
@@ -231,12 +233,32 @@ describe('the web app in a real browser (Debian chromium)', () => {
     const edited = messages(b).filter({ hasText: 'React to this, edited' });
     await edited.getByText('(edited)').waitFor({ timeout: LIVE_MS });
     expect(await edited.locator('strong', { hasText: 'edited' }).count()).toBe(1);
+    // Bob reads the edit history, quotes the message and previews his reply.
+    await edited.getByRole('button', { name: 'Edit history' }).click();
+    const history = edited.getByRole('dialog', { name: 'Edit history' });
+    await history.getByRole('listitem').nth(1).waitFor({ timeout: LIVE_MS });
+    const versions = await history.getByRole('listitem').allTextContents();
+    expect(versions).toHaveLength(2);
+    expect(versions[0]).toMatch(/^Original.*React to this$/);
+    expect(versions[1]).toMatch(/^Edited by Alice Owner.*React to this, edited$/);
+    await history.getByRole('button', { name: 'Close' }).click();
+    await edited.getByRole('button', { name: 'Quote and reply' }).click();
+    const box = b.getByRole('textbox', { name: 'Message' });
+    await eventually('the quote is in the box', async () => (await box.inputValue()).includes('```quote\nReact to this, **edited**\n```'));
+    expect(await box.inputValue()).toMatch(/^@_\*\*Alice Owner\|\d+\*\* \[said\]\(#narrow\/channel\/\d+-general\/topic\/actions\/near\/\d+\):\n/);
+    expect(await b.getByRole('textbox', { name: 'Topic' }).inputValue()).toBe('actions');
+    await b.getByRole('button', { name: 'Preview' }).click();
+    // The server renders it (its Markdown shows a quote fence as a code block, where Zulip's shows a blockquote).
+    const preview = b.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('link', { name: 'said' }).waitFor({ timeout: LIVE_MS });
+    expect(await preview.textContent()).toContain('React to this, **edited**');
+    await box.fill('');
     // A star is one's own: Bob's shows pressed, Alice's not.
     await edited.getByRole('button', { name: 'Star', exact: true }).click();
     await edited.getByRole('button', { name: 'Star', exact: true, pressed: true }).waitFor({ timeout: LIVE_MS });
     expect(await onAlice.getByRole('button', { name: 'Star', exact: true, pressed: true }).count()).toBe(0);
     // Alice deletes it; it leaves Bob's screen.
-    await onAlice.getByRole('button', { name: 'Delete' }).click();
+    await onAlice.getByRole('button', { name: 'Delete', exact: true }).click();
     await onAlice.getByRole('button', { name: 'Confirm delete' }).click();
     await edited.waitFor({ state: 'detached', timeout: LIVE_MS });
   });
@@ -381,10 +403,10 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await cancelled.getByRole('button', { name: 'Cancel scheduled message' }).click();
     await cancelled.waitFor({ state: 'detached', timeout: LIVE_MS });
     const later = list.getByRole('listitem', { name: 'Scheduled message to #general › later' });
-    await later.getByRole('button', { name: 'Edit' }).click();
+    await later.getByRole('button', { name: 'Edit', exact: true }).click();
     await later.getByRole('textbox', { name: 'Message' }).fill('Arrives later, edited');
     await later.getByRole('button', { name: 'Save' }).click();
-    await list.getByRole('listitem').filter({ hasText: 'Arrives later, edited' }).getByRole('button', { name: 'Edit' }).waitFor({ timeout: LIVE_MS });
+    await list.getByRole('listitem').filter({ hasText: 'Arrives later, edited' }).getByRole('button', { name: 'Edit', exact: true }).waitFor({ timeout: LIVE_MS });
     expect(await messages(b).filter({ hasText: 'Arrives later' }).count()).toBe(0);
     await messages(b).filter({ hasText: 'Arrives later, edited' }).waitFor({ timeout: 30_000 });
     await a.getByText('No scheduled messages.').waitFor({ timeout: LIVE_MS });
@@ -413,10 +435,7 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await password.getByLabel('New password').fill('a-new-secret-4-bob');
     await password.getByRole('button', { name: 'Change password' }).click();
     await password.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: LIVE_MS });
-    await password.getByLabel('Current password').fill('a-new-secret-4-bob');
-    await password.getByLabel('New password').fill(bob.password);
-    await password.getByRole('button', { name: 'Change password' }).click();
-    await password.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor({ timeout: LIVE_MS });
+    bob.password = 'a-new-secret-4-bob';
     // The theme is a setting: dark whatever the system says, then automatic again.
     const theme = b.getByRole('group', { name: 'Theme' });
     await theme.getByRole('radio', { name: 'Dark' }).check();
@@ -450,6 +469,67 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await users.getByRole('button', { name: 'Confirm deactivation of Carol Member' }).click();
     await users.getByRole('row', { name: /Carol Member/ }).waitFor({ state: 'detached', timeout: LIVE_MS });
     expect((await system.db.user.findUniqueOrThrow({ where: { id: carol.id } })).isActive).toBe(false);
+  });
+
+  it('mutes and follows a topic, and marks it resolved, which the other side sees live', async () => {
+    const [a, b] = await alicesAndBobs();
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    await a.goto(`${base}/#narrow/channel/${general.id}-general/topic/lunch`);
+    const actions = a.getByRole('toolbar', { name: 'Topic actions' });
+    await actions.getByRole('button', { name: 'Follow topic' }).click();
+    await actions.getByRole('button', { name: 'Follow topic', pressed: true }).waitFor({ timeout: LIVE_MS });
+    await actions.getByRole('button', { name: 'Mute topic' }).click();
+    await actions.getByRole('button', { name: 'Mute topic', pressed: true }).waitFor({ timeout: LIVE_MS });
+    expect(await actions.getByRole('button', { name: 'Follow topic', pressed: true }).count()).toBe(0);
+    // A message to the muted topic does not count for its channel; unmuted, it does.
+    await a.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'design' }).click();
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'general', topic: 'lunch', content: 'Muted chatter' }, { subdomain: '', auth: bob }));
+    const generalCount = a.getByRole('navigation', { name: 'Channels' }).getByRole('listitem').filter({ hasText: 'general' }).getByLabel(/unread/);
+    await eventually('the message reached Alice', async () => (await a.getByRole('navigation', { name: 'Views' }).getByRole('listitem').filter({ hasText: 'Inbox' }).getByLabel(/unread/).count()) === 1);
+    expect(await generalCount.count()).toBe(0);
+    expectSuccess(await system.api.post('/user_topics', { stream_id: general.id, topic: 'lunch', visibility_policy: 0 }, { subdomain: '', auth: alice }));
+    await generalCount.waitFor({ timeout: LIVE_MS });
+    // Resolved: Alice's view follows the topic, and Bob's topic list shows it renamed.
+    await b.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).click();
+    await a.goto(`${base}/#narrow/channel/${general.id}-general/topic/lunch`);
+    await a.getByRole('toolbar', { name: 'Topic actions' }).getByRole('button', { name: 'Mark as resolved' }).click();
+    await a.getByRole('heading', { name: '#general › ✔ lunch' }).waitFor({ timeout: LIVE_MS });
+    await messages(a).filter({ hasText: 'Lunch at noon?' }).waitFor({ timeout: LIVE_MS });
+    await b.getByRole('navigation', { name: 'Topics' }).getByRole('link', { name: '✔ lunch' }).waitFor({ timeout: LIVE_MS });
+    await a.getByRole('toolbar', { name: 'Topic actions' }).getByRole('button', { name: 'Mark as unresolved' }).click();
+    await a.getByRole('heading', { name: '#general › lunch' }).waitFor({ timeout: LIVE_MS });
+  });
+
+  it('keeps a channel of 10,000 messages fast: only those in view are in the page, older ones load as it scrolls up', async () => {
+    const [a] = await alicesAndBobs();
+    // 10,000 messages written straight to the store (read, so no count moves elsewhere).
+    const archive = await factory.channel(realm, { name: 'archive', subscribers: [alice, bob] });
+    const TOTAL = 10_000;
+    const rows = Array.from({ length: TOTAL }, (_, i) => ({
+      realmId: realm.id,
+      senderId: bob.id,
+      streamId: archive.id,
+      topic: `old ${Math.floor(i / 500)}`,
+      content: `archived ${i}`,
+      renderedContent: `<p>archived ${i}</p>`,
+    }));
+    const made = await system.db.message.createManyAndReturn({ data: rows, select: { id: true } });
+    await system.db.userMessage.createMany({ data: made.flatMap(({ id }) => [alice, bob].map((user) => ({ userId: user.id, messageId: id, flags: 1 }))) });
+    await system.db.stream.update({ where: { id: archive.id }, data: { firstMessageId: made[0].id } });
+    await a.goto(`${base}/#narrow/channel/${archive.id}-archive`);
+    await messages(a).filter({ hasText: `archived ${TOTAL - 1}` }).waitFor({ timeout: LIVE_MS });
+    const list = a.getByRole('region', { name: 'Messages' });
+    // Scrolled to the top (again and again): older pages come, the page holding only a screenful.
+    let oldest = TOTAL;
+    await eventually('three older pages', async () => {
+      await list.evaluate((element: { scrollTop: number }) => {
+        element.scrollTop = 0;
+      });
+      await a.waitForTimeout(100);
+      for (const text of await list.getByRole('article').allTextContents()) oldest = Math.min(oldest, Number(/archived (\d+)$/.exec(text)?.[1] ?? TOTAL));
+      return oldest <= TOTAL - 400;
+    }, 30_000);
+    expect(await list.getByRole('article').count()).toBeLessThan(60);
   });
 
   it('keeps the API key out of the browser, and refuses its session without the CSRF token', async () => {

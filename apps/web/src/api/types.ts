@@ -83,6 +83,7 @@ export interface RegisterAnswer {
   realm_name?: string;
   is_admin?: boolean;
   drafts?: Draft[];
+  user_topics?: { stream_id: number; topic_name: string; visibility_policy: number }[];
   scheduled_messages?: ScheduledMessage[];
   user_settings?: { color_scheme?: number; full_name?: string };
   realm_allow_message_editing?: boolean;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type 
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
 import type { ChatState } from '../events/chat-state';
+import { MessageContent } from '../messages/MessageContent';
 import type { Narrow } from '../narrow/narrow';
 import { takeComposeRequest, useComposeRequest, type ComposeRequest } from './compose-requests';
 import { useDraftSaver } from './drafts';
@@ -34,6 +35,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [later, setLater] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
   const typing = useRef<{ target: string; lastStart: number; idle?: ReturnType<typeof setTimeout> } | null>(null);
   const textbox = useRef<HTMLTextAreaElement>(null);
   const topicBox = useRef<HTMLInputElement>(null);
@@ -119,6 +121,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
       if (scheduledAt === undefined) await api.post('/messages', messageParams(target, content));
       else await api.post('/scheduled_messages', { ...messageParams(target, content), scheduled_delivery_timestamp: scheduledAt });
       setContent('');
+      setPreview(null);
       drafts.discard();
       stopTyping();
       return true;
@@ -179,6 +182,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         value={content}
         onChange={(e) => {
           setContent(e.target.value);
+          setPreview(null);
           noteTyping();
           if (target) drafts.changed(target, e.target.value);
         }}
@@ -187,6 +191,11 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         onBlur={stopTyping}
         rows={3}
       />
+      {preview !== null && (
+        <section className="preview" aria-label={t('Preview')}>
+          <MessageContent html={preview} />
+        </section>
+      )}
       {uploads.list.length > 0 && (
         <ul className="uploads" aria-label={t('Uploads')}>
           {uploads.list.map((upload) => (
@@ -223,6 +232,21 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         />
         <button type="button" className="secondary" onClick={() => picker.current?.click()}>
           {t('Attach files')}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          aria-pressed={preview !== null}
+          disabled={preview === null && content.trim() === ''}
+          onClick={() => {
+            if (preview !== null) return setPreview(null);
+            api.post<{ rendered: string }>('/messages/render', { content }).then(
+              (answer) => setPreview(answer.rendered),
+              (failure: unknown) => setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')),
+            );
+          }}
+        >
+          {t('Preview')}
         </button>
         <button type="button" className="secondary" aria-expanded={later} disabled={!target || content.trim() === ''} onClick={() => setLater(!later)}>
           {t('Send later')}

@@ -19,12 +19,18 @@ export interface ChatState {
   topicNames: Record<string, string>;
   typingStartedWaitMs: number;
   drafts: Draft[];
+  /** A topic's key → my visibility policy for it (1 muted, 2 unmuted, 3 followed). */
+  topicPolicies: Record<string, number>;
   scheduled: ScheduledMessage[];
   /** Zulip's color_scheme: 1 automatic, 2 dark, 3 light. */
   colorScheme: number;
 }
 
 export const CHAT_STATE = ['chat'] as const;
+
+/** Zulip's visibility policies of a topic. */
+export const MUTED = 1;
+export const FOLLOWED = 3;
 
 /** A channel's conversations' keys start with this; a topic's key adds the topic (compared without case). */
 export const channelKey = (channelId: number) => `c:${channelId}/`;
@@ -57,6 +63,7 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     topicNames,
     typingStartedWaitMs: answer.server_typing_started_wait_period_milliseconds ?? 10_000,
     drafts: answer.drafts ?? [],
+    topicPolicies: Object.fromEntries((answer.user_topics ?? []).filter((t) => t.visibility_policy !== 0).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy])),
     scheduled: answer.scheduled_messages ?? [],
     colorScheme: answer.user_settings?.color_scheme ?? 1,
   };
@@ -68,7 +75,8 @@ export function unreadCounts(state: ChatState): Map<string, number> {
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const key of Object.values(state.unread)) {
     add(key);
-    if (key.startsWith('c:')) add(key.slice(0, key.indexOf('/') + 1));
+    // A muted topic's messages do not count for its channel (as in Zulip).
+    if (key.startsWith('c:') && state.topicPolicies[key] !== MUTED) add(key.slice(0, key.indexOf('/') + 1));
   }
   return counts;
 }

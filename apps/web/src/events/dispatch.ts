@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Draft, Message, Reaction, ScheduledMessage, ServerEvent, Subscription, User } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
-import { chatState, conversationKey, updateChatState } from './chat-state';
+import { chatState, conversationKey, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
 
 /** The messages of a narrow as the cache holds them (oldest first). */
@@ -126,7 +126,10 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         return changed;
       });
       // A moved message may leave (or join) what is on screen: those lists are fetched again.
-      if (typeof event.subject === 'string' || typeof event.new_stream_id === 'number') void client.invalidateQueries({ queryKey: ['messages'] });
+      if (typeof event.subject === 'string' || typeof event.new_stream_id === 'number') {
+        void client.invalidateQueries({ queryKey: ['messages'] });
+        void client.invalidateQueries({ queryKey: ['topics'] });
+      }
       return;
     }
     case 'drafts': {
@@ -157,6 +160,16 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         }
         if (event.op === 'remove') return { ...s, scheduled: s.scheduled.filter((m) => id(m) !== event.scheduled_message_id) };
         return s;
+      });
+      return;
+    }
+    case 'user_topic': {
+      const key = topicKey(Number(event.stream_id), String(event.topic_name));
+      updateChatState(client, (s) => {
+        const topicPolicies = { ...s.topicPolicies };
+        if (event.visibility_policy === 0) delete topicPolicies[key];
+        else topicPolicies[key] = Number(event.visibility_policy);
+        return { ...s, topicPolicies };
       });
       return;
     }

@@ -4,11 +4,19 @@ import { ApiError, api } from '../api/client';
 import type { Message, Reaction } from '../api/types';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
+import { requestCompose } from '../compose/compose-requests';
 import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { PICKER_EMOJI, emojiGlyph } from './emoji';
 import { MessageContent } from './MessageContent';
 
 const timeOf = (seconds: number) => new Date(seconds * 1000);
+
+/** One snapshot of GET /messages/{id}/history (the original first). */
+interface HistoryEntry {
+  rendered_content: string;
+  user_id: number | null;
+  timestamp: number;
+}
 
 const failed = (error: unknown) => (error instanceof ApiError ? error.message : translate('Something went wrong. Try again.'));
 
@@ -56,6 +64,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   const when = timeOf(message.timestamp);
   const mine = message.sender_id === state.me.user_id;
   const starred = (message.flags ?? []).includes('starred');
@@ -87,6 +96,25 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
       const answer = await api.get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false });
       setEditing(answer.message.content);
     });
+  }
+
+  /** Zulip's quote and reply: a mention of the sender, a link to the message, and its text in a quote block. */
+  async function quote() {
+    await act(async () => {
+      const answer = await api.get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false });
+      const link = `${where.hash}/near/${message.id}`;
+      const fence = answer.message.content.includes('```') ? '````' : '```';
+      const content = `@_**${message.sender_full_name}|${message.sender_id}** [${translate('said')}](${link}):\n${fence}quote\n${answer.message.content}\n${fence}\n`;
+      if (message.type === 'stream') requestCompose({ channelId: message.stream_id, topic: message.subject, content, focus: 'message' });
+      else {
+        if (narrow.kind !== 'dm') window.location.hash = where.hash;
+        requestCompose({ content, focus: 'message' });
+      }
+    });
+  }
+
+  async function showHistory() {
+    await act(async () => setHistory((await api.get<{ message_history: HistoryEntry[] }>(`/messages/${message.id}/history`)).message_history));
   }
 
   async function save() {
@@ -128,6 +156,9 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
           <button type="button" aria-pressed={starred} onClick={() => void act(() => api.post('/messages/flags', { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' }))}>
             {t('Star')}
           </button>
+          <button type="button" onClick={() => void quote()}>
+            {t('Quote and reply')}
+          </button>
           {mine && state.allowEditing && editing === null && (
             <button type="button" onClick={() => void startEditing()}>
               {t('Edit')}
@@ -161,7 +192,29 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
       {editing === null ? (
         <>
           <MessageContent html={message.content} />
-          {message.last_edit_timestamp !== undefined && <span className="edited">{t('(edited)')}</span>}
+          {message.last_edit_timestamp !== undefined && (
+            <button type="button" className="edited" aria-label={t('Edit history')} aria-expanded={history !== null} onClick={() => (history ? setHistory(null) : void showHistory())}>
+              {t('(edited)')}
+            </button>
+          )}
+          {history && (
+            <div className="history" role="dialog" aria-label={t('Edit history')}>
+              <ol>
+                {history.map((entry, i) => (
+                  <li key={i}>
+                    <span className="muted">
+                      {i === 0 ? t('Original') : t('Edited by {{person}}', { person: entry.user_id === null ? t('Someone') : (state.users[entry.user_id]?.full_name ?? t('Someone')) })}{' '}
+                      {timeOf(entry.timestamp).toLocaleString()}
+                    </span>
+                    <MessageContent html={entry.rendered_content} />
+                  </li>
+                ))}
+              </ol>
+              <button type="button" className="secondary" onClick={() => setHistory(null)}>
+                {t('Close')}
+              </button>
+            </div>
+          )}
         </>
       ) : (
         <form

@@ -48,8 +48,11 @@ export function narrowHash(narrow: Narrow): string {
 
 /** The narrow a URL fragment names; `names` gives a channel's or person's current name. */
 export function parseHash(hash: string, names: { channel(id: number): string | undefined; person(id: number): string | undefined }): Narrow {
-  const parts = hash.replace(/^#/, '').split('/');
+  let parts = hash.replace(/^#/, '').split('/');
   if (parts[0] !== 'narrow') return ALL;
+  // `near/<id>` (a link to one message) places the view; it selects no messages.
+  const nearAt = parts.findIndex((part, i) => i % 2 === 1 && part === 'near');
+  if (nearAt > 0) parts = [...parts.slice(0, nearAt), ...parts.slice(nearAt + 2)];
   const simple = parts.every((part, i) => i % 2 === 0 || ['channel', 'stream', 'topic', 'dm', 'pm-with'].includes(part));
   const channelAt = simple ? parts.findIndex((part, i) => i % 2 === 1 && (part === 'channel' || part === 'stream')) : -1;
   if (channelAt > 0) {

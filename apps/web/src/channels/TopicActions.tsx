@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../api/client';
+import { FOLLOWED, MUTED, topicKey, type ChatState } from '../events/chat-state';
+import { narrowHash } from '../narrow/narrow';
+
+/** Zulip's prefix of a resolved topic. */
+export const RESOLVED = '✔ ';
+
+/**
+ * The toolbar "Topic actions" of a topic being read: mute or follow it (POST /user_topics; the
+ * user_topic event sets the buttons) and mark it resolved or not (the topic renamed with or
+ * without "✔ " for all its messages; the view follows it).
+ */
+export function TopicActions({ state, channelId, channelName, topic, messageId }: { state: ChatState; channelId: number; channelName: string; topic: string; messageId?: number }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  const policy = state.topicPolicies[topicKey(channelId, topic)] ?? 0;
+  const resolved = topic.startsWith(RESOLVED);
+  const act = (work: () => Promise<unknown>) => {
+    setError(null);
+    return work().then(
+      () => true,
+      (failure: unknown) => {
+        setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.'));
+        return false;
+      },
+    );
+  };
+  const setPolicy = (next: number) => void act(() => api.post('/user_topics', { stream_id: channelId, topic, visibility_policy: policy === next ? 0 : next }));
+
+  async function toggleResolved() {
+    if (messageId === undefined) return;
+    const renamed = resolved ? topic.slice(RESOLVED.length) : `${RESOLVED}${topic}`;
+    const done = await act(() => api.patch(`/messages/${messageId}`, { topic: renamed, propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    if (done) window.location.hash = narrowHash({ kind: 'channel', channelId, channelName, topic: renamed });
+  }
+
+  return (
+    <div className="topic-actions" role="toolbar" aria-label={t('Topic actions')}>
+      <button type="button" className="secondary" aria-pressed={policy === MUTED} onClick={() => setPolicy(MUTED)}>
+        {t('Mute topic')}
+      </button>
+      <button type="button" className="secondary" aria-pressed={policy === FOLLOWED} onClick={() => setPolicy(FOLLOWED)}>
+        {t('Follow topic')}
+      </button>
+      <button type="button" className="secondary" disabled={messageId === undefined} onClick={() => void toggleResolved()}>
+        {resolved ? t('Mark as unresolved') : t('Mark as resolved')}
+      </button>
+      {error && (
+        <span role="alert" className="error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
