@@ -15,7 +15,10 @@ export const RESOLVED = '✔ ';
 export function TopicActions({ state, channelId, channelName, topic, messageId }: { state: ChatState; channelId: number; channelName: string; topic: string; messageId?: number }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
-  const policy = state.topicPolicies[topicKey(channelId, topic)] ?? 0;
+  const known = state.topicPolicies[topicKey(channelId, topic)] ?? 0;
+  // The choice shows at once; the user_topic event confirms it (and a refusal takes it back).
+  const [chosen, setChosen] = useState<{ topic: string; policy: number; over: number } | null>(null);
+  const policy = chosen && chosen.topic === topic && chosen.over === known ? chosen.policy : known;
   const resolved = topic.startsWith(RESOLVED);
   const act = (work: () => Promise<unknown>) => {
     setError(null);
@@ -27,7 +30,11 @@ export function TopicActions({ state, channelId, channelName, topic, messageId }
       },
     );
   };
-  const setPolicy = (next: number) => void act(() => api.post('/user_topics', { stream_id: channelId, topic, visibility_policy: policy === next ? 0 : next }));
+  const setPolicy = (next: number) => {
+    const wanted = policy === next ? 0 : next;
+    setChosen({ topic, policy: wanted, over: known });
+    void act(() => api.post('/user_topics', { stream_id: channelId, topic, visibility_policy: wanted })).then((done) => done || setChosen(null));
+  };
 
   async function toggleResolved() {
     if (messageId === undefined) return;
