@@ -6,41 +6,69 @@ import type { ChainableCommander, Redis } from 'ioredis';
  */
 
 /**
- * Appends deliveries atomically: each queue that still exists gets the next id of its own
- * counter. The event texts come once each (ARGV[5] says how many), then (queue, text number)
- * pairs: a message's text is the same for most of its recipients. With a fan-out key the whole
- * batch happens at most once (a redelivered domain event finds its key set and appends
- * nothing). Returns the queues appended to and the ones that are gone. Under the fan-out's
- * lease (ARGV[3] the lease's key, ARGV[4] the holder's token) it appends nothing once the lease
- * is someone else's, so a replica that lost it can never append out of turn.
- * Every replica hears what was appended, on the wake channel (see WAKE_APPENDED in event-queue.store.ts), so the one
- * holding a queue's long-poll answers it from memory (QueueMirror).
+ * Appends a batch of events atomically. The event texts come once each (ARGV[4] says how
+ * many): a message's text is the same for most of its recipients. Then, event by event in
+ * order, its once-key (empty for none), how many deliveries it has and its (queue, text number)
+ * pairs. An event whose once-key is already set (a redelivered domain event) appends nothing.
+ * Each queue that still exists gets its events of the batch in order, in one RPUSH, under the
+ * next ids of its own counter. Returns the queues appended to and the ones that are gone. Under
+ * the fan-out's lease (ARGV[2] the lease's key, ARGV[3] the holder's token) it appends nothing
+ * once the lease is someone else's, so a replica that lost it can never append out of turn.
+ *
+ * Every replica hears the whole batch in one message on the wake channel (see WAKE_APPENDED in
+ * event-queue.store.ts): the replica holding a queue's long-poll answers it from memory
+ * (QueueMirror), once for all of the batch's events.
  */
 const APPEND = `
 local prefix = ARGV[1]
-if ARGV[3] ~= '' and redis.call('GET', ARGV[3]) ~= ARGV[4] then return 'fenced' end
-if ARGV[2] ~= '' then
-  if not redis.call('SET', prefix .. 'done:' .. ARGV[2], '1', 'NX', 'EX', 86400) then return {{}, {}} end
+if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) ~= ARGV[3] then return 'fenced' end
+local texts = tonumber(ARGV[4])
+local order, numbers = {}, {}
+local at = 6 + texts
+for _ = 1, tonumber(ARGV[5 + texts]) do
+  local once, count = ARGV[at], tonumber(ARGV[at + 1])
+  at = at + 2
+  if once == '' or redis.call('SET', prefix .. 'done:' .. once, '1', 'NX', 'EX', 86400) then
+    for i = at, at + 2 * count - 1, 2 do
+      local queue = ARGV[i]
+      local mine = numbers[queue]
+      if not mine then
+        mine = {}
+        numbers[queue] = mine
+        order[#order + 1] = queue
+      end
+      mine[#mine + 1] = ARGV[i + 1]
+    end
+  end
+  at = at + 2 * count
 end
-local texts = tonumber(ARGV[5])
 local appended, gone, heard = {}, {}, {}
-for i = 6 + texts, #ARGV, 2 do
-  local queue = ARGV[i]
+for _, queue in ipairs(order) do
   local meta = prefix .. 'q:' .. queue
   local ttl = redis.call('PTTL', meta)
   if ttl > 0 then
-    local id = redis.call('HINCRBY', meta, 'last', 1)
+    local mine = numbers[queue]
+    local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
     local list = meta .. ':e'
+    local length = 0
+    -- In slices: unpack puts every value on Lua's stack.
+    for from = 1, #mine, 500 do
+      local items = {}
+      for k = from, math.min(from + 499, #mine) do
+        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. string.sub(ARGV[4 + tonumber(mine[k])], 2)
+      end
+      length = redis.call('RPUSH', list, unpack(items))
+    end
     -- A new list takes the queue's remaining time; polls keep the two in step after that.
-    if redis.call('RPUSH', list, '{"id":' .. id .. ',' .. string.sub(ARGV[5 + tonumber(ARGV[i + 1])], 2)) == 1 then redis.call('PEXPIRE', list, ttl) end
+    if length == #mine then redis.call('PEXPIRE', list, ttl) end
     appended[#appended + 1] = queue
-    heard[#heard + 1] = queue .. ' ' .. id .. ' ' .. ARGV[i + 1]
+    heard[#heard + 1] = queue .. ' ' .. first .. ' ' .. table.concat(mine, ' ')
   else
     gone[#gone + 1] = queue
   end
 end
 if #appended > 0 then
-  redis.call('PUBLISH', prefix .. 'wake', 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', 6, 5 + texts) .. '\\n' .. table.concat(heard, '\\n'))
+  redis.call('PUBLISH', prefix .. 'wake', 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', 5, 4 + texts) .. '\\n' .. table.concat(heard, '\\n'))
 end
 return {appended, gone}
 `;

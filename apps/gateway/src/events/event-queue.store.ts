@@ -12,6 +12,12 @@ export interface Delivery {
   event: string;
 }
 
+/** One event of an appended batch: its deliveries, and the key that makes it happen at most once ('' for none). */
+export interface BatchedEvent {
+  deliveries: Delivery[];
+  onceKey: string;
+}
+
 /** A fan-out partition's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
 export interface FanoutLease {
   partition: number;
@@ -27,8 +33,9 @@ export class LeaseLost extends Error {
 
 /**
  * What the wake channel carries. An append: `A`, the number of texts, the texts (JSON, so
- * never a raw newline), then a line `<queue id> <event id> <text number>` per queue appended
- * to, all separated by newlines (see APPEND). Queues deleted: `D ` and their ids.
+ * never a raw newline), then a line `<queue id> <first event id> <text number>…` per queue
+ * appended to (its events of the batch, their ids consecutive), all separated by newlines (see
+ * APPEND). Queues deleted: `D ` and their ids.
  */
 export const WAKE_APPENDED = 'A\n';
 export const WAKE_DELETED = 'D ';
@@ -143,24 +150,25 @@ export class EventQueueStore implements OnApplicationShutdown {
     return result;
   }
 
+  /** Appends one event's deliveries in one atomic step (see appendBatch). */
+  append(deliveries: Delivery[], onceKey = '', fence?: FanoutLease): Promise<string[]> {
+    return this.appendBatch([{ deliveries, onceKey }], fence);
+  }
+
   /**
-   * Appends in one atomic step. `onceKey` names the domain event being fanned out, so a
+   * Appends a batch of events in one atomic step, each queue getting its events in order with
+   * one wake-up for all of them. `onceKey` names the domain event being fanned out, so a
    * redelivery of it appends nothing. Queues found gone are dropped from their user's set.
+   * Returns the queues appended to.
    */
-  async append(deliveries: Delivery[], onceKey = '', fence?: FanoutLease): Promise<string[]> {
-    if (deliveries.length === 0 && !onceKey) return [];
-    // Each distinct text once: most recipients of a message get the same one.
-    const numbers = new Map<string, number>();
-    const pairs: string[] = [];
-    for (const { queueId, event } of deliveries) {
-      let number = numbers.get(event);
-      if (number === undefined) numbers.set(event, (number = numbers.size + 1));
-      pairs.push(queueId, String(number));
-    }
-    const args = [this.prefix, onceKey, fence ? this.leaseKey(fence.partition) : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...pairs];
-    const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
-    if (outcome === 'fenced') throw new LeaseLost();
-    const [appended, gone] = outcome;
+  async appendBatch(batch: BatchedEvent[], fence?: FanoutLease): Promise<string[]> {
+    // An event with no recipient queue appends nothing: no script, no once-key to remember.
+    const events = batch.filter((event) => event.deliveries.length > 0);
+    if (events.length === 0) return [];
+    // Called in order, sent together: Redis runs the scripts in this order.
+    const outcomes = await Promise.all(scriptSized(events).map((part) => this.appendScript(part, fence)));
+    const appended = outcomes.flatMap((outcome) => outcome[0]);
+    const gone = outcomes.flatMap((outcome) => outcome[1]);
     if (gone.length > 0) {
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
@@ -171,6 +179,25 @@ export class EventQueueStore implements OnApplicationShutdown {
       await pipeline.exec();
     }
     return appended;
+  }
+
+  /** One APPEND script (see event-queue.scripts.ts for its arguments): the queues appended to, and those gone. */
+  private async appendScript(events: BatchedEvent[], fence?: FanoutLease): Promise<[string[], string[]]> {
+    // Each distinct text once: most recipients of a message get the same one.
+    const numbers = new Map<string, number>();
+    const perEvent: string[] = [String(events.length)];
+    for (const { deliveries, onceKey } of events) {
+      perEvent.push(onceKey, String(deliveries.length));
+      for (const { queueId, event } of deliveries) {
+        let number = numbers.get(event);
+        if (number === undefined) numbers.set(event, (number = numbers.size + 1));
+        perEvent.push(queueId, String(number));
+      }
+    }
+    const args = [this.prefix, fence ? this.leaseKey(fence.partition) : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...perEvent];
+    const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
+    if (outcome === 'fenced') throw new LeaseLost();
+    return outcome;
   }
 
   /**
@@ -307,6 +334,60 @@ export class EventQueueStore implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();
   }
+}
+
+/**
+ * The most arguments one APPEND script takes (every one is on the stack of the call that sends
+ * it, and Redis does nothing else while the script runs): 2 per delivery, 1 per distinct text,
+ * 2 per event.
+ */
+const SCRIPT_ARGUMENTS = 40_000;
+
+/**
+ * A batch cut into scripts of at most SCRIPT_ARGUMENTS arguments, in order, each event whole in
+ * one. An event too large for one script gets scripts of its own, cut from its start, each part
+ * under its own once-key: cut the same way when it is redelivered, each part happens at most once.
+ */
+function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
+  const scripts: BatchedEvent[][] = [];
+  let current: BatchedEvent[] = [];
+  let texts = new Set<string>();
+  let used = 0;
+  const flush = () => {
+    if (current.length > 0) scripts.push(current);
+    current = [];
+    texts = new Set();
+    used = 0;
+  };
+  for (const event of events) {
+    const own = new Set(event.deliveries.map((delivery) => delivery.event));
+    const size = 2 + 2 * event.deliveries.length;
+    if (size + own.size > SCRIPT_ARGUMENTS) {
+      flush();
+      for (const part of partsOf(event)) scripts.push([part]);
+      continue;
+    }
+    let fresh = [...own].filter((text) => !texts.has(text)).length;
+    if (used + size + fresh > SCRIPT_ARGUMENTS) {
+      flush();
+      fresh = own.size;
+    }
+    for (const text of own) texts.add(text);
+    used += size + fresh;
+    current.push(event);
+  }
+  flush();
+  return scripts;
+}
+
+/** An event too large for one script, in parts that each fit one (at worst every delivery has a text of its own). */
+function partsOf({ deliveries, onceKey }: BatchedEvent): BatchedEvent[] {
+  const perPart = Math.floor((SCRIPT_ARGUMENTS - 2) / 3);
+  const parts: BatchedEvent[] = [];
+  for (let from = 0; from < deliveries.length; from += perPart) {
+    parts.push({ deliveries: deliveries.slice(from, from + perPart), onceKey: onceKey && `${onceKey}#${parts.length}` });
+  }
+  return parts;
 }
 
 const ownerOf = (realmId: number, userId: number) => `${realmId}:${userId}`;

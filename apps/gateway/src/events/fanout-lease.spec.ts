@@ -68,4 +68,30 @@ describe('the fan-out lease', () => {
     // e1 and e3 only, with consecutive ids.
     expect((await store.take('q1', 1, 7, -1)).events).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
   });
+
+  it('appends each event of a batch at most once, by its own once-key', async () => {
+    const heartbeat = (n: number) => ({ queueId: 'q1', event: `{"type":"heartbeat","n":${n}}` });
+    await store.appendBatch([{ deliveries: [heartbeat(0)], onceKey: 'a' }]);
+    // A redelivered batch: 'a' is done, 'b' and 'c' are new.
+    await store.appendBatch([
+      { deliveries: [heartbeat(0)], onceKey: 'a' },
+      { deliveries: [heartbeat(1)], onceKey: 'b' },
+      { deliveries: [heartbeat(2)], onceKey: 'c' },
+    ]);
+    await store.appendBatch([{ deliveries: [heartbeat(2)], onceKey: 'c' }]);
+    expect((await store.take('q1', 1, 7, -1)).events).toEqual([
+      '{"id":0,"type":"heartbeat","n":0}',
+      '{"id":1,"type":"heartbeat","n":1}',
+      '{"id":2,"type":"heartbeat","n":2}',
+    ]);
+  });
+
+  it('cuts an event too large for one script into parts, each at most once, in order', async () => {
+    const many = Array.from({ length: 45_000 }, (_, n) => ({ queueId: 'q1', event: `{"type":"heartbeat","n":${n}}` }));
+    await store.appendBatch([{ deliveries: many, onceKey: 'big' }]);
+    await store.appendBatch([{ deliveries: many, onceKey: 'big' }]);
+    const { events } = await store.take('q1', 1, 7, -1);
+    expect(events).toHaveLength(45_000);
+    expect(events[44_999]).toBe('{"id":44999,"type":"heartbeat","n":44999}');
+  });
 });

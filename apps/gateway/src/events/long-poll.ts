@@ -55,6 +55,7 @@ export class LongPoll implements BeforeApplicationShutdown {
     // How long a waiting poll may keep the queue alive: the longest heartbeat wait and a margin.
     const holdSeconds = dontBlock ? 0 : (this.config.EVENT_HEARTBEAT_SECONDS * 55) / 45 + 30;
     let heartbeatDue = false;
+    let heartbeatAppended = false;
     let isClosed = false;
     let timer: NodeJS.Timeout | undefined;
     const heartbeat = new Promise<void>((resolve) => {
@@ -73,11 +74,14 @@ export class LongPoll implements BeforeApplicationShutdown {
           const hold = isClosed ? 0 : holdSeconds;
           const events = this.mirror.poll(queueId, realmId, userId, lastEventId, hold) ?? (await this.read(queueId, realmId, userId, lastEventId, hold));
           if (events.length > 0 || dontBlock || isClosed || this.draining) return events;
-          if (heartbeatDue) {
+          if (heartbeatDue && !heartbeatAppended) {
+            heartbeatAppended = true;
             await this.store.append([{ queueId, event: HEARTBEAT }]);
             continue;
           }
-          await Promise.race([changed, heartbeat, closed]);
+          // Once the heartbeat is appended, its wake-up (which may come after the append's
+          // reply) answers the poll: one heartbeat, never two.
+          await Promise.race(heartbeatAppended ? [changed, closed] : [changed, heartbeat, closed]);
         } finally {
           cancel();
         }

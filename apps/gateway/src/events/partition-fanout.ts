@@ -26,8 +26,9 @@ export interface PartitionSettings {
  * most once.
  *
  * It takes events in batches of up to maxInFlight: it reads the recipients' queues for the whole
- * batch at once, appends event after event in one round trip to Redis, and acknowledges the
- * batch with one ack (the consumer acknowledges all up to a sequence). Each append is refused
+ * batch at once, appends the whole batch in one script (each queue woken once for all its
+ * events), and acknowledges the batch with one ack (the consumer acknowledges all up to a
+ * sequence). Each append is refused
  * once the lease is someone else's, so a replica that lost it (paused past its lease) cannot
  * append out of turn, and each is keyed by the event's stream sequence, so an event
  * redelivered after a replica died appends nothing twice. A replica that takes the lease over
@@ -154,12 +155,10 @@ export class PartitionFanout {
       throw error;
     });
     try {
-      // Called in order, sent together: Redis runs the appends in publication order.
-      await Promise.all(
-        prepared.map(({ message, deliveries }) =>
-          // Nothing to append (no recipient has a queue): no script, no once-key to remember.
-          deliveries.length > 0 ? this.store.append(deliveries, onceKeyOf(message), this.lease) : undefined,
-        ),
+      // One append for the batch, in publication order: each queue is woken once for all its events.
+      await this.store.appendBatch(
+        prepared.map(({ message, deliveries }) => ({ deliveries, onceKey: onceKeyOf(message) })),
+        this.lease,
       );
     } catch (error) {
       timer({ outcome: error instanceof LeaseLost ? 'lease_lost' : 'retried' });

@@ -72,6 +72,28 @@ describe('the queue mirror', () => {
     expect(mirror.poll(queue.queueId, 1, 7, 1, 0)).toBeUndefined();
   });
 
+  it('hears a batch of events in one wake-up, each queue its own events in order', async () => {
+    const other: QueueDescriptor = { ...queue, queueId: randomBytes(8).toString('hex') };
+    await store.create(other);
+    await read(-1);
+    let wakeUps = 0;
+    const counting = () => {
+      wakeUps++;
+      wakeups.onChange(queue.queueId, counting);
+    };
+    wakeups.onChange(queue.queueId, counting);
+    const heard = new Promise<void>((resolve) => wakeups.onChange(other.queueId, resolve));
+    await store.appendBatch([
+      { deliveries: [event(0), { queueId: other.queueId, event: '{"type":"test","n":9}' }], onceKey: '' },
+      { deliveries: [event(1)], onceKey: '' },
+      { deliveries: [event(2)], onceKey: '' },
+    ]);
+    await heard;
+    expect(wakeUps).toBe(1);
+    expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([stored(0, 0), stored(1, 1), stored(2, 2)]);
+    expect((await store.take(other.queueId, 1, 7, -1)).events).toEqual([stored(0, 9)]);
+  });
+
   it('keeps the appends heard while a read was on its way, after what the read found', async () => {
     await store.append([event(0)]);
     mirror.beginRead(queue.queueId);

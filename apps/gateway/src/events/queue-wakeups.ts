@@ -58,15 +58,16 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     if (!message.startsWith(WAKE_APPENDED)) return;
-    // A\n<n>\n<n texts>\n<queue id> <event id> <text number>… (see EventQueueStore's APPEND).
+    // A\n<n>\n<n texts>\n<queue id> <first event id> <text number>… (see EventQueueStore's APPEND).
     const lines = message.split('\n');
     const texts = Number(lines[1]);
     for (let line = 2 + texts; line < lines.length; line++) {
       const entry = lines[line];
       const queueId = entry.slice(0, entry.indexOf(' '));
       if (this.mirror.follows(queueId)) {
-        const [, id, number] = entry.split(' ');
-        this.mirror.heard(queueId, Number(id), `{"id":${id},${lines[1 + Number(number)].slice(1)}`);
+        const [, first, ...numbers] = entry.split(' ');
+        const firstId = Number(first);
+        numbers.forEach((number, index) => this.mirror.heard(queueId, firstId + index, `{"id":${firstId + index},${lines[1 + Number(number)].slice(1)}`));
       }
       this.wake(queueId);
     }
