@@ -61,6 +61,16 @@ export const configSchema = z.object({
    */
   EVENT_FANOUT_PARTITIONS: z.coerce.number().int().positive().max(256).default(8),
   /**
+   * POST /register's per-organization cache of the people (each gateway replica's own): how
+   * many organizations it keeps, how long an entry serves at most (changes made without an
+   * event, such as a restored database; 0: only registers arriving while it is fetched share
+   * it), and how many people each request to users-groups fetches when it fills (NATS carries
+   * at most 1 MB a message).
+   */
+  REGISTER_CACHE_ORGANIZATIONS: z.coerce.number().int().positive().default(64),
+  REGISTER_CACHE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(300),
+  REGISTER_PEOPLE_PAGE_SIZE: z.coerce.number().int().positive().max(2000).default(500),
+  /**
    * Outgoing mail (Zulip's names). With no EMAIL_HOST, mail is not sent but written to the log
    * (the local default); otherwise SMTP to EMAIL_HOST:EMAIL_PORT, with STARTTLS required when
    * EMAIL_USE_TLS, and login when EMAIL_HOST_USER is set.

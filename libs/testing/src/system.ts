@@ -120,6 +120,9 @@ export class TestSystem {
       // Tests change the database behind the services' backs (factories), which no event tells
       // messaging's send-context cache about; send-context-cache.spec turns it on.
       SEND_CONTEXT_CACHE_SECONDS: '0',
+      // The same for the gateway's cache of each organization's people (POST /register);
+      // register-people-cache.spec turns it on.
+      REGISTER_CACHE_MAX_AGE_SECONDS: '0',
       SHUTDOWN_GRACE_SECONDS: '0',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',

@@ -72,8 +72,14 @@ export class EventQueueStore implements OnApplicationShutdown {
   private indexKey = (realmId: number) => `${this.prefix}r:${realmId}`;
   /** The organization's queues registered with all_public_streams. */
   private publicKey = (realmId: number) => `${this.prefix}p:${realmId}`;
+  /** The organization's state version (see bumpStateVersions). */
+  private stateVersionKey = (realmId: number) => `${this.prefix}sv:${realmId}`;
 
-  async create(descriptor: QueueDescriptor): Promise<void> {
+  /**
+   * Creates the queue, and answers the organization's state version as it was then (see
+   * bumpStateVersions): initial state at least that new, with the queue, misses nothing.
+   */
+  async create(descriptor: QueueDescriptor): Promise<number> {
     const meta = this.metaKey(descriptor.queueId);
     // The owner and lifespan are also kept as plain fields (`o`, `l`), copied from the
     // descriptor, so the poll script reads them without decoding JSON on every poll.
@@ -82,8 +88,24 @@ export class EventQueueStore implements OnApplicationShutdown {
     transaction
       .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
       .expire(meta, descriptor.lifespanSeconds);
-    await runScript(transaction, 'eqIndexAdd', this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`).exec();
+    runScript(transaction, 'eqIndexAdd', this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`);
+    const replies = (await transaction.get(this.stateVersionKey(descriptor.realmId)).exec()) ?? [];
     this.remember(descriptor);
+    const [error, version] = replies[replies.length - 1] ?? [];
+    if (error) throw error;
+    return Number(version ?? 0);
+  }
+
+  /**
+   * A change to organization-wide state that POST /register serves from a cache (its people,
+   * see RegisterPeople) is being fanned out: the organizations' state versions go up, before
+   * the change is appended to any queue. A queue created before the bump gets the change in
+   * it; one created after reads the new version and a state that has the change.
+   */
+  async bumpStateVersions(realmIds: Iterable<number>): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const realmId of realmIds) pipeline.incr(this.stateVersionKey(realmId));
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
   }
 
   /** The queue's descriptor, or null when it does not exist (any more). */

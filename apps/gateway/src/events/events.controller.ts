@@ -1,10 +1,12 @@
-import { Controller, Req } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { Controller, Req, Res } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import { MetricsService } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ParamsOf } from '../http/endpoint-request';
 import { loggedIn, type ApiRequest } from '../http/request-context';
 import { Route } from '../http/route.decorator';
+import { sendSuccessJson, successBody } from '../http/success-envelope.interceptor';
 import { EventQueueStore } from './event-queue.store';
 import { QueueMirror } from './queue-mirror';
 import { RegisterQueue } from './register-queue';
@@ -20,11 +22,14 @@ export class EventsController {
   ) {}
 
   @Route(Realtime.register)
-  async register(@Req() req: ApiRequest, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>) {
+  async register(@Req() req: ApiRequest, @Res() res: ServerResponse, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>): Promise<void> {
     const { realm, user } = loggedIn(req.ctx);
-    const registered = await this.registration.register(realm, user, params, req.ctx.requestId);
+    const { state, serialized } = await this.registration.register(realm, user, params, req.ctx.requestId);
     this.metrics.eventQueuesRegistered.inc();
-    return registered;
+    // The parts serialized already (the people, megabytes in a large organization) go in as they are.
+    const body = JSON.stringify(successBody(state, req.ctx.ignored ?? []));
+    const spliced = Object.entries(serialized).map(([key, json]) => `,${JSON.stringify(key)}:${json}`).join('');
+    sendSuccessJson(res, `${body.slice(0, -1)}${spliced}}`);
   }
 
   // GET /events is served by PollEventsRoute, ahead of Express and this pipeline.

@@ -8,13 +8,14 @@ import { LongPoll } from './long-poll';
 import { PollEventsRoute } from './poll-events.route';
 import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
+import { RegisterPeople } from './register-people';
 import { RegisterQueue } from './register-queue';
 
 /** Client event queues: POST /register, GET/DELETE /events, and the fan-out that fills them. */
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterQueue, FanoutRouting, EventFanout, PollEventsRoute],
+  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterPeople, RegisterQueue, FanoutRouting, EventFanout, PollEventsRoute],
   exports: [PollEventsRoute],
 })
 export class EventsModule {}

@@ -1,4 +1,4 @@
-import { EVENT_STREAM, REALM_HEADER } from '@teamchat/contracts';
+import { EVENT_STREAM, REALM_HEADER, eventSubject } from '@teamchat/contracts';
 import { MetricsService } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
@@ -155,6 +155,9 @@ export class PartitionFanout {
       throw error;
     });
     try {
+      // Organization-wide state that POST /register caches changes: its version first, then the appends.
+      const changedState = new Set(mine.filter(changesCachedState).map(realmOf));
+      if (changedState.size > 0) await this.store.bumpStateVersions(changedState);
       // One append for the batch, in publication order: each queue is woken once for all its events.
       await this.store.appendBatch(
         prepared.map(({ message, deliveries }) => ({ deliveries, onceKey: onceKeyOf(message) })),
@@ -186,6 +189,13 @@ function realmOf(message: JsMsg): number {
     return 0; // malformed: partition 0 skips it
   }
 }
+
+/**
+ * Whether the event may change what POST /register serves from its per-organization cache (the
+ * people, see RegisterPeople): any users-groups event, users-groups owning the people.
+ */
+const changesCachedState = (message: JsMsg): boolean => message.subject.startsWith(USERS_GROUPS_EVENTS);
+const USERS_GROUPS_EVENTS = eventSubject('users-groups', '').slice(0, -'.v1'.length);
 
 /** What keys an event's append: its message id if its publisher set one, else its stream sequence (which a redelivery keeps). */
 const onceKeyOf = (message: JsMsg): string => message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;

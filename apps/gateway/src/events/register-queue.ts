@@ -6,26 +6,35 @@ import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
 import { checkEventNarrow } from './message-narrow';
 import type { QueueDescriptor } from './queue-descriptor';
+import { RegisterPeople } from './register-people';
 
 type RegisterParams = DecodedParams<typeof Realtime.registerParams>;
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES. */
 const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
 
+/** POST /register's answer: the state, and keys whose values are JSON texts already (spliced in as they are). */
+export interface Registered {
+  state: Record<string, unknown>;
+  serialized: Record<string, string>;
+}
+
 /**
  * POST /register: creates the queue first, then reads the initial state from its owners, so
  * a change made meanwhile is in the state, in the queue, or in both (clients apply events
- * idempotently), never in neither.
+ * idempotently), never in neither. The people come from the gateway's own cache
+ * (RegisterPeople), at least as new as the queue.
  */
 @Injectable()
 export class RegisterQueue {
   constructor(
     private readonly store: EventQueueStore,
     private readonly commands: CommandClient,
+    private readonly people: RegisterPeople,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string): Promise<Record<string, unknown>> {
+  async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string): Promise<Registered> {
     // Zulip's can_access_public_streams: guests may not follow every public channel.
     if (params.all_public_streams && user.role === Role.GUEST) throw badRequest('User not authorized for this query');
     checkEventNarrow(params.narrow);
@@ -44,7 +53,7 @@ export class RegisterQueue {
       capabilities: params.client_capabilities,
       lifespanSeconds: Math.max(this.config.EVENT_QUEUE_TIMEOUT_SECONDS, Math.min(requested, MAX_LIFESPAN_SECONDS)),
     };
-    await this.store.create(descriptor);
+    const stateVersion = await this.store.create(descriptor);
 
     const request: Realtime.RegisterStateRequest = {
       realm,
@@ -58,14 +67,17 @@ export class RegisterQueue {
       requestId,
     };
     try {
-      const parts = await Promise.all([
-        this.commands.call(Realtime.registerState.usersGroups, request),
-        this.commands.call(Realtime.registerState.messaging, request),
-        this.commands.call(Realtime.registerState.presence, request),
-        this.commands.call(Realtime.registerState.scheduler, request),
-        this.commands.call(Realtime.registerState.push, request),
+      const [parts, people] = await Promise.all([
+        Promise.all([
+          this.commands.call(Realtime.registerState.usersGroups, request),
+          this.commands.call(Realtime.registerState.messaging, request),
+          this.commands.call(Realtime.registerState.presence, request),
+          this.commands.call(Realtime.registerState.scheduler, request),
+          this.commands.call(Realtime.registerState.push, request),
+        ]),
+        Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, params.client_gravatar, stateVersion, requestId) : undefined,
       ]);
-      return {
+      const state = {
         queue_id: descriptor.queueId,
         last_event_id: -1,
         zulip_feature_level: ZULIP_FEATURE_LEVEL,
@@ -75,7 +87,10 @@ export class RegisterQueue {
         ...joinedPermissionSettings(parts),
         ...(Realtime.wants(request, 'realm') ? { ...realmConstants(realm, this.config), ...callerPermissions(user) } : {}),
         ...defaultsUntilFeature(request),
+        ...(people ? { cross_realm_bots: [] } : {}),
       };
+      // The caller's own record shows their delivery_email, which users-groups' part carries.
+      return { state, serialized: people ? people.withOwnRecord(user.id, String(state.delivery_email)) : {} };
     } catch (error) {
       await this.store.delete(descriptor).catch(() => undefined);
       throw error;

@@ -17,6 +17,7 @@ import {
   usersByDeliveryEmail,
   usersOfRealm,
   usersOfRealmByIds,
+  usersOfRealmPage,
   type UserRow,
 } from './users.sql';
 
@@ -57,6 +58,11 @@ export class UsersRepository {
   /** Every account of the organization, active or not, in id order. */
   ofRealm(realmId: number): Promise<UserRow[]> {
     return this.pg.run(usersOfRealm, realmId);
+  }
+
+  /** The organization's accounts with ids after `afterId`, in id order, at most `limit`. */
+  ofRealmPage(realmId: number, afterId: number, limit: number): Promise<UserRow[]> {
+    return this.pg.run(usersOfRealmPage, realmId, afterId, limit);
   }
 
   /** The organization's accounts among these ids, in id order. */

@@ -34,6 +34,12 @@ export const usersOfRealm = statement<UserRow, [realmId: number]>(
   `SELECT ${USER_COLUMNS} FROM users WHERE realm_id = $1 ORDER BY id`,
 );
 
+/** The organization's accounts with ids after `afterId`, in id order, at most `limit`. */
+export const usersOfRealmPage = statement<UserRow, [realmId: number, afterId: number, limit: number]>(
+  'users_groups.users_of_realm_page',
+  `SELECT ${USER_COLUMNS} FROM users WHERE realm_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+);
+
 /** The organization's accounts among these ids, in id order. */
 export const usersOfRealmByIds = statement<UserRow, [realmId: number, userIds: number[]]>(
   'users_groups.users_of_realm_by_ids',

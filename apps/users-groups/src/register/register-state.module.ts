@@ -10,11 +10,20 @@ import { RegisterStateReader } from './register-state.reader';
 
 @Controller()
 export class RegisterStateHandler {
-  constructor(private readonly reader: RegisterStateReader) {}
+  constructor(
+    private readonly reader: RegisterStateReader,
+    private readonly listUsers: ListUsers,
+  ) {}
 
   @CommandHandler(Realtime.registerState.usersGroups)
   read(@Payload() payload: Realtime.RegisterStateRequest) {
     return this.reader.read(payload);
+  }
+
+  /** A page of the people the gateway caches per organization and viewer role. */
+  @CommandHandler(Realtime.registerPeople)
+  people(@Payload() { realm, viewerRole, clientGravatar, afterId, limit }: Realtime.RegisterPeopleRequest): Promise<Realtime.RegisterPeoplePage> {
+    return this.listUsers.page(realm, viewerRole, clientGravatar, afterId, limit);
   }
 }
 

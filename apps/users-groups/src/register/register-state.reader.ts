@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Realtime, type UserRecord } from '@teamchat/contracts';
+import { Realtime } from '@teamchat/contracts';
 import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, gravatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
@@ -10,7 +10,6 @@ import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { UsersRepository } from '../data/users.repository';
 import { UserGroupRecords } from '../groups/user-group-records';
 import { RealmDirectory } from '../realms/realm-directory';
-import { ListUsers } from '../users/list-users.use-case';
 import { navigationViewsOf } from '../navigation-views/list-navigation-views.use-case';
 import { toUserRecord } from '../users/user-record';
 import { CUSTOM_PROFILE_FIELD_TYPES, customProfileFieldRecord, organizationState } from './organization-state';
@@ -21,9 +20,9 @@ type State = Record<string, unknown>;
 /**
  * The part of POST /register's initial state users-groups owns (zerver/lib/events.py
  * fetch_initial_state_data): organization settings, the caller's settings and the
- * organization's defaults, the people, the caller's own identity, user groups, custom profile
- * fields and navigation views. At most six queries, run together, each only when its keys are
- * asked for.
+ * organization's defaults, the caller's own identity, user groups, custom profile fields and
+ * navigation views. At most seven queries, run together, each only when its keys are asked for.
+ * The people are the gateway's (RegisterPeople, filled by ListUsers.page).
  */
 @Injectable()
 export class RegisterStateReader {
@@ -34,7 +33,6 @@ export class RegisterStateReader {
     private readonly navigationViews: NavigationViewsRepository,
     private readonly customEmoji: CustomEmojiRepository,
     private readonly realms: RealmDirectory,
-    private readonly listUsers: ListUsers,
     private readonly groups: UserGroupRecords,
   ) {}
 
@@ -44,9 +42,8 @@ export class RegisterStateReader {
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
 
-    const [caller, people, fields, realmGroupSettings, userGroups, navigationViews, emoji, bots] = await Promise.all([
+    const [caller, fields, realmGroupSettings, userGroups, navigationViews, emoji, bots] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
-      want('realm_user') ? this.people(request) : null,
       want('custom_profile_fields') ? this.profileFields.ofRealm(request.realm.id) : null,
       want('realm') ? this.realmGroupSettings(request.realm.id) : null,
       want('realm_user_groups')
@@ -71,7 +68,8 @@ export class RegisterStateReader {
     if (caller && want('realm_user_settings_defaults')) {
       state.realm_user_settings_defaults = settingsDefaultsState(caller.realm.userSettingsDefaults);
     }
-    if (caller && people) Object.assign(state, people, this.identity(caller, request));
+    // The people themselves come from the gateway's cache (Realtime.registerPeople).
+    if (caller && want('realm_user')) Object.assign(state, this.identity(caller, request));
     if (userGroups) state.realm_user_groups = userGroups;
     if (navigationViews) state.navigation_views = navigationViews;
     if (emoji) state.realm_emoji = emoji;
@@ -85,22 +83,6 @@ export class RegisterStateReader {
 
   private caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
     return this.users.ofRealmWithRealm(realm.id, user.id);
-  }
-
-  /** `realm_users` and `realm_non_active_users`: GET /users' records, split by `is_active`, which they then leave out. */
-  private async people({ realm, user, clientGravatar, requestId }: Realtime.RegisterStateRequest) {
-    const { members } = await this.listUsers.execute({
-      realm,
-      user,
-      requestId,
-      params: { client_gravatar: clientGravatar, include_custom_profile_fields: true, user_ids: undefined },
-    });
-    const withoutActive = ({ is_active: _active, ...record }: UserRecord) => record;
-    return {
-      realm_users: members.filter((m) => m.is_active).map(withoutActive),
-      realm_non_active_users: members.filter((m) => !m.is_active).map(withoutActive),
-      cross_realm_bots: [],
-    };
   }
 
   /** The caller's own keys (fetch key `realm_user`); the own avatar URL never defers to the client's Gravatar. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCommand, UserRecord, UsersGroups } from '@teamchat/contracts';
+import type { ApiCommand, AuthUser, RealmRef, UserRecord, UsersGroups } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
-import { UsersRepository } from '../data/users.repository';
+import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { profileDataOf, toUserRecord } from './user-record';
 
@@ -29,12 +29,23 @@ export class ListUsers {
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
     }
 
-    const profileData = params.include_custom_profile_fields ? profileDataOf(await this.profileFields.valuesOfUsers(users.map((u) => u.id))) : undefined;
+    return { members: await this.records(users, realm, viewer, params.client_gravatar, params.include_custom_profile_fields) };
+  }
+
+  /**
+   * A page of the organization's accounts (ids after `afterId`, in id order) as a viewer of this
+   * role sees someone else's record, custom profile fields included: POST /register's people.
+   */
+  async page(realm: RealmRef, viewerRole: number, clientGravatar: boolean, afterId: number, limit: number): Promise<{ records: UserRecord[]; next: number | null }> {
+    const users = await this.users.ofRealmPage(realm.id, afterId, limit);
+    // Nobody's own record: a viewer's own differs only in delivery_email, which the caller puts in.
+    const records = await this.records(users, realm, { id: 0, role: viewerRole }, clientGravatar, true);
+    return { records, next: users.length === limit ? users[users.length - 1].id : null };
+  }
+
+  private async records(users: UserRow[], realm: RealmRef, viewer: Pick<AuthUser, 'id' | 'role'> | null, clientGravatar: boolean, withProfiles: boolean): Promise<UserRecord[]> {
+    const profileData = withProfiles ? profileDataOf(await this.profileFields.valuesOfUsers(users.map((u) => u.id))) : undefined;
     const realmHost = this.realms.hostnameOf(realm.subdomain);
-    return {
-      members: users.map((user) =>
-        toUserRecord(user, { viewer, realmHost, clientGravatar: params.client_gravatar, profileData }),
-      ),
-    };
+    return users.map((user) => toUserRecord(user, { viewer, realmHost, clientGravatar, profileData }));
   }
 }

@@ -5,7 +5,9 @@ import type { ServiceName } from '../services';
 /**
  * What POST /register asks each owning service for: the parts of the initial state it owns,
  * for the caller, limited to `fetchEventTypes` (null: every kind). Every service answers with
- * a plain object of top-level /register keys; the gateway merges them.
+ * a plain object of top-level /register keys; the gateway merges them. The people
+ * (`realm_users`, `realm_non_active_users`) come from the gateway's cache instead, filled by
+ * registerPeople.
  */
 export const registerStateRequestSchema = z.object({
   realm: realmRefSchema,
@@ -37,6 +39,30 @@ export const registerState = {
   scheduler: registerStateOf('scheduler'),
   push: registerStateOf('push'),
 };
+
+/**
+ * One page of the organization's people as a viewer of `viewerRole` sees them (GET /users'
+ * records, custom profile fields included): what the gateway caches per organization and role
+ * for POST /register's `realm_users`. Paged so that no reply passes NATS's payload limit. A
+ * viewer's own record differs only in `delivery_email`, which the gateway puts in.
+ */
+export const registerPeopleRequestSchema = z.object({
+  realm: realmRefSchema,
+  viewerRole: z.number().int(),
+  clientGravatar: z.boolean(),
+  /** The page starts after this user id (0 for the first). */
+  afterId: z.number().int().nonnegative(),
+  limit: z.number().int().positive().max(2000),
+  requestId: z.string(),
+});
+export type RegisterPeopleRequest = z.input<typeof registerPeopleRequestSchema>;
+export interface RegisterPeoplePage {
+  /** GET /users' records, `is_active` included, in id order. */
+  records: Record<string, unknown>[];
+  /** Where the next page starts, or null after the last. */
+  next: number | null;
+}
+export const registerPeople = defineCommand<RegisterPeopleRequest, RegisterPeoplePage>('users-groups', 'register_people', registerPeopleRequestSchema);
 
 /** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */
 export function wants(request: Pick<RegisterStateRequest, 'fetchEventTypes'>, fetchKey: string): boolean {
