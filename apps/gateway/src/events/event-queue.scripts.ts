@@ -73,45 +73,9 @@ end
 return {appended, gone}
 `;
 
-/**
- * One poll in one step: checks that the queue exists and is the caller's, drops the events
- * the client acknowledged (ids up to ARGV[2]), returns the rest, and restarts the idle timer
- * (held off by ARGV[4] more seconds when nothing is pending and the client will wait).
- * Refusals: 'gone', or 'pruned'/'unknown' with Zulip's reasons.
- */
-const TAKE = `
-local meta, list = KEYS[1], KEYS[2]
-local fields = redis.call('HMGET', meta, 'o', 'last', 'pruned', 'l')
-if not fields[1] or fields[1] ~= ARGV[1] then return {'gone'} end
-local through, last, pruned = tonumber(ARGV[2]), tonumber(fields[2]), tonumber(fields[3])
-if through > last then return {'unknown', tostring(through)} end
-if through < pruned then return {'pruned', tostring(pruned)} end
-while true do
-  local head = redis.call('LINDEX', list, 0)
-  if not head then break end
-  if tonumber(string.match(head, '^{"id":(%d+)')) > through then break end
-  redis.call('LPOP', list)
-end
-if through > pruned then redis.call('HSET', meta, 'pruned', through) end
-local events = redis.call('LRANGE', list, 0, -1)
-local ttl = tonumber(fields[4])
-if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
-redis.call('EXPIRE', meta, ttl)
-if #events > 0 then redis.call('EXPIRE', list, ttl) end
-return {'ok', events, last}
-`;
-
-/**
- * Acknowledgements a replica answered from memory (QueueMirror), written back in batches: drops
- * the events up to ARGV[1] (if newer than what was pruned) and restarts the idle timer, held off
- * by ARGV[2] more seconds for a poll that is waiting. 0 when the queue is gone.
- */
-const ACKNOWLEDGE = `
-local meta, list = KEYS[1], KEYS[2]
-local fields = redis.call('HMGET', meta, 'pruned', 'l')
-if not fields[2] then return 0 end
-local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
-if through > pruned then
+/** Drops a queue's events up to id `through` (acknowledged by its client) and records them pruned. */
+const DROP_THROUGH = `
+local function drop_through(list, meta, through)
   while true do
     local head = redis.call('LINDEX', list, 0)
     if not head then break end
@@ -120,6 +84,41 @@ if through > pruned then
   end
   redis.call('HSET', meta, 'pruned', through)
 end
+`;
+
+/**
+ * One poll in one step: checks that the queue exists and is the caller's, drops the events
+ * the client acknowledged (ids up to ARGV[2]), returns the rest, and restarts the idle timer
+ * (held off by ARGV[4] more seconds when nothing is pending and the client will wait). Answers
+ * the events, the newest id given and the queue's lifespan. Refusals: 'gone', or 'pruned'/'unknown' with Zulip's reasons.
+ */
+const TAKE = `${DROP_THROUGH}
+local meta, list = KEYS[1], KEYS[2]
+local fields = redis.call('HMGET', meta, 'o', 'last', 'pruned', 'l')
+if not fields[1] or fields[1] ~= ARGV[1] then return {'gone'} end
+local through, last, pruned = tonumber(ARGV[2]), tonumber(fields[2]), tonumber(fields[3])
+if through > last then return {'unknown', tostring(through)} end
+if through < pruned then return {'pruned', tostring(pruned)} end
+if through > pruned then drop_through(list, meta, through) end
+local events = redis.call('LRANGE', list, 0, -1)
+local ttl = tonumber(fields[4])
+if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
+redis.call('EXPIRE', meta, ttl)
+if #events > 0 then redis.call('EXPIRE', list, ttl) end
+return {'ok', events, last, tonumber(fields[4])}
+`;
+
+/**
+ * Acknowledgements a replica answered from memory (QueueMirror), written back in batches: drops
+ * the events up to ARGV[1] (if newer than what was pruned) and restarts the idle timer, held off
+ * by ARGV[2] more seconds for a poll that is waiting. 0 when the queue is gone.
+ */
+const ACKNOWLEDGE = `${DROP_THROUGH}
+local meta, list = KEYS[1], KEYS[2]
+local fields = redis.call('HMGET', meta, 'pruned', 'l')
+if not fields[2] then return 0 end
+local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
+if through > pruned then drop_through(list, meta, through) end
 local ttl = tonumber(fields[2]) + tonumber(ARGV[2])
 redis.call('EXPIRE', meta, ttl)
 redis.call('EXPIRE', list, ttl)

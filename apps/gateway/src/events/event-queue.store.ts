@@ -225,11 +225,11 @@ export class EventQueueStore implements OnApplicationShutdown {
   /**
    * The caller's pending events, as the JSON texts stored (served as they are), after
    * acknowledging `lastEventId` (BAD_EVENT_QUEUE_ID when the queue is unknown, gone or someone
-   * else's), and the newest id the queue has given. Restarts the idle timer; with `holdSeconds`
+   * else's), the newest id the queue has given and its lifespan. Restarts the idle timer; with `holdSeconds`
    * and nothing pending, holds it off for a poll that is about to wait.
    */
-  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<{ events: string[]; last: number }> {
-    const [outcome, detail, last] = (await runScript(
+  async take(queueId: string, realmId: number, userId: number, lastEventId: number, holdSeconds = 0): Promise<{ events: string[]; last: number; lifespanSeconds: number }> {
+    const [outcome, detail, last, lifespanSeconds] = (await runScript(
       this.redis,
       'eqTake',
       this.metaKey(queueId),
@@ -238,11 +238,11 @@ export class EventQueueStore implements OnApplicationShutdown {
       lastEventId,
       holdSeconds > 0 ? '1' : '0',
       Math.ceil(holdSeconds),
-    )) as [string, (string | string[])?, number?];
+    )) as [string, (string | string[])?, number?, number?];
     if (outcome === 'gone') throw badEventQueue(queueId);
     if (outcome === 'pruned') throw badRequest(`An event newer than ${detail as string} has already been pruned!`);
     if (outcome === 'unknown') throw badRequest(`Event ${detail as string} was not in this queue`);
-    return { events: detail as string[], last: last as number };
+    return { events: detail as string[], last: last as number, lifespanSeconds: lifespanSeconds as number };
   }
 
   /**

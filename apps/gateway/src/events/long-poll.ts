@@ -99,8 +99,7 @@ export class LongPoll implements BeforeApplicationShutdown {
       // An acknowledgement answered from memory goes first: Redis must know what the client was told.
       await this.mirror.writeBackOne(queueId);
       const read = await this.store.take(queueId, realmId, userId, lastEventId, holdSeconds);
-      const { lifespanSeconds } = (await this.store.descriptor(queueId)) ?? { lifespanSeconds: 0 };
-      this.mirror.adopt(queueId, { realmId, userId, lifespanSeconds }, lastEventId, read);
+      this.mirror.adopt(queueId, { realmId, userId, lifespanSeconds: read.lifespanSeconds }, lastEventId, read);
       return read.events;
     } catch (error) {
       this.mirror.endRead(queueId);

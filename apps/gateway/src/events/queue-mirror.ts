@@ -13,9 +13,8 @@ interface MirroredQueue {
   lastId: number;
   /** The client's newest acknowledgement seen here. */
   acknowledged: number;
-  /** The events after `acknowledged`, in order, as stored (`{"id":…,` first), and their ids. */
+  /** The events after `acknowledged`, in order, as stored (`{"id":…,` first). */
   pending: string[];
-  pendingIds: number[];
   /** When a poll last began or ended (ms). */
   touchedAt: number;
 }
@@ -96,12 +95,9 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
     const now = Date.now();
     if (now - queue.touchedAt > (queue.lifespanSeconds * 1000) / 2) return this.forget(queueId);
     if (lastEventId > queue.lastId || lastEventId < queue.acknowledged) return undefined;
-    let dropped = 0;
-    while (dropped < queue.pendingIds.length && queue.pendingIds[dropped] <= lastEventId) dropped++;
-    if (dropped > 0) {
-      queue.pending.splice(0, dropped);
-      queue.pendingIds.splice(0, dropped);
-    }
+    // Ids are consecutive: the pending events start right after `lastId - pending.length`.
+    const dropped = Math.min(queue.pending.length, lastEventId - (queue.lastId - queue.pending.length));
+    if (dropped > 0) queue.pending.splice(0, dropped);
     queue.acknowledged = lastEventId;
     queue.touchedAt = now;
     this.unwritten.set(queueId, { through: lastEventId, holdSeconds: queue.pending.length === 0 ? holdSeconds : 0 });
@@ -147,7 +143,6 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
       lastId: read.last,
       acknowledged,
       pending: read.events.slice(),
-      pendingIds: read.events.map(eventIdOf),
       touchedAt: Date.now(),
     };
     this.queues.set(queueId, queue);
@@ -188,7 +183,6 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
     }
     queue.lastId = id;
     queue.pending.push(text);
-    queue.pendingIds.push(id);
     return true;
   }
 
@@ -222,7 +216,3 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The id of a stored event text (`{"id":<id>,…`). */
-function eventIdOf(text: string): number {
-  return Number(text.slice(6, text.indexOf(',')));
-}
