@@ -8,6 +8,7 @@ import { GatewayModule } from './gateway.module';
 import { configureBodyParsing } from './http/body-parsing';
 import { CommandRoutes } from './http/command-routes';
 import { EXACT_ROUTING } from './http/exact-routing';
+import { answerClientErrors } from './http/client-errors';
 import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
@@ -64,6 +65,7 @@ async function bootstrap() {
   const server = app.getHttpServer() as import('node:http').Server;
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  answerClientErrors(server);
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');
 }

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Factory, TEST_ROOT_HOST, TestSystem, expectError, expectSuccess, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 
@@ -178,6 +179,26 @@ describe('hostile requests', () => {
         body: '--B\r\nContent-Disposition: form-data; name="full_name"\r\n\r\nx',
       });
       expectEnvelope(res, 400, 'BAD_REQUEST');
+    });
+  });
+
+  describe('what the HTTP parser refuses', () => {
+    it('answers a query string past the 16 KB header limit with 431 and the envelope', async () => {
+      const res = await send('GET', `/api/v1/users?client_gravatar=${'x'.repeat(20_000)}`, { auth: owner });
+      expectEnvelope(res, 431, 'BAD_REQUEST');
+      expect(res.body.msg).toBe('Request header fields too large');
+    });
+
+    it('answers a malformed request line with 400 and the envelope', async () => {
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(system.ports.gateway, '127.0.0.1', () => socket.end('GET /api/v1/users HTTP/9.x\r\n\r\n'));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.on('error', reject);
+      });
+      expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ result: 'error', msg: 'Malformed request', code: 'BAD_REQUEST' });
     });
   });
 
