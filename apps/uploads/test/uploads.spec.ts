@@ -345,6 +345,17 @@ describe('uploads', () => {
       const file = await fetchFile(uploader, done.url);
       expect(file.body.equals(content)).toBe(true);
       expect(file.headers['content-type']).toBe('text/plain');
+
+      // Finished, it keeps answering HEAD with its full offset (its staged parts are gone), and a
+      // PATCH at the end has nothing to add: 204, and no second attachment.
+      const after = await tus(uploader, 'HEAD', location);
+      expect([after.status, after.headers['upload-offset'], after.headers['upload-length']]).toEqual([200, '20', '20']);
+      expect(existsSync(path.join(system.env.LOCAL_UPLOADS_DIR, 'tus', location.split('/').pop()!))).toBe(false);
+      const attachments = await system.db.attachment.count({ where: { realmId } });
+      const again = await tus(uploader, 'PATCH', location, { 'Upload-Offset': 20, 'Content-Type': 'application/offset+octet-stream' }, Buffer.alloc(0));
+      expect([again.status, again.headers['upload-offset']]).toEqual([204, '20']);
+      expect(await system.db.attachment.count({ where: { realmId } })).toBe(attachments);
+      expect((await tus(recipient, 'HEAD', location)).status).toBe(404); // still not theirs
     });
 
     it('answers a refusal made before reading the chunk once the chunk has arrived: never a reset or a 503', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, statement } from '@teamchat/db';
 
-/** A resumable upload in progress (`tus_uploads`): its length, how much is stored, and where. */
+/** A resumable upload (`tus_uploads`): its length, how much is stored, and where (no parts once finished). */
 export interface TusUploadRow {
   id: string;
   size: number;
@@ -32,7 +32,14 @@ const deleteTusUpload = statement<{ parts: string[] }, [id: string]>(
   `DELETE FROM tus_uploads WHERE id = $1 RETURNING parts`,
 );
 
-/** Uploads begun before a time and never finished: removed with their parts. */
+/** A finished upload keeps its row (its length and offset, for HEAD) without its parts, which it answers. */
+const finishTusUpload = statement<{ parts: string[] }, [id: string]>(
+  'uploads.finish_tus_upload',
+  `UPDATE tus_uploads AS t SET parts = '{}' FROM (SELECT id, parts FROM tus_uploads WHERE id = $1 FOR UPDATE) AS before
+    WHERE t.id = before.id RETURNING before.parts`,
+);
+
+/** Uploads begun before a time (unfinished, or finished and kept for HEAD): removed with their parts. */
 const deleteTusUploadsBefore = statement<{ id: string; parts: string[] }, [before: Date]>(
   'uploads.delete_tus_uploads_before',
   `DELETE FROM tus_uploads WHERE created_at < $1 RETURNING id, parts`,
@@ -71,7 +78,13 @@ export class TusUploadsRepository {
     return removed ? removed.parts : null;
   }
 
-  /** Deletes the uploads begun before `before` (never finished); answers them with their parts. */
+  /** Empties a finished upload's parts (its file is an attachment by now); answers them, null when there is no such upload. */
+  async finish(id: string): Promise<string[] | null> {
+    const [finished] = await this.pg.run(finishTusUpload, id);
+    return finished ? finished.parts : null;
+  }
+
+  /** Deletes the uploads begun before `before`; answers them with their parts. */
   deleteBegunBefore(before: Date): Promise<{ id: string; parts: string[] }[]> {
     return this.pg.run(deleteTusUploadsBefore, before);
   }

@@ -109,9 +109,9 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** A finished upload's parts and row (its file is in attachment storage by now); never fails. */
+  /** A finished upload's parts (its file is in attachment storage by now); its state stays for HEAD. Never fails. */
   private async removeFinished(id: string): Promise<void> {
-    await this.datastore.remove(id).catch((error: unknown) => this.logger.warn({ err: error, upload: id }, 'finished resumable upload not removed'));
+    await this.datastore.finished(id).catch((error: unknown) => this.logger.warn({ err: error, upload: id }, 'finished resumable upload not removed'));
   }
 
   onModuleInit(): void {
@@ -133,9 +133,30 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
    * connection under the gateway still streaming the body, which then loses the answer.
    */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (await this.alreadyComplete(req)) {
+      // As tusd: a PATCH to a finished upload at its final offset has nothing to add (204), and
+      // must not finish it, and make its attachment, twice.
+      await requestBodyRead(req);
+      res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Upload-Offset': req.headers['upload-offset'] ?? '' }).end();
+      return;
+    }
     const answer = await this.server.handleWeb(new NodeRequest({ req, res }));
     await requestBodyRead(req);
     await sendNodeResponse(res, answer);
+  }
+
+  /** A PATCH by its uploader, at the final offset, of an upload already complete. */
+  private async alreadyComplete(req: IncomingMessage): Promise<boolean> {
+    if (req.method !== 'PATCH') return false;
+    const id = (req.url ?? '').split('?')[0].split('/').pop() ?? '';
+    if (!StorageTusStore.isUploadId(id)) return false;
+    const upload = await this.datastore.getUpload(id).catch(() => undefined);
+    if (!upload || upload.size === undefined || upload.offset !== upload.size || req.headers['upload-offset'] !== String(upload.size)) return false;
+    try {
+      return upload.metadata?.owner === String(callerOf(req).user?.id);
+    } catch {
+      return false; // no caller: the tus server refuses it
+    }
   }
 
   private async finish(caller: TusCaller, upload: Upload): Promise<{ url: string; filename: string }> {

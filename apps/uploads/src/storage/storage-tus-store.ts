@@ -73,6 +73,17 @@ export class StorageTusStore extends DataStore {
     await this.deleteParts(parts);
   }
 
+  /**
+   * A finished upload (its file is an attachment now) lets its parts go but keeps its state, so
+   * HEAD answers its full offset for as long as unfinished ones are kept, as Zulip's tusd does.
+   */
+  async finished(id: string): Promise<void> {
+    if (!StorageTusStore.isUploadId(id)) throw ERRORS.FILE_NOT_FOUND;
+    const parts = await this.uploads.finish(id);
+    if (parts === null) throw ERRORS.FILE_NOT_FOUND;
+    await this.deleteParts(parts);
+  }
+
   /** The upload's bytes so far: its parts one after another, read one at a time. */
   async read(id: string): Promise<Readable> {
     const { parts } = await this.row(id);
@@ -87,7 +98,7 @@ export class StorageTusStore extends DataStore {
     return out;
   }
 
-  /** Removes uploads begun more than `getExpiration()` ago and never finished; answers how many. */
+  /** Removes uploads begun more than `getExpiration()` ago (unfinished, or finished and kept for HEAD); answers how many. */
   override async deleteExpired(): Promise<number> {
     const before = new Date(Date.now() - this.getExpiration());
     const expired = await this.uploads.deleteBegunBefore(before);
