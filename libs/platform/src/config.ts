@@ -23,6 +23,11 @@ export const configSchema = z.object({
     .regex(/^([A-Za-z0-9_-]+\.)?$/, 'must be empty or a token followed by a dot')
     .default(''),
   NATS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  /**
+   * The most commands one process runs at once; beyond it a command is refused at once (503,
+   * Retry-After), not queued until every caller times out together.
+   */
+  COMMAND_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(512),
   REDIS_KEY_PREFIX: z.string().default('teamchat:'),
   /** The public URL of the root domain; organizations live at `<subdomain>.<host>`. */
   EXTERNAL_URL: z.string().url().default('http://localhost:9991'),

@@ -11,6 +11,7 @@ export * from './dependency-errors';
 export * from './bootstrap';
 export * from './health/readiness';
 export * from './commands/command-client';
+export * from './commands/command-deadline';
 export * from './commands/command-connection';
 export * from './commands/command-handler.decorator';
 export * from './commands/command-server';

@@ -27,7 +27,7 @@ export function sendError(req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>
     res.setHeader('WWW-Authenticate', isSessionRequest(req) ? 'Session realm="zulip"' : 'Basic realm="zulip"');
   }
   const retryAfter = error.extra['retry-after'];
-  if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') {
+  if ((error.code === 'RATE_LIMIT_HIT' || error.code === 'SERVICE_UNAVAILABLE') && typeof retryAfter === 'number') {
     res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
   }
   const body = JSON.stringify({ result: 'error', msg: error.message, code: error.code, ...error.extra });

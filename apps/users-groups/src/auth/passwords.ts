@@ -1,19 +1,53 @@
+import { overloaded, timeLeftMs } from '@teamchat/platform';
 import argon2 from 'argon2';
 
 /** argon2id with the library's defaults (OWASP-grade memory and time cost). */
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id });
+export const hashPassword = (password: string): Promise<string> => hashing(() => argon2.hash(password, { type: argon2.argon2id }));
 
 /** A hash of nothing in particular, checked when the user is unknown so timing reveals nothing. */
 let decoy: Promise<string> | undefined;
 
 export async function verifyPassword(hash: string | undefined, password: string): Promise<boolean> {
   if (!hash) {
-    decoy ??= hashPassword('decoy password that no account has');
-    await argon2.verify(await decoy, password).catch(() => false);
+    decoy ??= argon2.hash('decoy password that no account has', { type: argon2.argon2id });
+    const against = await decoy;
+    await hashing(() => argon2.verify(against, password).catch(() => false));
     return false;
   }
-  return argon2.verify(hash, password).catch(() => false);
+  return hashing(() => argon2.verify(hash, password).catch(() => false));
 }
+
+/**
+ * Hashing and checking passwords costs tens of milliseconds of a core each, on libuv's threads
+ * (UV_THREADPOOL_SIZE, 4 by default): at most that many run at once, the rest wait their turn.
+ * One that could not finish before its command's caller stops waiting (the work ahead of it,
+ * at the recent average per hash) is refused at once, before any work: under a burst the
+ * callers beyond what the process can serve in time hear 503 promptly, having changed nothing,
+ * instead of all timing out together while the work goes on.
+ */
+async function hashing<T>(work: () => Promise<T>): Promise<T> {
+  const ahead = running + waiting.length;
+  if ((Math.floor(ahead / PARALLEL_HASHES) + 1) * averageHashMs > timeLeftMs()) throw overloaded();
+  if (running < PARALLEL_HASHES) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing hash hands its place over
+  try {
+    if (averageHashMs > timeLeftMs()) throw overloaded(); // waited too long after all
+    const started = performance.now();
+    const result = await work();
+    averageHashMs = averageHashMs * 0.8 + (performance.now() - started) * 0.2;
+    return result;
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+const PARALLEL_HASHES = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+/** A moving average of one hash or check (ms), as measured here. */
+let averageHashMs = 50;
 
 /** Zulip's minimum for a new password set by an administrator or the command line. */
 export const MIN_PASSWORD_LENGTH = 6;

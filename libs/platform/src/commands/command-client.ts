@@ -6,6 +6,7 @@ import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnecti
 import { APP_CONFIG, type AppConfig } from '../config';
 import { MetricsService } from '../metrics';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
+import { DEADLINE_MARGIN_MS } from './command-deadline';
 import { ReplyInbox } from './reply-inbox';
 
 /** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
@@ -13,6 +14,8 @@ interface RequestPacket {
   pattern: string;
   data: unknown;
   id: string;
+  /** When this caller stops waiting (epoch ms), less a margin: the server starts nothing later (see command-deadline.ts). */
+  deadline: number;
 }
 interface ReplyPacket<R> {
   id?: string;
@@ -59,7 +62,7 @@ export class CommandClient implements OnApplicationShutdown {
 
   private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, carrier?: MsgHdrs): Promise<R> {
     const nats = await this.connected();
-    const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID() };
+    const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID(), deadline: Date.now() + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS) };
     let answer: ReplyPacket<R>;
     try {
       const message = await nats.inbox.request(def.subject, codec.encode(packet), timeoutMs, carrier);

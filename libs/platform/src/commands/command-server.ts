@@ -12,11 +12,14 @@ import { SpanKind, extractNats, failSpan, inSpan, tracing } from '../tracing';
 import { inputOutOfRange, isDependencyUnavailable } from '../dependency-errors';
 import { COMMAND_DEF } from './command-handler.decorator';
 import { CommandConnection } from './command-connection';
+import { overloaded, withDeadline } from './command-deadline';
 
 /** What a caller sends (Nest's NATS packet shape, which CommandClient and Nest's client both write). */
 interface RequestPacket {
   id?: string;
   data?: unknown;
+  /** When the caller stops waiting (epoch ms); absent from callers that do not say. */
+  deadline?: number;
 }
 
 type Handler = (payload: unknown) => unknown;
@@ -112,7 +115,16 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
     } catch {
       packet = {};
     }
-    const response = tracing.enabled ? await this.traced(def, handler, packet.data, message) : await this.run(def, handler, packet.data);
+    const deadline = typeof packet.deadline === 'number' ? packet.deadline : undefined;
+    if (deadline !== undefined && Date.now() >= deadline) {
+      // The caller has stopped waiting: the work would be wasted, and its outcome unknown to them.
+      this.metrics.commandErrors.inc({ subject: def.subject, code: 'DEADLINE_PASSED' });
+      return;
+    }
+    const response =
+      this.inFlight.size >= this.config.COMMAND_MAX_IN_FLIGHT
+        ? this.fail(def, overloaded(), () => undefined)
+        : await withDeadline(deadline ?? Number.POSITIVE_INFINITY, () => (tracing.enabled ? this.traced(def, handler, packet.data, message) : this.run(def, handler, packet.data)));
     if (!message.reply) return;
     try {
       message.respond(codec.encode({ id: packet.id, response, isDisposed: true }));

@@ -1,0 +1,58 @@
+import { Factory, TestSystem, expectSuccess, type ApiResponse, type TestUser } from '@teamchat/testing';
+
+/**
+ * A burst beyond what one users-groups process can do in time: 150 accounts created at once,
+ * each hashing a password, with the gateway waiting 3 s for a command. The process takes what it
+ * can finish before its callers stop waiting and refuses the rest at once: a 200 created exactly
+ * one account, a 503 (with Retry-After) created none, and nobody waits past the deadline. Before,
+ * every request was taken, all slowed together, and a 503 could hide an account created anyway.
+ */
+describe('overload: a burst of password hashing', () => {
+  const TIMEOUT_MS = 3000;
+  let system: TestSystem;
+  let subdomain: string;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ env: { NATS_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    const org = await new Factory(system.db).organizationWithStaff({ subdomain: 'overload' });
+    subdomain = org.realm.subdomain;
+    admin = org.admin;
+  });
+  afterAll(() => system?.stop());
+
+  it('creates exactly the accounts it answers 200 for, refuses the rest at once, and answers everyone in time', async () => {
+    const password = 'Correct-Horse-Battery-9';
+    const emails = Array.from({ length: 150 }, (_, n) => `burst${n}@example.test`);
+    const timed = async <T>(request: Promise<ApiResponse<T>>) => {
+      const started = Date.now();
+      const res = await request;
+      return { res, ms: Date.now() - started };
+    };
+    const created = await Promise.all(
+      emails.map((email) => timed(system.api.post('/users', { email, password, full_name: `Burst ${email.slice(5, -13)}` }, { auth: admin, subdomain }))),
+    );
+    const statuses = created.map(({ res }) => res.status);
+    expect(new Set(statuses).size).toBeLessThanOrEqual(2);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0); // the burst was beyond the process
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+    for (const { res } of created.filter(({ res }) => res.status === 503)) {
+      expect(res.body).toMatchObject({ result: 'error', code: 'SERVICE_UNAVAILABLE' });
+      expect(res.headers.get('retry-after')).toBe('1');
+    }
+    expect(Math.max(...created.map(({ ms }) => ms))).toBeLessThan(TIMEOUT_MS + 1000);
+
+    // Every 200 made its one account, every 503 none (nothing was left running behind a refusal).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const stored = new Set((await system.db.user.findMany({ where: { deliveryEmail: { in: emails } }, select: { deliveryEmail: true } })).map((user) => user.deliveryEmail));
+    emails.forEach((email, n) => expect([email, stored.has(email)]).toEqual([email, statuses[n] === 200]));
+
+    // And the accounts work: each logs in (the checks queue the same way; a refusal is retried).
+    for (const email of emails.filter((_, n) => statuses[n] === 200).slice(0, 5)) {
+      let res = await system.api.post<{ api_key: string }>('/fetch_api_key', { username: email, password }, { subdomain });
+      while (res.status === 503) res = await system.api.post<{ api_key: string }>('/fetch_api_key', { username: email, password }, { subdomain });
+      expect(expectSuccess(res).api_key).toMatch(/^[A-Za-z0-9]{32}$/);
+    }
+  });
+});
