@@ -15,7 +15,7 @@ import { CommandClient } from './command-client';
 import { CommandHandler } from './command-handler.decorator';
 import { CommandServer } from './command-server';
 import { CommandConnection } from './command-connection';
-import { connect } from 'nats';
+import { JSONCodec, connect } from 'nats';
 
 const tag = randomBytes(4).toString('hex');
 const def = <P, R>(name: string, payload: z.ZodType<P>): CommandDef<P, R> => ({
@@ -106,6 +106,27 @@ describe('CommandServer', () => {
       await expect(client.call(double, { n: 21 })).resolves.toEqual({ doubled: 42 });
       expect(app.get(CommandServer).isConnected()).toBe(true);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('never starts a command whose caller has stopped waiting, and refuses at once beyond its limit', async () => {
+    const app = await startService();
+    const nats = await connect({ servers: TEST_NATS_URL });
+    try {
+      const before = handled;
+      const late = { pattern: double.subject, id: 'late', data: { n: 1 }, deadline: Date.now() - 1 };
+      await expect(nats.request(double.subject, JSONCodec().encode(late), { timeout: 500 })).rejects.toThrow();
+      expect(handled).toBe(before); // not run, not answered
+      // Within its deadline, the same command runs.
+      await expect(client.call(double, { n: 2 })).resolves.toEqual({ doubled: 4 });
+      expect(handled).toBe(before + 1);
+      // More at once than COMMAND_MAX_IN_FLIGHT (512): the ones beyond are refused at once, with Retry-After.
+      const outcomes = await Promise.all(Array.from({ length: 530 }, () => client.call(slow, { ms: 300 }).then(() => 'ok', (error: ZulipError) => `${error.code}:${String(error.extra['retry-after'])}`)));
+      expect(outcomes.filter((outcome) => outcome === 'ok')).toHaveLength(512);
+      expect(outcomes.filter((outcome) => outcome !== 'ok')).toEqual(Array(18).fill('SERVICE_UNAVAILABLE:1'));
+    } finally {
+      await nats.close();
       await app.close();
     }
   });
