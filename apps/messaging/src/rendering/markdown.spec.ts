@@ -54,4 +54,32 @@ describe('renderMarkdown', () => {
     const env = newMentionEnv([{ id: 3, fullName: '<b>Bold</b>' }]);
     expect(renderMarkdown('@**<b>Bold</b>**', env)).toContain('@&lt;b&gt;Bold&lt;/b&gt;</span>');
   });
+
+  it("renders Zulip's ```quote fence as a blockquote holding Markdown, not as code", () => {
+    expect(renderMarkdown('```quote\nHello **there**\n```\nafter')).toBe(
+      '<blockquote>\n<p>Hello <strong>there</strong></p>\n</blockquote>\n<p>after</p>',
+    );
+    expect(renderMarkdown('~~~quote\nx\n~~~')).toBe('<blockquote>\n<p>x</p>\n</blockquote>');
+  });
+
+  it('keeps a code fence inside a quote, whose closing line does not end the quote', () => {
+    expect(renderMarkdown('```quote\nouter\n```python\nx = 1\n```\nstill\n```\nout')).toBe(
+      '<blockquote>\n<p>outer</p>\n<pre><code class="language-python">x = 1\n</code></pre>\n<p>still</p>\n</blockquote>\n<p>out</p>',
+    );
+  });
+
+  it('runs an unclosed quote to the end of the message, and leaves a code fence that merely says quote as code', () => {
+    expect(renderMarkdown('```quote\nunclosed')).toBe('<blockquote>\n<p>unclosed</p>\n</blockquote>');
+    expect(renderMarkdown('```py\nquote\n```')).toBe('<pre><code class="language-py">quote\n</code></pre>');
+  });
+
+  it("renders Zulip's ```spoiler fence with its header shown and its content hidden", () => {
+    expect(renderMarkdown('```spoiler The *end*\nHe dies\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header">\n<p>The <em>end</em></p>\n</div>' +
+        '<div class="spoiler-content" aria-hidden="true">\n<p>He dies</p>\n</div></div>',
+    );
+    expect(renderMarkdown('```spoiler\nx\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n<p>x</p>\n</div></div>',
+    );
+  });
 });

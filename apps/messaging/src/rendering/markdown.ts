@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { mentionsPlugin, type MentionEnv } from './mentions';
+import { quoteSpoilerPlugin } from './quote-spoiler';
 
 /**
  * The one Markdown renderer. Raw HTML is never passed through (`html: false` escapes it), and
@@ -18,6 +19,7 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 };
 
 md.use(mentionsPlugin);
+md.use(quoteSpoilerPlugin);
 
 /** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned). */
 export function renderMarkdown(source: string, mentions?: MentionEnv): string {

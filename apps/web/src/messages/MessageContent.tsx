@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify';
-import { useMemo } from 'react';
+import { useMemo, type MouseEvent } from 'react';
 
 // Links the server rendered open outside the app, never with access to it.
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -23,5 +23,14 @@ export function MessageContent({ html }: { html: string }) {
       }),
     [html],
   );
-  return <div className="content" dangerouslySetInnerHTML={{ __html: clean }} />;
+  return <div className="content" onClick={toggleSpoiler} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
+
+/** A click on a spoiler's header shows or hides its content (Zulip's spoiler block). */
+function toggleSpoiler(event: MouseEvent<HTMLDivElement>): void {
+  const header = (event.target as Element).closest('.spoiler-header');
+  const block = header?.parentElement;
+  if (!block?.classList.contains('spoiler-block')) return;
+  const open = block.classList.toggle('spoiler-open');
+  block.querySelector(':scope > .spoiler-content')?.setAttribute('aria-hidden', String(!open));
 }
