@@ -42,6 +42,22 @@ export interface User {
   role?: number;
 }
 
+/** A user group (realm_user_groups, the `user_group` events). */
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  members: number[];
+  direct_subgroup_ids?: number[];
+  is_system_group: boolean;
+  deactivated?: boolean;
+  /** Who may mention the group: a group's id, or people and groups named directly. */
+  can_mention_group?: GroupSettingValue;
+}
+
+/** Zulip's group-setting value: one group's id, or an anonymous group of members and subgroups. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
 export interface UnreadMessages {
   streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
   pms: { other_user_id: number; unread_message_ids: number[] }[];
@@ -79,6 +95,7 @@ export interface RegisterAnswer {
   full_name: string;
   subscriptions: Subscription[];
   realm_users: User[];
+  realm_user_groups?: UserGroup[];
   unread_msgs: UnreadMessages;
   realm_name?: string;
   is_admin?: boolean;

@@ -6,6 +6,7 @@ import { MessageContent } from '../messages/MessageContent';
 import type { Narrow } from '../narrow/narrow';
 import { takeComposeRequest, useComposeRequest, type ComposeRequest } from './compose-requests';
 import { useDraftSaver } from './drafts';
+import { useAutocomplete } from './Autocomplete';
 import { SendLater } from './SendLater';
 import { useUploads } from './uploads';
 
@@ -49,6 +50,16 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         : null;
 
   const drafts = useDraftSaver();
+  const autocomplete = useAutocomplete(
+    state,
+    content,
+    (text) => {
+      setContent(text);
+      setPreview(null);
+      if (target) drafts.changed(target, text);
+    },
+    textbox,
+  );
   const uploads = useUploads((link) => {
     setContent((text) => `${text}${text === '' || text.endsWith('\n') || text.endsWith(' ') ? '' : ' '}${link}`);
   });
@@ -139,6 +150,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (autocomplete.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -178,6 +190,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
       <textarea
         ref={textbox}
         aria-label={t('Message')}
+        {...autocomplete.textboxProps}
         placeholder={narrow.kind === 'dm' ? t('Message {{people}}', { people: narrow.label }) : t('Message')}
         value={content}
         onChange={(e) => {
@@ -191,6 +204,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         onBlur={stopTyping}
         rows={3}
       />
+      {autocomplete.list}
       {preview !== null && (
         <section className="preview" aria-label={t('Preview')}>
           <MessageContent html={preview} />

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, Message, RegisterAnswer, ScheduledMessage, Subscription, User } from '../api/types';
+import type { Draft, GroupSettingValue, Message, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -14,6 +14,8 @@ export interface ChatState {
   realmName: string;
   subscriptions: Subscription[];
   users: Record<number, User>;
+  /** The organization's user groups, deactivated ones left out. */
+  groups: UserGroup[];
   unread: Record<number, string>;
   /** A topic's conversation key → the topic as written (keys compare without case). */
   topicNames: Record<string, string>;
@@ -59,6 +61,7 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     realmName: answer.realm_name ?? '',
     subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
+    groups: (answer.realm_user_groups ?? []).filter((group) => !group.deactivated),
     unread,
     topicNames,
     typingStartedWaitMs: answer.server_typing_started_wait_period_milliseconds ?? 10_000,
@@ -86,4 +89,20 @@ export const chatState = (client: QueryClient) => client.getQueryData<ChatState>
 export function updateChatState(client: QueryClient, change: (state: ChatState) => ChatState): void {
   const state = chatState(client);
   if (state) client.setQueryData(CHAT_STATE, change(state));
+}
+
+/** Whether the user is in the group, directly or through its subgroups. */
+export function inGroup(state: ChatState, groupId: number, userId: number, seen = new Set<number>()): boolean {
+  if (seen.has(groupId)) return false;
+  seen.add(groupId);
+  const group = state.groups.find((g) => g.id === groupId);
+  if (!group) return false;
+  return group.members.includes(userId) || (group.direct_subgroup_ids ?? []).some((sub) => inGroup(state, sub, userId, seen));
+}
+
+/** Whether a group setting (Zulip's GroupSettingValue) includes the user. */
+export function inGroupSetting(state: ChatState, value: GroupSettingValue | undefined, userId: number): boolean {
+  if (value === undefined) return false;
+  if (typeof value === 'number') return inGroup(state, value, userId);
+  return value.direct_members.includes(userId) || value.direct_subgroups.some((sub) => inGroup(state, sub, userId));
 }

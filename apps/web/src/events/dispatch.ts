@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, Message, Reaction, ScheduledMessage, ServerEvent, Subscription, User } from '../api/types';
+import type { Draft, Message, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
 import { chatState, conversationKey, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
@@ -213,6 +213,39 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
               : st.me,
         }));
       }
+      return;
+    }
+    case 'user_group': {
+      updateChatState(client, (s) => {
+        const change = (id: number, edit: (group: UserGroup) => UserGroup) => s.groups.map((group) => (group.id === id ? edit(group) : group));
+        switch (event.op) {
+          case 'add': {
+            const group = event.group as UserGroup;
+            return { ...s, groups: [...s.groups.filter((g) => g.id !== group.id), group] };
+          }
+          case 'update': {
+            const data = event.data as Partial<UserGroup>;
+            const groups = change(Number(event.group_id), (group) => ({ ...group, ...data }));
+            return { ...s, groups: groups.filter((group) => !group.deactivated) };
+          }
+          case 'remove':
+            return { ...s, groups: s.groups.filter((group) => group.id !== event.group_id) };
+          case 'add_members':
+          case 'remove_members': {
+            const ids = new Set(event.user_ids as number[]);
+            const adding = event.op === 'add_members';
+            return {
+              ...s,
+              groups: change(Number(event.group_id), (group) => ({
+                ...group,
+                members: adding ? [...group.members.filter((id) => !ids.has(id)), ...ids] : group.members.filter((id) => !ids.has(id)),
+              })),
+            };
+          }
+          default:
+            return s;
+        }
+      });
       return;
     }
     case 'typing': {

@@ -1,0 +1,115 @@
+import { Factory, TestSystem, expectSuccess, type TestUser } from '@teamchat/testing';
+import { Role } from '@teamchat/zulip';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+
+const LIVE_MS = 10_000;
+
+/** The web app's composing helpers, moving, presence and administration, in a real browser (Debian chromium). */
+describe('the web app: autocomplete, moving topics, statuses and administration', () => {
+  let system: TestSystem;
+  let browser: Browser;
+  let base: string;
+  let alice: TestUser;
+  let bob: TestUser;
+  let factory: Factory;
+  let realm: { id: number };
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([TestSystem.start(), launchChromium()]);
+    base = `http://127.0.0.1:${system.ports.gateway}`;
+    factory = new Factory(system.db);
+    realm = await factory.organization({ subdomain: '', name: 'Acme' });
+    alice = await factory.user(realm, { role: Role.OWNER, fullName: 'Alice Owner', email: 'alice@acme.test' });
+    bob = await factory.user(realm, { role: Role.MEMBER, fullName: 'Bob Member', email: 'bob@acme.test' });
+    await factory.user(realm, { role: Role.MEMBER, fullName: 'Bobby Tables', email: 'bobby@acme.test' });
+    const everyone = await factory.systemGroupId(realm, 'role:everyone');
+    const backend = await factory.userGroup(realm, { name: 'backend', members: [alice, bob] });
+    await system.db.userGroup.update({ where: { id: backend.id }, data: { canMentionGroupId: everyone } });
+    await factory.userGroup(realm, { name: 'backstage', members: [bob] });
+    await factory.channel(realm, { name: 'general', subscribers: [alice, bob] });
+    await factory.channel(realm, { name: 'design', subscribers: [alice, bob] });
+  }, 600_000);
+
+  afterAll(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    await browser?.close();
+    await system?.stop();
+  });
+
+  async function loggedIn(user: TestUser, hash = ''): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${base}/${hash}`);
+    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor();
+    return page;
+  }
+
+  let alicePage: Promise<Page> | undefined;
+  const alices = () => (alicePage ??= loggedIn(alice));
+
+  const messages = (page: Page) => page.getByRole('region', { name: 'Messages' }).getByRole('article');
+  const channelLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name, exact: true });
+
+  it('completes @people, @groups, #channels, #channel>topic and :emoji: in the compose box with the keyboard', async () => {
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'design', topic: 'mockups', content: 'Up' }, { subdomain: '', auth: bob }));
+    const page = await alices();
+    await channelLink(page, 'general').click();
+    await page.getByRole('textbox', { name: 'Topic' }).fill('links');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+
+    await box.pressSequentially('Hi @bob');
+    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    expect(await suggestions.getByRole('option').allTextContents()).toEqual(['Bob Member bob@acme.test', 'Bobby Tables bobby@acme.test']);
+    expect(await suggestions.getByRole('option', { selected: true }).textContent()).toContain('Bob Member');
+    await box.press('ArrowDown');
+    expect(await suggestions.getByRole('option', { selected: true }).textContent()).toContain('Bobby Tables');
+    // The textbox points at the chosen option, as the combobox pattern asks.
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await suggestions.getByRole('option', { selected: true }).getAttribute('id'));
+    await box.press('ArrowUp');
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('Hi @**Bob Member** ');
+    await suggestions.waitFor({ state: 'detached' });
+
+    // Only a group Alice may mention is offered (backstage's can_mention_group is nobody).
+    await box.pressSequentially('and @back');
+    await suggestions.getByRole('option', { name: /backend/ }).waitFor();
+    expect(await suggestions.getByRole('option').allTextContents()).toEqual(['backend']);
+    await box.press('Tab');
+    await box.pressSequentially('see #des');
+    await suggestions.getByRole('option', { name: 'design' }).waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('Hi @**Bob Member** and @*backend* see #**design** ');
+
+    // Backspacing into the channel link and typing ">" offers its topics.
+    await box.press('Backspace');
+    await box.press('Backspace');
+    await box.press('Backspace');
+    await box.pressSequentially('>mo');
+    await suggestions.getByRole('option', { name: 'mockups' }).waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('Hi @**Bob Member** and @*backend* see #**design>mockups** ');
+
+    await box.pressSequentially(':tada');
+    await suggestions.getByRole('option', { name: /^:tada:/ }).waitFor({ timeout: LIVE_MS });
+    await box.press('Enter');
+    // Escape closes the list without choosing; Enter then sends.
+    await box.pressSequentially('@bo');
+    await suggestions.waitFor();
+    await box.press('Escape');
+    await suggestions.waitFor({ state: 'detached' });
+    expect(await box.inputValue()).toBe('Hi @**Bob Member** and @*backend* see #**design>mockups** :tada: @bo');
+    await box.press('Enter');
+    const sent = messages(page).filter({ hasText: 'see' });
+    await sent.waitFor({ timeout: LIVE_MS });
+    const html = await sent.innerHTML();
+    expect(html).toContain('user-mention');
+    expect(html).toContain('user-group-mention');
+  });
+});
