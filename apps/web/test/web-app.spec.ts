@@ -248,10 +248,11 @@ describe('the web app in a real browser (Debian chromium)', () => {
     expect(await box.inputValue()).toMatch(/^@_\*\*Alice Owner\|\d+\*\* \[said\]\(#narrow\/channel\/\d+-general\/topic\/actions\/near\/\d+\):\n/);
     expect(await b.getByRole('textbox', { name: 'Topic' }).inputValue()).toBe('actions');
     await b.getByRole('button', { name: 'Preview' }).click();
-    // The server renders it (its Markdown shows a quote fence as a code block, where Zulip's shows a blockquote).
+    // The server renders it: the quote fence a blockquote holding the quoted Markdown, as in Zulip.
     const preview = b.getByRole('region', { name: 'Preview' });
     await preview.getByRole('link', { name: 'said' }).waitFor({ timeout: LIVE_MS });
-    expect(await preview.textContent()).toContain('React to this, **edited**');
+    expect(await preview.locator('blockquote').textContent()).toContain('React to this, edited');
+    expect(await preview.locator('blockquote strong', { hasText: 'edited' }).count()).toBe(1);
     await box.fill('');
     // A star is one's own: Bob's shows pressed, Alice's not.
     await edited.getByRole('button', { name: 'Star', exact: true }).click();
