@@ -112,4 +112,57 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     expect(html).toContain('user-mention');
     expect(html).toContain('user-group-mention');
   });
+
+  let bobPage: Promise<Page> | undefined;
+  const bobs = () => (bobPage ??= loggedIn(bob));
+
+  it('moves a whole topic to another channel and one message to another topic, live on the other side', async () => {
+    for (const content of ['Plan A', 'Plan B']) {
+      expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'general', topic: 'plans', content }, { subdomain: '', auth: bob }));
+    }
+    const [a, b] = await Promise.all([alices(), bobs()]);
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    await a.goto(`${base}/#narrow/channel/${general.id}-general/topic/plans`);
+    await messages(a).filter({ hasText: 'Plan B' }).waitFor({ timeout: LIVE_MS });
+    await channelLink(b, 'design').click();
+
+    await a.getByRole('toolbar', { name: 'Topic actions' }).getByRole('button', { name: 'Move topic' }).click();
+    const dialog = a.getByRole('dialog', { name: 'Move messages' });
+    await dialog.getByRole('combobox', { name: 'New channel' }).selectOption({ label: 'design' });
+    await dialog.getByRole('textbox', { name: 'New topic' }).fill('roadmap');
+    expect(await dialog.getByRole('combobox', { name: 'Which messages' }).inputValue()).toBe('change_all');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    // Alice follows the topic to its new place; Bob, reading design, sees it arrive.
+    await a.getByRole('heading', { name: '#design › roadmap' }).waitFor({ timeout: LIVE_MS });
+    await messages(a).filter({ hasText: 'Plan A' }).waitFor({ timeout: LIVE_MS });
+    await messages(b).filter({ hasText: 'Plan B' }).waitFor({ timeout: LIVE_MS });
+    const moved = await system.db.message.findMany({ where: { content: { in: ['Plan A', 'Plan B'] } }, select: { topic: true } });
+    expect(moved.map((m) => m.topic)).toEqual(['roadmap', 'roadmap']);
+
+    // Bob moves his one message to a topic of its own.
+    const planA = messages(b).filter({ hasText: 'Plan A' });
+    await planA.hover();
+    await planA.getByRole('button', { name: 'Move message' }).click();
+    const his = b.getByRole('dialog', { name: 'Move messages' });
+    expect(await his.getByRole('combobox', { name: 'Which messages' }).inputValue()).toBe('change_one');
+    await his.getByRole('textbox', { name: 'New topic' }).fill('plan a');
+    await his.getByRole('button', { name: 'Move', exact: true }).click();
+    await a.getByRole('navigation', { name: 'Topics' }).getByRole('link', { name: 'plan a' }).waitFor({ timeout: LIVE_MS });
+    await messages(a).filter({ hasText: 'Plan A' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
+
+  it('offers no moving to a member the organization does not let move messages', async () => {
+    const admins = await factory.systemGroupId(realm, 'role:administrators');
+    await system.db.realm.update({ where: { id: realm.id }, data: { canMoveMessagesBetweenTopicsGroupId: admins, canMoveMessagesBetweenChannelsGroupId: admins } });
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'general', topic: 'fixed', content: 'Stays here' }, { subdomain: '', auth: alice }));
+    const page = await loggedIn(bob);
+    await page.goto(`${base}/#narrow/channel/${general.id}-general/topic/fixed`);
+    const message = messages(page).filter({ hasText: 'Stays here' });
+    await message.waitFor({ timeout: LIVE_MS });
+    await page.getByRole('toolbar', { name: 'Topic actions' }).getByRole('button', { name: 'Mark as resolved' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Move topic' }).count()).toBe(0);
+    expect(await message.getByRole('button', { name: 'Move message' }).count()).toBe(0);
+    await system.db.realm.update({ where: { id: realm.id }, data: { canMoveMessagesBetweenTopicsGroupId: null, canMoveMessagesBetweenChannelsGroupId: null } });
+  });
 });

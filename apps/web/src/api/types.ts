@@ -104,6 +104,8 @@ export interface RegisterAnswer {
   scheduled_messages?: ScheduledMessage[];
   user_settings?: { color_scheme?: number; full_name?: string };
   realm_allow_message_editing?: boolean;
+  realm_can_move_messages_between_topics_group?: GroupSettingValue;
+  realm_can_move_messages_between_channels_group?: GroupSettingValue;
   server_typing_started_wait_period_milliseconds?: number;
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_expiry_period_milliseconds?: number;

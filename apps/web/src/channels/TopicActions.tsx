@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
-import { FOLLOWED, MUTED, topicKey, type ChatState } from '../events/chat-state';
+import { FOLLOWED, MUTED, mayMove, topicKey, type ChatState } from '../events/chat-state';
+import { MoveMessages } from '../messages/MoveMessages';
 import { narrowHash } from '../narrow/narrow';
 
 /** Zulip's prefix of a resolved topic. */
@@ -10,11 +11,12 @@ export const RESOLVED = '✔ ';
 /**
  * The toolbar "Topic actions" of a topic being read: mute or follow it (POST /user_topics; the
  * user_topic event sets the buttons) and mark it resolved or not (the topic renamed with or
- * without "✔ " for all its messages; the view follows it).
+ * without "✔ " for all its messages; the view follows it), and move it (when I may).
  */
 export function TopicActions({ state, channelId, channelName, topic, messageId }: { state: ChatState; channelId: number; channelName: string; topic: string; messageId?: number }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const [moving, setMoving] = useState(false);
   const known = state.topicPolicies[topicKey(channelId, topic)] ?? 0;
   // The choice shows at once; the user_topic event confirms it (and a refusal takes it back).
   const [chosen, setChosen] = useState<{ topic: string; policy: number; over: number } | null>(null);
@@ -54,6 +56,14 @@ export function TopicActions({ state, channelId, channelName, topic, messageId }
       <button type="button" className="secondary" disabled={messageId === undefined} onClick={() => void toggleResolved()}>
         {resolved ? t('Mark as unresolved') : t('Mark as resolved')}
       </button>
+      {mayMove(state, 'topic') && (
+        <button type="button" className="secondary" aria-expanded={moving} disabled={messageId === undefined} onClick={() => setMoving(!moving)}>
+          {t('Move topic')}
+        </button>
+      )}
+      {moving && messageId !== undefined && (
+        <MoveMessages state={state} messageId={messageId} channelId={channelId} topic={topic} mode="change_all" onClose={() => setMoving(false)} />
+      )}
       {error && (
         <span role="alert" className="error">
           {error}

@@ -9,6 +9,9 @@ import { otherPeople } from '../narrow/narrow';
  */
 export interface ChatState {
   me: { user_id: number; email: string; full_name: string; isAdmin: boolean };
+  /** Who may move messages to another topic, and to another channel (realm group settings). */
+  moveTopicsGroup?: GroupSettingValue;
+  moveChannelsGroup?: GroupSettingValue;
   /** The organization lets people edit their messages (realm_allow_message_editing). */
   allowEditing: boolean;
   realmName: string;
@@ -58,6 +61,8 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
   return {
     me: { user_id: answer.user_id, email: answer.email, full_name: answer.full_name, isAdmin: answer.is_admin === true },
     allowEditing: answer.realm_allow_message_editing !== false,
+    moveTopicsGroup: answer.realm_can_move_messages_between_topics_group,
+    moveChannelsGroup: answer.realm_can_move_messages_between_channels_group,
     realmName: answer.realm_name ?? '',
     subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
@@ -105,4 +110,10 @@ export function inGroupSetting(state: ChatState, value: GroupSettingValue | unde
   if (value === undefined) return false;
   if (typeof value === 'number') return inGroup(state, value, userId);
   return value.direct_members.includes(userId) || value.direct_subgroups.some((sub) => inGroup(state, sub, userId));
+}
+
+/** Whether I may move messages to another topic (`topics`) or another channel, as the organization's settings say (administrators always may). */
+export function mayMove(state: ChatState, to: 'topic' | 'channel'): boolean {
+  if (state.me.isAdmin) return true;
+  return inGroupSetting(state, to === 'topic' ? state.moveTopicsGroup : state.moveChannelsGroup, state.me.user_id);
 }

@@ -2,12 +2,13 @@ import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
 import type { Message, Reaction } from '../api/types';
-import type { ChatState } from '../events/chat-state';
+import { mayMove, type ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
 import { requestCompose } from '../compose/compose-requests';
 import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { PICKER_EMOJI, emojiGlyph } from './emoji';
 import { MessageContent } from './MessageContent';
+import { MoveMessages } from './MoveMessages';
 
 const timeOf = (seconds: number) => new Date(seconds * 1000);
 
@@ -63,6 +64,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   const [picking, setPicking] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [moving, setMoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   const when = timeOf(message.timestamp);
@@ -164,6 +166,11 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
               {t('Edit')}
             </button>
           )}
+          {message.type === 'stream' && (mine || mayMove(state, 'topic')) && (
+            <button type="button" aria-expanded={moving} onClick={() => setMoving(!moving)}>
+              {t('Move message')}
+            </button>
+          )}
           {(mine || state.me.isAdmin) && (
             <button type="button" onClick={() => setDeleting(true)}>
               {t('Delete')}
@@ -233,6 +240,9 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
             </button>
           </div>
         </form>
+      )}
+      {moving && message.type === 'stream' && (
+        <MoveMessages state={state} messageId={message.id} channelId={message.stream_id ?? 0} topic={message.subject} mode="change_one" onClose={() => setMoving(false)} />
       )}
       <Reactions message={message} state={state} toggle={toggle} />
       {deleting && (
