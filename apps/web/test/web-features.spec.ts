@@ -165,4 +165,26 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     expect(await message.getByRole('button', { name: 'Move message' }).count()).toBe(0);
     await system.db.realm.update({ where: { id: realm.id }, data: { canMoveMessagesBetweenTopicsGroupId: null, canMoveMessagesBetweenChannelsGroupId: null } });
   });
+
+  it('shows who is active with a presence dot, and a status set in the app live on the other side', async () => {
+    const [a, b] = await Promise.all([alices(), bobs()]);
+    const person = (page: Page, name: string) => page.getByRole('navigation', { name: 'Direct messages' }).getByRole('listitem').filter({ hasText: name });
+    // Alice's app reports her presence; Bobby Tables never opened it.
+    await person(b, 'Alice Owner').getByRole('img', { name: 'Active' }).waitFor({ timeout: LIVE_MS });
+    await person(b, 'Bobby Tables').getByRole('img', { name: 'Offline' }).waitFor();
+
+    await a.getByRole('button', { name: 'Set status' }).click();
+    const dialog = a.getByRole('dialog', { name: 'Set status' });
+    await dialog.getByRole('combobox', { name: 'Status emoji' }).selectOption('rocket');
+    await dialog.getByRole('textbox', { name: 'Status text' }).fill('Shipping');
+    await dialog.getByRole('button', { name: 'Save status' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await person(b, 'Alice Owner').getByText('🚀 Shipping').waitFor({ timeout: LIVE_MS });
+    const stored = await system.api.get(`/users/${alice.id}/status`, {}, { subdomain: '', auth: bob });
+    expect(stored.body).toMatchObject({ status: { status_text: 'Shipping', emoji_name: 'rocket', emoji_code: '1f680' } });
+
+    await a.getByRole('button', { name: 'Set status' }).click();
+    await a.getByRole('dialog', { name: 'Set status' }).getByRole('button', { name: 'Clear status' }).click();
+    await person(b, 'Alice Owner').getByText('Shipping').waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
 });

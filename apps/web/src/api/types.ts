@@ -58,6 +58,21 @@ export interface UserGroup {
 /** Zulip's group-setting value: one group's id, or an anonymous group of members and subgroups. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
+/** When a user was last active and last idle (Zulip's modern presence format, Unix seconds). */
+export interface Presence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+/** A user's status: text and emoji (each absent when unset). */
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
 export interface UnreadMessages {
   streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
   pms: { other_user_id: number; unread_message_ids: number[] }[];
@@ -96,6 +111,11 @@ export interface RegisterAnswer {
   subscriptions: Subscription[];
   realm_users: User[];
   realm_user_groups?: UserGroup[];
+  presences?: Record<string, Presence>;
+  server_timestamp?: number;
+  server_presence_ping_interval_seconds?: number;
+  server_presence_offline_threshold_seconds?: number;
+  user_status?: Record<string, UserStatus>;
   unread_msgs: UnreadMessages;
   realm_name?: string;
   is_admin?: boolean;

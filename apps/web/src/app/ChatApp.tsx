@@ -16,6 +16,8 @@ import { AdminPage } from '../settings/AdminPage';
 import { SettingsPage } from '../settings/SettingsPage';
 import { useRoute } from './route';
 import { DirectMessageList } from '../people/DirectMessageList';
+import { startPresenceReporter } from '../people/presence';
+import { StatusDialog } from '../people/StatusDialog';
 import { SESSION } from './App';
 
 /** The logged-in app: the event queue runs while it is shown. */
@@ -23,6 +25,8 @@ export function ChatApp() {
   const { t } = useTranslation();
   const client = useQueryClient();
   useEffect(() => startEventQueue(client), [client]);
+  useEffect(() => startPresenceReporter(client), [client]);
+  const [settingStatus, setSettingStatus] = useState(false);
   const state = useQuery<ChatState>({ queryKey: CHAT_STATE, queryFn: skipToken }).data;
   const route = useRoute(state);
   const narrow = route.page === 'narrow' ? route.narrow : ALL;
@@ -49,6 +53,10 @@ export function ChatApp() {
         </a>
         <SearchBox state={state} narrow={narrow} />
         <span className="me">{state.me.full_name}</span>
+        <button type="button" className="secondary" aria-expanded={settingStatus} onClick={() => setSettingStatus(!settingStatus)}>
+          {t('Set status')}
+        </button>
+        {settingStatus && <StatusDialog state={state} onClose={() => setSettingStatus(false)} />}
         <a href="#settings" aria-current={route.page === 'settings' ? 'page' : undefined}>
           {t('Settings')}
         </a>

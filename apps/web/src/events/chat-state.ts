@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, GroupSettingValue, Message, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup } from '../api/types';
+import type { Draft, GroupSettingValue, Message, Presence, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -20,6 +20,12 @@ export interface ChatState {
   /** The organization's user groups, deactivated ones left out. */
   groups: UserGroup[];
   unread: Record<number, string>;
+  /** Each user's last activity (by user id), and how the server times it. */
+  presences: Record<number, Presence>;
+  presencePingSeconds: number;
+  presenceOfflineSeconds: number;
+  /** Each user's status (by user id), for those who set one. */
+  statuses: Record<number, UserStatus>;
   /** A topic's conversation key → the topic as written (keys compare without case). */
   topicNames: Record<string, string>;
   typingStartedWaitMs: number;
@@ -68,6 +74,10 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
     groups: (answer.realm_user_groups ?? []).filter((group) => !group.deactivated),
     unread,
+    presences: Object.fromEntries(Object.entries(answer.presences ?? {}).map(([id, presence]) => [Number(id), presence])),
+    presencePingSeconds: answer.server_presence_ping_interval_seconds ?? 60,
+    presenceOfflineSeconds: answer.server_presence_offline_threshold_seconds ?? 140,
+    statuses: Object.fromEntries(Object.entries(answer.user_status ?? {}).map(([id, status]) => [Number(id), status])),
     topicNames,
     typingStartedWaitMs: answer.server_typing_started_wait_period_milliseconds ?? 10_000,
     drafts: answer.drafts ?? [],

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, Message, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup } from '../api/types';
+import type { Draft, Message, Presence, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
 import { chatState, conversationKey, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
@@ -246,6 +246,20 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
             return s;
         }
       });
+      return;
+    }
+    case 'presence': {
+      const presences = (event.presences as Record<string, Presence> | undefined) ?? {};
+      updateChatState(client, (s) => ({ ...s, presences: { ...s.presences, ...Object.fromEntries(Object.entries(presences).map(([id, p]) => [Number(id), p])) } }));
+      return;
+    }
+    case 'user_status': {
+      const userId = Number(event.user_id);
+      const change: UserStatus = {};
+      for (const key of ['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away'] as const) {
+        if (event[key] !== undefined) (change as Record<string, unknown>)[key] = event[key];
+      }
+      updateChatState(client, (s) => ({ ...s, statuses: { ...s.statuses, [userId]: { ...s.statuses[userId], ...change } } }));
       return;
     }
     case 'typing': {
