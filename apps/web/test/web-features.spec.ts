@@ -187,4 +187,32 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     await a.getByRole('dialog', { name: 'Set status' }).getByRole('button', { name: 'Clear status' }).click();
     await person(b, 'Alice Owner').getByText('Shipping').waitFor({ state: 'detached', timeout: LIVE_MS });
   });
+
+  it('groups the channels by channel folder, live as a channel joins one, and pins a view to the sidebar', async () => {
+    const b = await bobs();
+    const created = await system.api.post('/channel_folders/create', { name: 'Design team', description: 'Pixels' }, { subdomain: '', auth: alice });
+    expectSuccess(created);
+    const design = await system.db.stream.findFirstOrThrow({ where: { name: 'design' } });
+    expectSuccess(await system.api.patch(`/streams/${design.id}`, { folder_id: JSON.stringify((created.body as { channel_folder_id: number }).channel_folder_id) }, { subdomain: '', auth: alice }));
+    const channels = b.getByRole('navigation', { name: 'Channels' });
+    await channels.getByRole('group', { name: 'Design team' }).getByRole('link', { name: 'design' }).waitFor({ timeout: LIVE_MS });
+    expect(await channels.getByRole('group', { name: 'Other channels' }).getByRole('link').allTextContents()).toEqual(['general']);
+
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    await b.goto(`${base}/#narrow/channel/${general.id}-general`);
+    const views = b.getByRole('navigation', { name: 'Views' });
+    await views.getByRole('button', { name: 'Pin this view' }).click();
+    await views.getByRole('textbox', { name: 'View name' }).fill('Everyone');
+    await views.getByRole('button', { name: 'Pin', exact: true }).click();
+    await views.getByRole('link', { name: 'Everyone' }).waitFor({ timeout: LIVE_MS });
+    const stored = await system.api.get('/navigation_views', {}, { subdomain: '', auth: bob });
+    expect(stored.body).toMatchObject({ navigation_views: [{ fragment: `narrow/channel/${general.id}-general`, is_pinned: true, name: 'Everyone' }] });
+    // It stays after a reload, leads to its narrow, and goes when unpinned.
+    await b.goto(`${base}/#inbox`);
+    await b.reload();
+    await views.getByRole('link', { name: 'Everyone' }).click();
+    await b.getByRole('heading', { name: '#general' }).waitFor();
+    await views.getByRole('button', { name: 'Unpin Everyone' }).click();
+    await views.getByRole('link', { name: 'Everyone' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
 });

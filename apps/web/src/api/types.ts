@@ -30,6 +30,29 @@ export interface Subscription {
   color: string;
   is_muted?: boolean;
   pin_to_top?: boolean;
+  /** The channel's folder, if any. */
+  folder_id?: number | null;
+  desktop_notifications?: boolean | null;
+  audible_notifications?: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
+  wildcard_mentions_notify?: boolean | null;
+}
+
+/** A channel folder (channel_folders, the `channel_folder` events). */
+export interface ChannelFolder {
+  id: number;
+  name: string;
+  description: string;
+  is_archived: boolean;
+  order: number;
+}
+
+/** A navigation view: a built-in one's pinning, or one the user added (with a name). */
+export interface NavigationView {
+  fragment: string;
+  is_pinned: boolean;
+  name?: string;
 }
 
 export interface User {
@@ -111,6 +134,8 @@ export interface RegisterAnswer {
   subscriptions: Subscription[];
   realm_users: User[];
   realm_user_groups?: UserGroup[];
+  channel_folders?: ChannelFolder[];
+  navigation_views?: NavigationView[];
   presences?: Record<string, Presence>;
   server_timestamp?: number;
   server_presence_ping_interval_seconds?: number;

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, GroupSettingValue, Message, Presence, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, GroupSettingValue, NavigationView, Message, Presence, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -17,6 +17,10 @@ export interface ChatState {
   realmName: string;
   subscriptions: Subscription[];
   users: Record<number, User>;
+  /** The organization's channel folders, in their order. */
+  folders: ChannelFolder[];
+  /** My navigation views: built-in ones I pinned or hid, and those I added. */
+  navigationViews: NavigationView[];
   /** The organization's user groups, deactivated ones left out. */
   groups: UserGroup[];
   unread: Record<number, string>;
@@ -72,6 +76,8 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     realmName: answer.realm_name ?? '',
     subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
     users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
+    folders: sortFolders(answer.channel_folders ?? []),
+    navigationViews: answer.navigation_views ?? [],
     groups: (answer.realm_user_groups ?? []).filter((group) => !group.deactivated),
     unread,
     presences: Object.fromEntries(Object.entries(answer.presences ?? {}).map(([id, presence]) => [Number(id), presence])),
@@ -127,3 +133,5 @@ export function mayMove(state: ChatState, to: 'topic' | 'channel'): boolean {
   if (state.me.isAdmin) return true;
   return inGroupSetting(state, to === 'topic' ? state.moveTopicsGroup : state.moveChannelsGroup, state.me.user_id);
 }
+
+export const sortFolders = (folders: ChannelFolder[]) => [...folders].sort((a, b) => a.order - b.order || a.id - b.id);

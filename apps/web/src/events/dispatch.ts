@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Draft, Message, Presence, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, Message, NavigationView, Presence, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
-import { chatState, conversationKey, topicKey, updateChatState } from './chat-state';
+import { chatState, conversationKey, sortFolders, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
 
 /** The messages of a narrow as the cache holds them (oldest first). */
@@ -187,14 +187,56 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       } else if (event.op === 'remove') {
         const removed = new Set((event.subscriptions as { stream_id: number }[]).map((sub) => sub.stream_id));
         updateChatState(client, (s) => ({ ...s, subscriptions: s.subscriptions.filter((sub) => !removed.has(sub.stream_id)) }));
+      } else if (event.op === 'update') {
+        const property = String(event.property);
+        updateChatState(client, (s) => ({
+          ...s,
+          subscriptions: s.subscriptions.map((sub) => (sub.stream_id === event.stream_id ? { ...sub, [property]: event.value } : sub)),
+        }));
       }
       return;
     }
+    case 'channel_folder': {
+      updateChatState(client, (s) => {
+        if (event.op === 'add') {
+          const folder = event.channel_folder as ChannelFolder;
+          return { ...s, folders: sortFolders([...s.folders.filter((f) => f.id !== folder.id), folder]) };
+        }
+        if (event.op === 'update') {
+          const data = event.data as Partial<ChannelFolder>;
+          return { ...s, folders: s.folders.map((f) => (f.id === event.channel_folder_id ? { ...f, ...data } : f)) };
+        }
+        if (event.op === 'reorder') {
+          const order = event.order as number[];
+          return { ...s, folders: sortFolders(s.folders.map((f) => ({ ...f, order: order.indexOf(f.id) }))) };
+        }
+        return s;
+      });
+      return;
+    }
+    case 'navigation_view': {
+      updateChatState(client, (s) => {
+        if (event.op === 'add') {
+          const view = event.navigation_view as NavigationView;
+          return { ...s, navigationViews: [...s.navigationViews.filter((v) => v.fragment !== view.fragment), view] };
+        }
+        if (event.op === 'update') {
+          const data = event.data as Partial<NavigationView>;
+          return { ...s, navigationViews: s.navigationViews.map((v) => (v.fragment === event.fragment ? { ...v, ...data } : v)) };
+        }
+        if (event.op === 'remove') return { ...s, navigationViews: s.navigationViews.filter((v) => v.fragment !== event.fragment) };
+        return s;
+      });
+      return;
+    }
     case 'stream': {
-      if (event.op === 'update' && event.property === 'name') {
+      if (event.op === 'update' && (event.property === 'name' || event.property === 'folder_id')) {
+        const property = String(event.property);
         updateChatState(client, (s) => ({
           ...s,
-          subscriptions: s.subscriptions.map((sub) => (sub.stream_id === event.stream_id ? { ...sub, name: String(event.value) } : sub)),
+          subscriptions: s.subscriptions
+            .map((sub) => (sub.stream_id === event.stream_id ? { ...sub, [property]: event.value } : sub))
+            .sort((a, b) => a.name.localeCompare(b.name)),
         }));
       }
       return;
