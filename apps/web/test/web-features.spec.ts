@@ -53,6 +53,15 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
   let alicePage: Promise<Page> | undefined;
   const alices = () => (alicePage ??= loggedIn(alice));
 
+  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
+  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
+    const until = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   const messages = (page: Page) => page.getByRole('region', { name: 'Messages' }).getByRole('article');
   const channelLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name, exact: true });
 
@@ -214,5 +223,37 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     await b.getByRole('heading', { name: '#general' }).waitFor();
     await views.getByRole('button', { name: 'Unpin Everyone' }).click();
     await views.getByRole('link', { name: 'Everyone' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+  });
+
+  it('changes notification settings, asks to confirm a new email, and sets a channel\'s color, pin, mute and notifications', async () => {
+    const page = await loggedIn(bob);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const notifications = page.getByRole('form', { name: 'Notifications' });
+    const emails = notifications.getByRole('checkbox', { name: 'Emails for channel messages' });
+    const wasOn = await emails.isChecked();
+    await emails.click();
+    await notifications.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: LIVE_MS });
+    await page.reload();
+    await page.getByRole('form', { name: 'Notifications' }).getByRole('checkbox', { name: 'Emails for channel messages', checked: !wasOn }).waitFor({ timeout: LIVE_MS });
+
+    const email = page.getByRole('form', { name: 'Email' });
+    expect(await email.getByRole('textbox', { name: 'Email address' }).inputValue()).toBe('bob@acme.test');
+    await email.getByRole('textbox', { name: 'Email address' }).fill('robert@acme.test');
+    await email.getByRole('button', { name: 'Change email' }).click();
+    await email.getByRole('status').filter({ hasText: 'Check your email (robert@acme.test)' }).waitFor({ timeout: LIVE_MS });
+
+    const channelSettings = page.getByRole('region', { name: 'Channel settings' });
+    await channelSettings.getByRole('checkbox', { name: 'Pin to top for #general' }).click();
+    const channels = page.getByRole('navigation', { name: 'Channels' });
+    await channels.getByRole('group', { name: 'Pinned channels' }).getByRole('link', { name: 'general' }).waitFor({ timeout: LIVE_MS });
+    await channelSettings.getByRole('checkbox', { name: 'Mute for #general' }).click();
+    await channelSettings.getByRole('checkbox', { name: 'Mute for #general', checked: true }).waitFor({ timeout: LIVE_MS });
+    await channelSettings.getByRole('checkbox', { name: 'Desktop notifications for #general' }).click();
+    await channelSettings.getByLabel('Color of #general').fill('#aa3377');
+    await eventually('the server has the channel\'s settings', async () => {
+      const answer = await system.api.get('/users/me/subscriptions', {}, { subdomain: '', auth: bob });
+      const general = (answer.body as { subscriptions: { name: string; pin_to_top: boolean; is_muted: boolean; color: string; desktop_notifications: boolean | null }[] }).subscriptions.find((sub) => sub.name === 'general');
+      return general?.pin_to_top === true && general.is_muted && general.color === '#aa3377' && general.desktop_notifications !== null;
+    });
   });
 });

@@ -59,6 +59,8 @@ export interface User {
   user_id: number;
   email: string;
   full_name: string;
+  /** The real address, where the viewer may see it. */
+  delivery_email?: string;
   is_active?: boolean;
   is_bot: boolean;
   /** Zulip's role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
@@ -147,7 +149,8 @@ export interface RegisterAnswer {
   drafts?: Draft[];
   user_topics?: { stream_id: number; topic_name: string; visibility_policy: number }[];
   scheduled_messages?: ScheduledMessage[];
-  user_settings?: { color_scheme?: number; full_name?: string };
+  user_settings?: { color_scheme?: number; full_name?: string } & Record<string, unknown>;
+  delivery_email?: string;
   realm_allow_message_editing?: boolean;
   realm_can_move_messages_between_topics_group?: GroupSettingValue;
   realm_can_move_messages_between_channels_group?: GroupSettingValue;

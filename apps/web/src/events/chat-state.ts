@@ -37,6 +37,10 @@ export interface ChatState {
   /** A topic's key → my visibility policy for it (1 muted, 2 unmuted, 3 followed). */
   topicPolicies: Record<string, number>;
   scheduled: ScheduledMessage[];
+  /** My personal settings as the server has them (user_settings), by Zulip's names. */
+  settings: Record<string, unknown>;
+  /** My real email address (delivery_email). */
+  deliveryEmail: string;
   /** Zulip's color_scheme: 1 automatic, 2 dark, 3 light. */
   colorScheme: number;
 }
@@ -90,6 +94,8 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     topicPolicies: Object.fromEntries((answer.user_topics ?? []).filter((t) => t.visibility_policy !== 0).map((t) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy])),
     scheduled: answer.scheduled_messages ?? [],
     colorScheme: answer.user_settings?.color_scheme ?? 1,
+    settings: answer.user_settings ?? {},
+    deliveryEmail: answer.delivery_email ?? answer.email,
   };
 }
 

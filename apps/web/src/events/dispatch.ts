@@ -174,7 +174,13 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       return;
     }
     case 'user_settings': {
-      if (event.op === 'update' && event.property === 'color_scheme') updateChatState(client, (s) => ({ ...s, colorScheme: Number(event.value) }));
+      if (event.op !== 'update') return;
+      const property = String(event.property);
+      updateChatState(client, (s) => ({
+        ...s,
+        settings: { ...s.settings, [property]: event.value },
+        colorScheme: property === 'color_scheme' ? Number(event.value) : s.colorScheme,
+      }));
       return;
     }
     case 'subscription': {
@@ -249,6 +255,7 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         updateChatState(client, (st) => ({
           ...st,
           users: st.users[person.user_id] ? { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } : st.users,
+          deliveryEmail: person.user_id === myId && typeof person.delivery_email === 'string' ? person.delivery_email : st.deliveryEmail,
           me:
             person.user_id === myId
               ? { ...st.me, ...(change.full_name !== undefined ? { full_name: change.full_name } : {}), ...(change.role !== undefined ? { isAdmin: change.role <= 200 } : {}) }

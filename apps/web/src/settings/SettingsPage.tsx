@@ -1,38 +1,11 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
-
-/** A form's outcome: "Saved." (a status) or the server's refusal (an alert). */
-function useOutcome() {
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  return {
-    outcome,
-    async run(work: () => Promise<unknown>, done = translate('Saved.')) {
-      setOutcome(null);
-      try {
-        await work();
-        setOutcome({ ok: true, text: done });
-        return true;
-      } catch (failure) {
-        setOutcome({ ok: false, text: failure instanceof ApiError ? failure.message : translate('Something went wrong. Try again.') });
-        return false;
-      }
-    },
-  };
-}
-
-function Outcome({ outcome }: { outcome: { ok: boolean; text: string } | null }): ReactNode {
-  if (!outcome) return null;
-  return outcome.ok ? (
-    <p role="status">{outcome.text}</p>
-  ) : (
-    <p role="alert" className="error">
-      {outcome.text}
-    </p>
-  );
-}
+import { ChannelSettings } from './ChannelSettings';
+import { EmailForm, NotificationsForm } from './NotificationSettings';
+import { Outcome, useOutcome } from './outcome';
 
 /** Profile: the full name (PATCH /settings full_name). */
 function ProfileForm({ state }: { state: ChatState }) {
@@ -117,7 +90,7 @@ function DisplayForm({ state }: { state: ChatState }) {
   );
 }
 
-/** The personal settings page (#settings): profile, password, display. */
+/** The personal settings page (#settings): profile, email, password, display, notifications and each channel's settings. */
 export function SettingsPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
   return (
@@ -125,8 +98,11 @@ export function SettingsPage({ state }: { state: ChatState }) {
       <h1>{t('Settings')}</h1>
       <div className="settings">
         <ProfileForm state={state} />
+        <EmailForm state={state} />
         <PasswordForm />
         <DisplayForm state={state} />
+        <NotificationsForm state={state} />
+        <ChannelSettings state={state} />
       </div>
     </main>
   );
