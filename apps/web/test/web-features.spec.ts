@@ -256,4 +256,68 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
       return general?.pin_to_top === true && general.is_muted && general.color === '#aa3377' && general.desktop_notifications !== null;
     });
   });
+
+  it('lets an administrator manage user groups, channels, folders and the defaults for new users, and keeps a member out', async () => {
+    const member = await loggedIn(bob);
+    for (const section of ['groups', 'channels', 'defaults']) {
+      await member.goto(`${base}/#organization/${section}`);
+      await member.getByRole('alert').filter({ hasText: 'Only organization administrators can manage users.' }).waitFor({ timeout: LIVE_MS });
+      expect(await member.getByRole('form').count()).toBe(0); // no administration form (the search is a search landmark)
+    }
+
+    const page = await alices();
+    await page.goto(`${base}/#organization/users`);
+    const tabs = page.getByRole('navigation', { name: 'Organization' });
+    await tabs.getByRole('link', { name: 'User groups' }).click();
+    const create = page.getByRole('form', { name: 'Create user group' });
+    await create.getByRole('textbox', { name: 'Group name' }).fill('frontend');
+    await create.getByRole('textbox', { name: 'Description' }).fill('UI folks');
+    await create.getByRole('button', { name: 'Create group' }).click();
+    const group = page.getByRole('region', { name: 'Group frontend' });
+    await group.waitFor({ timeout: LIVE_MS });
+    await group.getByRole('combobox', { name: 'Person to add to frontend' }).selectOption({ label: 'Bob Member' });
+    await group.getByRole('button', { name: 'Add member' }).click();
+    await group.getByRole('list', { name: 'Members of frontend' }).getByText('Bob Member').waitFor({ timeout: LIVE_MS });
+    await group.getByRole('combobox', { name: 'Who can mention this group (frontend)' }).selectOption({ label: 'Members' });
+    const members = await factory.systemGroupId(realm, 'role:members');
+    await eventually('the group may be mentioned by members', async () => (await system.db.userGroup.findFirstOrThrow({ where: { name: 'frontend' } })).canMentionGroupId === members);
+    await group.getByRole('button', { name: 'Remove Bob Member from frontend' }).click();
+    await group.getByRole('list', { name: 'Members of frontend' }).getByText('Bob Member').waitFor({ state: 'detached', timeout: LIVE_MS });
+
+    await tabs.getByRole('link', { name: 'Channels' }).click();
+    const folders = page.getByRole('form', { name: 'Create folder' });
+    await folders.getByRole('textbox', { name: 'Folder name' }).fill('Infra');
+    await folders.getByRole('button', { name: 'Create folder' }).click();
+    await folders.getByRole('list', { name: 'Channel folders' }).getByText('Infra').waitFor({ timeout: LIVE_MS });
+    const newChannel = page.getByRole('form', { name: 'Create channel' });
+    await newChannel.getByRole('textbox', { name: 'Channel name' }).fill('ops');
+    await newChannel.getByRole('checkbox', { name: 'Private' }).check();
+    await newChannel.getByRole('combobox', { name: 'Folder' }).selectOption({ label: 'Infra' });
+    await newChannel.getByRole('button', { name: 'Create channel' }).click();
+    const table = page.getByRole('table', { name: 'Channels' });
+    const privacy = table.getByRole('combobox', { name: 'Privacy of #ops' });
+    await privacy.waitFor({ timeout: LIVE_MS });
+    expect(await privacy.inputValue()).toBe('private');
+    const ops = await system.db.stream.findFirstOrThrow({ where: { name: 'ops' }, include: { folder: true } });
+    expect([ops.inviteOnly, ops.folder?.name]).toEqual([true, 'Infra']);
+    // The new channel shows in the sidebar, in its folder.
+    await page.getByRole('navigation', { name: 'Channels' }).getByRole('group', { name: 'Infra' }).getByRole('link', { name: 'ops' }).waitFor({ timeout: LIVE_MS });
+    await privacy.selectOption('public');
+    await table.getByRole('combobox', { name: 'Who can post to #ops' }).selectOption({ label: 'Administrators' });
+    const admins = await factory.systemGroupId(realm, 'role:administrators');
+    await eventually('ops is public and only administrators post', async () => {
+      const now = await system.db.stream.findUniqueOrThrow({ where: { id: ops.id } });
+      return !now.inviteOnly && now.canSendMessageGroupId === admins;
+    });
+    await eventually('the table shows it', async () => (await privacy.inputValue()) === 'public');
+
+    await tabs.getByRole('link', { name: 'Defaults for new users' }).click();
+    const defaults = page.getByRole('form', { name: 'Default settings for new users' });
+    const digest = defaults.getByRole('checkbox', { name: 'Digest emails while away' });
+    const wasOn = await digest.isChecked();
+    await digest.click();
+    await defaults.getByRole('status').filter({ hasText: 'Saved.' }).waitFor({ timeout: LIVE_MS });
+    await page.reload();
+    await page.getByRole('form', { name: 'Default settings for new users' }).getByRole('checkbox', { name: 'Digest emails while away', checked: !wasOn }).waitFor({ timeout: LIVE_MS });
+  });
 });

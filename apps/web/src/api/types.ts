@@ -151,6 +151,7 @@ export interface RegisterAnswer {
   scheduled_messages?: ScheduledMessage[];
   user_settings?: { color_scheme?: number; full_name?: string } & Record<string, unknown>;
   delivery_email?: string;
+  realm_user_settings_defaults?: Record<string, unknown>;
   realm_allow_message_editing?: boolean;
   realm_can_move_messages_between_topics_group?: GroupSettingValue;
   realm_can_move_messages_between_channels_group?: GroupSettingValue;

@@ -39,6 +39,8 @@ export interface ChatState {
   scheduled: ScheduledMessage[];
   /** My personal settings as the server has them (user_settings), by Zulip's names. */
   settings: Record<string, unknown>;
+  /** The organization's defaults for new users (realm_user_settings_defaults). */
+  realmDefaults: Record<string, unknown>;
   /** My real email address (delivery_email). */
   deliveryEmail: string;
   /** Zulip's color_scheme: 1 automatic, 2 dark, 3 light. */
@@ -95,6 +97,7 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     scheduled: answer.scheduled_messages ?? [],
     colorScheme: answer.user_settings?.color_scheme ?? 1,
     settings: answer.user_settings ?? {},
+    realmDefaults: answer.realm_user_settings_defaults ?? {},
     deliveryEmail: answer.delivery_email ?? answer.email,
   };
 }

@@ -202,6 +202,10 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       }
       return;
     }
+    case 'realm_user_settings_defaults': {
+      if (event.op === 'update') updateChatState(client, (s) => ({ ...s, realmDefaults: { ...s.realmDefaults, [String(event.property)]: event.value } }));
+      return;
+    }
     case 'channel_folder': {
       updateChatState(client, (s) => {
         if (event.op === 'add') {
@@ -236,6 +240,12 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       return;
     }
     case 'stream': {
+      // The administrators' channel list (GET /streams, when loaded) follows too.
+      if (event.op === 'update') {
+        client.setQueryData<Record<string, unknown>[]>(['streams'], (list) =>
+          list?.map((channel) => (channel.stream_id === event.stream_id ? { ...channel, [String(event.property)]: event.value } : channel)),
+        );
+      } else void client.invalidateQueries({ queryKey: ['streams'] });
       if (event.op === 'update' && (event.property === 'name' || event.property === 'folder_id')) {
         const property = String(event.property);
         updateChatState(client, (s) => ({

@@ -10,8 +10,8 @@ const REGISTER = {
   client_gravatar: false,
   slim_presence: true,
   include_subscribers: false,
-  event_types: ['message', 'update_message_flags', 'delete_message', 'subscription', 'stream', 'realm_user', 'typing', 'reaction', 'update_message', 'drafts', 'scheduled_messages', 'realm', 'user_settings', 'user_topic', 'user_group', 'presence', 'user_status', 'channel_folder', 'navigation_view'],
-  fetch_event_types: ['channel_folders', 'navigation_views', 'message', 'update_message_flags', 'subscription', 'realm_user', 'realm_user_groups', 'realm', 'drafts', 'scheduled_messages', 'user_settings', 'user_topic', 'presence', 'user_status'],
+  event_types: ['message', 'update_message_flags', 'delete_message', 'subscription', 'stream', 'realm_user', 'typing', 'reaction', 'update_message', 'drafts', 'scheduled_messages', 'realm', 'user_settings', 'user_topic', 'user_group', 'presence', 'user_status', 'channel_folder', 'navigation_view', 'realm_user_settings_defaults'],
+  fetch_event_types: ['channel_folders', 'navigation_views', 'realm_user_settings_defaults', 'message', 'update_message_flags', 'subscription', 'realm_user', 'realm_user_groups', 'realm', 'drafts', 'scheduled_messages', 'user_settings', 'user_topic', 'presence', 'user_status'],
   client_capabilities: { user_settings_object: true, notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, simplified_presence_events: true },
 };
 

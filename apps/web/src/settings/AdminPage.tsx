@@ -4,6 +4,9 @@ import { ApiError, api } from '../api/client';
 import type { User } from '../api/types';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
+import { AdminChannels } from './AdminChannels';
+import { AdminDefaults } from './AdminDefaults';
+import { AdminGroups } from './AdminGroups';
 
 /** Zulip's roles, most powerful first. */
 const ROLES: [number, () => string][] = [
@@ -61,13 +64,20 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
   );
 }
 
+/** The administration pages: #organization/users, …/groups, …/channels, …/defaults. */
+const SECTIONS = ['users', 'groups', 'channels', 'defaults'] as const;
+type Section = (typeof SECTIONS)[number];
+
 /**
- * The organization's users (#organization/users), for administrators: role and deactivation.
- * Anyone else is told it is not theirs (and the server refuses them the same calls).
+ * The organization's administration (#organization/<section>), for administrators: users (role,
+ * deactivation), user groups, channels and folders, defaults for new users, under a navigation
+ * "Organization". Anyone else is told it is not theirs (and the server refuses them the same calls).
  */
 export function AdminPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const asked = window.location.hash.split('/')[1] as Section | undefined;
+  const section: Section = asked && SECTIONS.includes(asked) ? asked : 'users';
   if (!state.me.isAdmin) {
     return (
       <main className="view page">
@@ -78,33 +88,48 @@ export function AdminPage({ state }: { state: ChatState }) {
       </main>
     );
   }
+  const names: Record<Section, string> = { users: t('Users'), groups: t('User groups'), channels: t('Channels'), defaults: t('Defaults for new users') };
   const users = Object.values(state.users)
     .filter((user) => user.is_active !== false && !user.is_bot)
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
     <main className="view page">
       <h1>{t('Organization settings')}</h1>
+      <nav aria-label={t('Organization')} className="tabs">
+        {SECTIONS.map((name) => (
+          <a key={name} href={`#organization/${name}`} aria-current={name === section ? 'page' : undefined}>
+            {names[name]}
+          </a>
+        ))}
+      </nav>
       <div className="settings">
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
+        {section === 'groups' && <AdminGroups state={state} />}
+        {section === 'channels' && <AdminChannels state={state} />}
+        {section === 'defaults' && <AdminDefaults state={state} />}
+        {section === 'users' && (
+          <>
+            {error && (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            )}
+            <table aria-label={t('Users')}>
+              <thead>
+                <tr>
+                  <th scope="col">{t('Name')}</th>
+                  <th scope="col">{t('Email')}</th>
+                  <th scope="col">{t('Role')}</th>
+                  <th scope="col">{t('Actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((user) => (
+                  <UserRow key={user.user_id} user={user} state={state} onError={setError} />
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
-        <table aria-label={t('Users')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('Name')}</th>
-              <th scope="col">{t('Email')}</th>
-              <th scope="col">{t('Role')}</th>
-              <th scope="col">{t('Actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <UserRow key={user.user_id} user={user} state={state} onError={setError} />
-            ))}
-          </tbody>
-        </table>
       </div>
     </main>
   );
