@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
 import type { ChatState } from '../events/chat-state';
@@ -33,6 +33,15 @@ export function useAutocomplete(state: ChatState, text: string, setText: (text: 
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [emoji, setEmoji] = useState<{ name: string; code: string }[] | null>(null);
+  // Where the caret goes once a chosen suggestion is in the text: set as React commits it, before
+  // the next keystroke (a timer could fire after one and send the caret back).
+  const pendingCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (pendingCaret.current === null || !box.current) return;
+    box.current.focus();
+    box.current.setSelectionRange(pendingCaret.current, pendingCaret.current);
+    pendingCaret.current = null;
+  }, [text, box]);
 
   const trigger = caret === null ? null : findTrigger(text, caret);
   const channel = trigger?.kind === 'topic' ? state.subscriptions.find((sub) => sub.name.toLowerCase() === trigger.channel.toLowerCase()) : undefined;
@@ -68,12 +77,9 @@ export function useAutocomplete(state: ChatState, text: string, setText: (text: 
   function choose(suggestion: Suggestion) {
     if (!trigger || caret === null) return;
     const next = applySuggestion(text, trigger.start, caret, suggestion.insert);
+    pendingCaret.current = next.caret;
     setText(next.text);
     setCaret(next.caret);
-    setTimeout(() => {
-      box.current?.focus();
-      box.current?.setSelectionRange(next.caret, next.caret);
-    }, 0);
   }
 
   /** Handles the keys the open list takes; true when it took this one. */
