@@ -32,7 +32,13 @@ export function csrfToken(): string {
   return '';
 }
 
-function encode(params: Params): URLSearchParams {
+/** Tells the app the session is gone (a 401 from the server): it shows the login page. */
+export function sessionEnded(): void {
+  onLoggedOut();
+}
+
+/** Parameters as Zulip takes them in a form: strings as they are, other values as JSON. */
+export function encode(params: Params): URLSearchParams {
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;

@@ -1,3 +1,5 @@
+import type { Schema } from './typed-client';
+
 /** The shapes the app reads from the server's answers and events (Zulip's API). */
 export interface Message {
   id: number;
@@ -40,20 +42,10 @@ export interface Subscription {
 }
 
 /** A channel folder (channel_folders, the `channel_folder` events). */
-export interface ChannelFolder {
-  id: number;
-  name: string;
-  description: string;
-  is_archived: boolean;
-  order: number;
-}
+export type ChannelFolder = Schema<'ChannelFolder'>;
 
 /** A navigation view: a built-in one's pinning, or one the user added (with a name). */
-export interface NavigationView {
-  fragment: string;
-  is_pinned: boolean;
-  name?: string;
-}
+export type NavigationView = Schema<'NavigationView'>;
 
 export interface User {
   user_id: number;
@@ -68,20 +60,10 @@ export interface User {
 }
 
 /** A user group (realm_user_groups, the `user_group` events). */
-export interface UserGroup {
-  id: number;
-  name: string;
-  description: string;
-  members: number[];
-  direct_subgroup_ids?: number[];
-  is_system_group: boolean;
-  deactivated?: boolean;
-  /** Who may mention the group: a group's id, or people and groups named directly. */
-  can_mention_group?: GroupSettingValue;
-}
+export type UserGroup = Schema<'UserGroup'>;
 
 /** Zulip's group-setting value: one group's id, or an anonymous group of members and subgroups. */
-export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+export type GroupSettingValue = Schema<'GroupSettingValue'>;
 
 /** When a user was last active and last idle (Zulip's modern presence format, Unix seconds). */
 export interface Presence {
@@ -90,42 +72,16 @@ export interface Presence {
 }
 
 /** A user's status: text and emoji (each absent when unset). */
-export interface UserStatus {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-  away?: boolean;
-}
+export type UserStatus = Schema<'UserStatus'>;
 
-export interface UnreadMessages {
-  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
-  pms: { other_user_id: number; unread_message_ids: number[] }[];
-  huddles?: { user_ids_string: string; unread_message_ids: number[] }[];
-}
+/** Which messages are unread (`unread_msgs`). */
+export type UnreadMessages = Schema<'UnreadMessages'>;
 
 /** A draft kept on the server (GET /drafts, the `drafts` events). */
-export interface Draft {
-  id: number;
-  type: 'stream' | 'private' | '';
-  /** The channel's id, or the people's. */
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
-}
+export type Draft = Schema<'Draft'>;
 
 /** A message to be sent later (`scheduled_messages`). */
-export interface ScheduledMessage {
-  scheduled_message_id: number;
-  type: 'stream' | 'private';
-  to: number | number[];
-  topic?: string;
-  content: string;
-  rendered_content: string;
-  scheduled_delivery_timestamp: number;
-  failed: boolean;
-}
+export type ScheduledMessage = Schema<'ScheduledMessage'>;
 
 export interface RegisterAnswer {
   queue_id: string;

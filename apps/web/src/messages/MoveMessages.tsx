@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import { mayMove, type ChatState } from '../events/chat-state';
 import { narrowHash } from '../narrow/narrow';
 
@@ -44,13 +45,18 @@ export function MoveMessages({
     setBusy(true);
     setError(null);
     try {
-      await api.patch(`/messages/${messageId}`, {
-        ...(newChannel !== channelId ? { stream_id: newChannel } : {}),
-        ...(newTopic.trim() !== topic ? { topic: newTopic.trim() } : {}),
-        propagate_mode: mode,
-        send_notification_to_old_thread: notifyOld,
-        send_notification_to_new_thread: notifyNew,
-      });
+      await ok(
+        typedApi.PATCH('/messages/{message_id}', {
+          params: { path: { message_id: messageId } },
+          body: {
+            ...(newChannel !== channelId ? { stream_id: newChannel } : {}),
+            ...(newTopic.trim() !== topic ? { topic: newTopic.trim() } : {}),
+            propagate_mode: mode,
+            send_notification_to_old_thread: notifyOld,
+            send_notification_to_new_thread: notifyNew,
+          },
+        }),
+      );
       onClose();
       if (mode === 'change_all') {
         const channelName = state.subscriptions.find((sub) => sub.stream_id === newChannel)?.name ?? '';

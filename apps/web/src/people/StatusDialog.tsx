@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { PICKER_EMOJI, emojiGlyph } from '../messages/emoji';
 
@@ -20,12 +21,11 @@ export function StatusDialog({ state, onClose }: { state: ChatState; onClose: ()
     setError(null);
     const chosen = PICKER_EMOJI.find((e) => e.name === emojiName);
     try {
-      await api.post('/users/me/status', {
-        status_text,
-        emoji_name: chosen?.name ?? '',
-        emoji_code: chosen?.code ?? '',
-        reaction_type: chosen ? 'unicode_emoji' : '',
-      });
+      await ok(
+        typedApi.POST('/users/me/status', {
+          body: { status_text, emoji_name: chosen?.name ?? '', emoji_code: chosen?.code ?? '', reaction_type: chosen ? 'unicode_emoji' : '' },
+        }),
+      );
       onClose();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.'));

@@ -1,6 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
-import type { Presence } from '../api/types';
+import { ok, typedApi } from '../api/typed-client';
 import { chatState, updateChatState, type ChatState } from '../events/chat-state';
 
 export type PresenceKind = 'active' | 'idle' | 'offline';
@@ -35,12 +34,11 @@ export function startPresenceReporter(client: QueryClient): () => void {
     const active = used || document.hasFocus();
     used = false;
     try {
-      const answer = await api.post<{ presences?: Record<string, Presence> }>('/users/me/presence', {
-        status: active ? 'active' : 'idle',
-        new_user_input: active,
-        slim_presence: true,
-      });
-      const presences = Object.fromEntries(Object.entries(answer.presences ?? {}).map(([id, presence]) => [Number(id), presence]));
+      const answer = await ok(typedApi.POST('/users/me/presence', { body: { status: active ? 'active' : 'idle', new_user_input: active, slim_presence: true } }));
+      // With slim_presence the answer is in the modern format, by user id.
+      const presences = Object.fromEntries(
+        Object.entries(answer.presences ?? {}).flatMap(([id, presence]) => ('active_timestamp' in presence ? [[Number(id), presence as { active_timestamp: number; idle_timestamp: number }]] : [])),
+      );
       updateChatState(client, (state) => ({ ...state, presences: { ...state.presences, ...presences } }));
     } catch {
       // The next report tries again.

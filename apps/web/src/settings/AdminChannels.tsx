@@ -1,22 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Params } from '../api/client';
-import type { GroupSettingValue } from '../api/types';
+import { ok, typedApi, type FormBody, type Schema } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { GroupSettingSelect } from './group-settings';
 import { Outcome, useOutcome } from './outcome';
 
-/** A channel as GET /streams lists it (what this page reads). */
-export interface Channel {
-  stream_id: number;
-  name: string;
-  description: string;
-  invite_only: boolean;
-  folder_id: number | null;
-  can_send_message_group?: GroupSettingValue;
-  can_administer_channel_group?: GroupSettingValue;
-}
+/** A channel as GET /streams lists it. */
+export type Channel = Schema<'Channel'>;
 
 export const CHANNELS = ['streams'] as const;
 
@@ -30,7 +21,7 @@ export function AdminChannels({ state }: { state: ChatState }) {
   const client = useQueryClient();
   const channels = useQuery({
     queryKey: CHANNELS,
-    queryFn: async ({ signal }) => (await api.get<{ streams: Channel[] }>('/streams', { include_all: true }, signal)).streams,
+    queryFn: async ({ signal }) => (await ok(typedApi.GET('/streams', { params: { query: { include_all: 'true' } }, signal }))).streams,
   });
   const { outcome, run } = useOutcome();
   const [name, setName] = useState('');
@@ -43,11 +34,15 @@ export function AdminChannels({ state }: { state: ChatState }) {
   function create(event: FormEvent) {
     event.preventDefault();
     void run(() =>
-      api.post('/users/me/subscriptions', {
-        subscriptions: [{ name: name.trim(), description: description.trim() }],
-        invite_only: isPrivate,
-        ...(folder !== '' ? { folder_id: Number(folder) } : {}),
-      }),
+      ok(
+        typedApi.POST('/users/me/subscriptions', {
+          body: {
+            subscriptions: [{ name: name.trim(), description: description.trim() }],
+            invite_only: isPrivate,
+            ...(folder !== '' ? { folder_id: Number(folder) } : {}),
+          },
+        }),
+      ),
     ).then((done) => {
       if (!done) return;
       setName('');
@@ -57,7 +52,7 @@ export function AdminChannels({ state }: { state: ChatState }) {
     });
   }
 
-  const change = (channel: Channel, params: Params) => void run(() => api.patch(`/streams/${channel.stream_id}`, params));
+  const change = (channel: Channel, body: FormBody<'/streams/{stream_id}', 'patch'>) => void run(() => ok(typedApi.PATCH('/streams/{stream_id}', { params: { path: { stream_id: channel.stream_id } }, body })));
 
   return (
     <>
@@ -87,7 +82,7 @@ export function AdminChannels({ state }: { state: ChatState }) {
         aria-label={t('Create folder')}
         onSubmit={(event) => {
           event.preventDefault();
-          void run(() => api.post('/channel_folders/create', { name: folderName.trim(), description: '' })).then((done) => done && setFolderName(''));
+          void run(() => ok(typedApi.POST('/channel_folders/create', { body: { name: folderName.trim(), description: '' } }))).then((done) => done && setFolderName(''));
         }}
       >
         <h2>{t('Channel folders')}</h2>
@@ -131,7 +126,7 @@ export function AdminChannels({ state }: { state: ChatState }) {
                 <select
                   aria-label={t('Folder of #{{channel}}', { channel: channel.name })}
                   value={channel.folder_id ?? ''}
-                  onChange={(event) => change(channel, { folder_id: event.target.value === '' ? 'null' : Number(event.target.value) })}
+                  onChange={(event) => change(channel, { folder_id: event.target.value === '' ? null : Number(event.target.value) })}
                 >
                   <option value="">{t('No folder')}</option>
                   {folders.map((f) => (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { Outcome, useOutcome } from './outcome';
 
@@ -16,7 +16,7 @@ export function AdminDefaults({ state }: { state: ChatState }) {
   const value = (name: string) => (name in chosen ? chosen[name] : state.realmDefaults[name]);
   const save = (name: string, next: unknown) => {
     setChosen((all) => ({ ...all, [name]: next }));
-    void run(() => api.patch('/realm/user_settings_defaults', { [name]: next as boolean | number })).then(
+    void run(() => ok(typedApi.PATCH('/realm/user_settings_defaults', { body: { [name]: next } }))).then(
       (done) => done || setChosen(({ [name]: _, ...rest }) => rest),
     );
   };

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { GroupSettingValue, UserGroup } from '../api/types';
 import type { ChatState } from '../events/chat-state';
 import { GroupSettingSelect } from './group-settings';
@@ -22,7 +22,7 @@ export function AdminGroups({ state }: { state: ChatState }) {
 
   function create(event: FormEvent) {
     event.preventDefault();
-    void run(() => api.post('/user_groups/create', { name: name.trim(), description: description.trim(), members: [state.me.user_id] })).then((done) => {
+    void run(() => ok(typedApi.POST('/user_groups/create', { body: { name: name.trim(), description: description.trim(), members: [state.me.user_id] } }))).then((done) => {
       if (done) {
         setName('');
         setDescription('');
@@ -64,7 +64,7 @@ function GroupCard({ group, state }: { group: UserGroup; state: ChatState }) {
     ['can_add_members_group', t('Who can add members to this group')],
     ['can_join_group', t('Who can join this group')],
   ];
-  const setting = (name: GroupPermission) => (group as unknown as Record<string, GroupSettingValue | undefined>)[name];
+  const setting = (name: GroupPermission): GroupSettingValue => group[name];
   return (
     <section className="card" aria-label={t('Group {{name}}', { name: group.name })}>
       <h2>{group.name}</h2>
@@ -74,7 +74,7 @@ function GroupCard({ group, state }: { group: UserGroup; state: ChatState }) {
         {members.map((user) => (
           <li key={user.user_id}>
             {user.full_name}{' '}
-            <button type="button" className="secondary small" onClick={() => void run(() => api.post(`/user_groups/${group.id}/members`, { delete: [user.user_id] }))}>
+            <button type="button" className="secondary small" onClick={() => void run(() => ok(typedApi.POST('/user_groups/{user_group_id}/members', { params: { path: { user_group_id: group.id } }, body: { delete: [user.user_id] } })))}>
               {t('Remove {{name}} from {{group}}', { name: user.full_name, group: group.name })}
             </button>
           </li>
@@ -92,7 +92,7 @@ function GroupCard({ group, state }: { group: UserGroup; state: ChatState }) {
         <button
           type="button"
           disabled={adding === ''}
-          onClick={() => void run(() => api.post(`/user_groups/${group.id}/members`, { add: [Number(adding)] })).then((done) => done && setAdding(''))}
+          onClick={() => void run(() => ok(typedApi.POST('/user_groups/{user_group_id}/members', { params: { path: { user_group_id: group.id } }, body: { add: [Number(adding)] } }))).then((done) => done && setAdding(''))}
         >
           {t('Add member')}
         </button>
@@ -105,7 +105,7 @@ function GroupCard({ group, state }: { group: UserGroup; state: ChatState }) {
             state={state}
             label={t('{{setting}} ({{group}})', { setting: label, group: group.name })}
             value={setting(name)}
-            onChange={(id) => void run(() => api.patch(`/user_groups/${group.id}`, { [name]: { new: id } }))}
+            onChange={(id) => void run(() => ok(typedApi.PATCH('/user_groups/{user_group_id}', { params: { path: { user_group_id: group.id } }, body: { [name]: { new: id } } })))}
           />
         </label>
       ))}

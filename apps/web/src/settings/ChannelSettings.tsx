@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { Subscription } from '../api/types';
 import type { ChatState } from '../events/chat-state';
 import { Outcome, useOutcome } from './outcome';
@@ -15,7 +15,7 @@ export function ChannelSettings({ state }: { state: ChatState }) {
   const { t } = useTranslation();
   const { outcome, run } = useOutcome();
   const set = (sub: Subscription, property: Property, value: string | boolean) =>
-    void run(() => api.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: sub.stream_id, property, value }] }));
+    void run(() => ok(typedApi.POST('/users/me/subscriptions/properties', { body: { subscription_data: [{ stream_id: sub.stream_id, property, value }] } })));
   const toggles: [Property, string][] = [
     ['is_muted', t('Mute')],
     ['pin_to_top', t('Pin to top')],

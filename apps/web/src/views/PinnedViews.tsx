@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 
 /** Whether a built-in view (its fragment: `inbox`, `narrow/is/starred`) is in the sidebar: yes unless I unpinned it. */
@@ -25,6 +26,9 @@ export function PinnedViews({ state, here }: { state: ChatState; here: string })
     work().catch((failure: unknown) => setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')));
   };
 
+  // Hand-written: the fragment is a path parameter with slashes, which openapi-fetch would escape.
+  const unpin = (viewFragment: string) => api.delete(`/navigation_views/${viewFragment}`);
+
   return (
     <>
       {custom.length > 0 && (
@@ -34,7 +38,7 @@ export function PinnedViews({ state, here }: { state: ChatState; here: string })
               <a href={`#${view.fragment}`} aria-current={here === `#${view.fragment}` ? 'page' : undefined}>
                 {view.name}
               </a>
-              <button type="button" className="icon" aria-label={t('Unpin {{name}}', { name: view.name })} onClick={() => act(() => api.delete(`/navigation_views/${view.fragment}`))}>
+              <button type="button" className="icon" aria-label={t('Unpin {{name}}', { name: view.name })} onClick={() => act(() => unpin(view.fragment))}>
                 ×
               </button>
             </li>
@@ -53,7 +57,7 @@ export function PinnedViews({ state, here }: { state: ChatState; here: string })
           aria-label={t('Pin this view')}
           onSubmit={(event) => {
             event.preventDefault();
-            act(() => api.post('/navigation_views', { fragment, is_pinned: true, name: naming.trim() }).then(() => setNaming(null)));
+            act(() => ok(typedApi.POST('/navigation_views', { body: { fragment, is_pinned: true, name: naming.trim() } })).then(() => setNaming(null)));
           }}
         >
           <input aria-label={t('View name')} value={naming} onChange={(event) => setNaming(event.target.value)} maxLength={100} autoFocus />
