@@ -120,6 +120,8 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     const html = await sent.innerHTML();
     expect(html).toContain('user-mention');
     expect(html).toContain('user-group-mention');
+    // The server renders :tada: as Zulip's emoji markup; the app shows the emoji, named for a screen reader.
+    expect(await sent.getByRole('img', { name: 'tada' }).textContent()).toBe('🎉');
   });
 
   let bobPage: Promise<Page> | undefined;

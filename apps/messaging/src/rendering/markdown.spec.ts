@@ -82,4 +82,10 @@ describe('renderMarkdown', () => {
       '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n<p>x</p>\n</div></div>',
     );
   });
+
+  it("renders a known :emoji: as Zulip's emoji span, and leaves an unknown name as text", () => {
+    expect(renderMarkdown('Party :tada: and :not_an_emoji: and `:tada:`')).toBe(
+      '<p>Party <span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span> and :not_an_emoji: and <code>:tada:</code></p>',
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { emojiPlugin } from './emoji';
 import { mentionsPlugin, type MentionEnv } from './mentions';
 import { quoteSpoilerPlugin } from './quote-spoiler';
 
@@ -20,6 +21,7 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 
 md.use(mentionsPlugin);
 md.use(quoteSpoilerPlugin);
+md.use(emojiPlugin);
 
 /** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned). */
 export function renderMarkdown(source: string, mentions?: MentionEnv): string {

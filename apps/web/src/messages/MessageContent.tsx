@@ -17,13 +17,29 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 export function MessageContent({ html }: { html: string }) {
   const clean = useMemo(
     () =>
-      DOMPurify.sanitize(html, {
-        FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
-        FORBID_ATTR: ['style'],
-      }),
+      withEmojiGlyphs(
+        DOMPurify.sanitize(html, {
+          FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
+          FORBID_ATTR: ['style'],
+        }),
+      ),
     [html],
   );
   return <div className="content" onClick={toggleSpoiler} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
+
+/**
+ * Zulip's emoji markup (`<span class="emoji emoji-1f389" role="img" aria-label="tada">:tada:</span>`)
+ * shows the emoji itself: Zulip's clients draw it from a sprite sheet; the code's characters do here.
+ */
+function withEmojiGlyphs(html: string): string {
+  return html.replace(/(<span [^>]*class="emoji emoji-([0-9a-f]+(?:-[0-9a-f]+)*)"[^>]*>):[a-z0-9_+-]+:<\/span>/g, (whole, open: string, code: string) => {
+    try {
+      return `${open}${String.fromCodePoint(...code.split('-').map((part) => Number.parseInt(part, 16)))}</span>`;
+    } catch {
+      return whole;
+    }
+  });
 }
 
 /** A click on a spoiler's header shows or hides its content (Zulip's spoiler block). */
