@@ -122,6 +122,9 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     expect(html).toContain('user-group-mention');
     // The server renders :tada: as Zulip's emoji markup; the app shows the emoji, named for a screen reader.
     expect(await sent.getByRole('img', { name: 'tada' }).textContent()).toBe('🎉');
+    // The topic link leads to the topic, in the app.
+    await sent.getByRole('link', { name: '#design > mockups' }).click();
+    await page.getByRole('heading', { name: '#design › mockups' }).waitFor();
   });
 
   let bobPage: Promise<Page> | undefined;

@@ -138,6 +138,23 @@ export class ChannelsRepository {
     return (await this.pg.run(channelSendContextByName, name, realmId, userId))[0] ?? null;
   }
 
+  /**
+   * The channels of these names (any case) a message by the user may link to: public ones and
+   * those the user is subscribed to, archived ones left out.
+   */
+  async linkable(realmId: number, userId: number | undefined, names: string[]): Promise<{ id: number; name: string }[]> {
+    if (names.length === 0) return [];
+    return this.prisma.stream.findMany({
+      where: {
+        realmId,
+        isArchived: false,
+        OR: names.map((name) => ({ name: { equals: name.trim(), mode: 'insensitive' as const } })),
+        AND: { OR: [{ inviteOnly: false }, ...(userId === undefined ? [] : [{ subscriptions: { some: { userId, active: true } } }])] },
+      },
+      select: { id: true, name: true },
+    });
+  }
+
   /** Channel names by id. */
   async names(streamIds: number[]): Promise<{ id: number; name: string }[]> {
     return streamIds.length === 0 ? [] : this.pg.run(channelNames, streamIds);

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MemberProfiles } from '../core/member-profiles';
+import { ChannelsRepository } from '../data/channels.repository';
+import { channelLinkCandidates } from '../rendering/channel-links';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
 
@@ -10,16 +12,22 @@ import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionE
  */
 @Injectable()
 export class ContentRenderer {
-  constructor(private readonly profiles: MemberProfiles) {}
+  constructor(
+    private readonly profiles: MemberProfiles,
+    private readonly channels: ChannelsRepository,
+  ) {}
 
-  async render(realmId: number, content: string, checkGroupsFor?: number): Promise<{ rendered: string; mentions: MentionEnv }> {
+  /** `author`: whose channel links these are (public channels and theirs link; without one, public ones only). */
+  async render(realmId: number, content: string, checkGroupsFor?: number, author = checkGroupsFor): Promise<{ rendered: string; mentions: MentionEnv }> {
     const candidates = mentionCandidates(content);
-    const [people, groups] = await Promise.all([
+    const [people, groups, channels] = await Promise.all([
       this.profiles.mentionable(realmId, candidates.names, candidates.ids),
       this.profiles.mentionableGroups(realmId, groupMentionCandidates(content)),
+      this.channels.linkable(realmId, author, channelLinkCandidates(content)),
     ]);
     const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
-    const rendered = renderMarkdown(content, mentions);
+    // The same env object: rendering records what it mentions in it.
+    const rendered = renderMarkdown(content, Object.assign(mentions, { channels: new Map(channels.map((channel) => [channel.name.toLowerCase(), channel])) }));
     if (checkGroupsFor !== undefined && groups.length > 0) {
       const loud = new Set([...content.matchAll(/@\*(?!\*)([^*\n]+?)\*/g)].map((match) => match[1]));
       await this.profiles.checkGroupMentionsAllowed(checkGroupsFor, groups.filter((group) => loud.has(group.name)));

@@ -10,8 +10,8 @@ type Command = PayloadOf<typeof Messaging.renderMessage>;
 export class RenderMessage {
   constructor(private readonly renderer: ContentRenderer) {}
 
-  async execute({ realm, params }: Command): Promise<ResultOf<typeof Messaging.renderMessage>> {
-    const { rendered } = await this.renderer.render(realm.id, normalizeContent(params.content));
+  async execute({ realm, user, params }: Command): Promise<ResultOf<typeof Messaging.renderMessage>> {
+    const { rendered } = await this.renderer.render(realm.id, normalizeContent(params.content), undefined, user.id);
     return { rendered };
   }
 }

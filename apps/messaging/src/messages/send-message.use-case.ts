@@ -13,6 +13,7 @@ import { Transactions } from '../data/transactions';
 import { MemberProfiles } from '../core/member-profiles';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { contentFlags } from '../rendering/content-flags';
+import { channelLinkCandidates } from '../rendering/channel-links';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
 
@@ -118,12 +119,15 @@ export class SendMessage {
 
     const candidates = mentionCandidates(content);
     const groupNames = groupMentionCandidates(content);
-    const [people, groups] = await Promise.all([
+    const channelNames = channelLinkCandidates(content);
+    const [people, groups, linked] = await Promise.all([
       this.profiles.mentionable(realm.id, candidates.names, candidates.ids),
       this.profiles.mentionableGroups(realm.id, groupNames),
+      this.channels.linkable(realm.id, sender.id, channelNames),
     ]);
     const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
-    const renderedContent = renderMarkdown(content, mentions);
+    // The same env object: rendering records what it mentions in it.
+    const renderedContent = renderMarkdown(content, Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])) }));
     await this.checkGroupMentions(sender.id, content, groups, mentions);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();

@@ -88,4 +88,13 @@ describe('renderMarkdown', () => {
       '<p>Party <span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span> and :not_an_emoji: and <code>:tada:</code></p>',
     );
   });
+
+  it("renders Zulip's channel and topic links for the channels it may link to, and leaves others as text", () => {
+    const env = Object.assign(newMentionEnv([]), { channels: new Map([['design team', { id: 9, name: 'Design team' }]]) });
+    expect(renderMarkdown('See #**design team** and #**Design team>mock (ups).v2** not #**secret**', env)).toBe(
+      '<p>See <a class="stream" data-stream-id="9" href="/#narrow/channel/9-Design-team">#Design team</a> and ' +
+        '<a class="stream-topic" data-stream-id="9" href="/#narrow/channel/9-Design-team/topic/mock.20.28ups.29.2Ev2">#Design team &gt; mock (ups).v2</a> ' +
+        'not #<strong>secret</strong></p>',
+    );
+  });
 });

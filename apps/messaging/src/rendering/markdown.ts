@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { channelLinksPlugin, type ChannelLinkEnv } from './channel-links';
 import { emojiPlugin } from './emoji';
 import { mentionsPlugin, type MentionEnv } from './mentions';
 import { quoteSpoilerPlugin } from './quote-spoiler';
@@ -22,9 +23,10 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 md.use(mentionsPlugin);
 md.use(quoteSpoilerPlugin);
 md.use(emojiPlugin);
+md.use(channelLinksPlugin);
 
-/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned). */
-export function renderMarkdown(source: string, mentions?: MentionEnv): string {
+/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned), with the channels it may link to. */
+export function renderMarkdown(source: string, mentions?: MentionEnv & ChannelLinkEnv): string {
   return md.render(source, (mentions ?? {}) as Record<string, unknown>).trimEnd();
 }
 

@@ -3,6 +3,8 @@ import { useMemo, type MouseEvent } from 'react';
 
 // Links the server rendered open outside the app, never with access to it.
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  // Zulip's links into the app (channels, topics: "/#narrow/…") stay in it.
+  if (node.tagName === 'A' && node.getAttribute('href')?.startsWith('/#')) node.setAttribute('href', node.getAttribute('href')!.slice(1));
   if (node.tagName === 'A' && node.getAttribute('href') && !node.getAttribute('href')!.startsWith('#')) {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
