@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import { FOLLOWED, MUTED, mayMove, topicKey, type ChatState } from '../events/chat-state';
 import { MoveMessages } from '../messages/MoveMessages';
 import { narrowHash } from '../narrow/narrow';
@@ -35,13 +36,13 @@ export function TopicActions({ state, channelId, channelName, topic, messageId }
   const setPolicy = (next: number) => {
     const wanted = policy === next ? 0 : next;
     setChosen({ topic, policy: wanted, over: known });
-    void act(() => api.post('/user_topics', { stream_id: channelId, topic, visibility_policy: wanted })).then((done) => done || setChosen(null));
+    void act(() => ok(typedApi.POST('/user_topics', { body: { stream_id: channelId, topic, visibility_policy: wanted } }))).then((done) => done || setChosen(null));
   };
 
   async function toggleResolved() {
     if (messageId === undefined) return;
     const renamed = resolved ? topic.slice(RESOLVED.length) : `${RESOLVED}${topic}`;
-    const done = await act(() => api.patch(`/messages/${messageId}`, { topic: renamed, propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    const done = await act(() => ok(typedApi.PATCH('/messages/{message_id}', { params: { path: { message_id: messageId } }, body: { topic: renamed, propagate_mode: 'change_all', send_notification_to_old_thread: false, send_notification_to_new_thread: false } })));
     if (done) window.location.hash = narrowHash({ kind: 'channel', channelId, channelName, topic: renamed });
   }
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import { topicKey } from '../events/chat-state';
-import { topicsKey, type Topic } from '../events/dispatch';
+import { topicsKey } from '../events/dispatch';
 import { narrowHash, type Narrow } from '../narrow/narrow';
 import { UnreadCount } from './UnreadCount';
 
@@ -11,7 +11,7 @@ export function TopicList({ channelId, channelName, narrow, counts }: { channelI
   const { t } = useTranslation();
   const topics = useQuery({
     queryKey: topicsKey(channelId),
-    queryFn: async ({ signal }) => (await api.get<{ topics: Topic[] }>(`/users/me/${channelId}/topics`, {}, signal)).topics,
+    queryFn: async ({ signal }) => (await ok(typedApi.GET('/users/me/{stream_id}/topics', { params: { path: { stream_id: channelId } }, signal }))).topics,
   });
   if (!topics.data || topics.data.length === 0) return null;
   return (

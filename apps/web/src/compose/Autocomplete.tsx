@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
-import { topicsKey, type Topic } from '../events/dispatch';
+import { topicsKey } from '../events/dispatch';
 import {
   applySuggestion,
   channelSuggestions,
@@ -47,7 +47,7 @@ export function useAutocomplete(state: ChatState, text: string, setText: (text: 
   const channel = trigger?.kind === 'topic' ? state.subscriptions.find((sub) => sub.name.toLowerCase() === trigger.channel.toLowerCase()) : undefined;
   const topics = useQuery({
     queryKey: topicsKey(channel?.stream_id ?? 0),
-    queryFn: async ({ signal }) => (await api.get<{ topics: Topic[] }>(`/users/me/${channel!.stream_id}/topics`, {}, signal)).topics,
+    queryFn: async ({ signal }) => (await ok(typedApi.GET('/users/me/{stream_id}/topics', { params: { path: { stream_id: channel!.stream_id } }, signal }))).topics,
     enabled: channel !== undefined,
   });
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { MessageContent } from '../messages/MessageContent';
 import type { Narrow } from '../narrow/narrow';
@@ -254,7 +255,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
           disabled={preview === null && content.trim() === ''}
           onClick={() => {
             if (preview !== null) return setPreview(null);
-            api.post<{ rendered: string }>('/messages/render', { content }).then(
+            ok(typedApi.POST('/messages/render', { body: { content } })).then(
               (answer) => setPreview(answer.rendered),
               (failure: unknown) => setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')),
             );

@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { Message, Reaction } from '../api/types';
 import { mayMove, type ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
@@ -116,12 +117,12 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   }
 
   async function showHistory() {
-    await act(async () => setHistory((await api.get<{ message_history: HistoryEntry[] }>(`/messages/${message.id}/history`)).message_history));
+    await act(async () => setHistory((await ok(typedApi.GET('/messages/{message_id}/history', { params: { path: { message_id: message.id } } }))).message_history));
   }
 
   async function save() {
     if (editing === null) return;
-    if (await act(() => api.patch(`/messages/${message.id}`, { content: editing }))) setEditing(null);
+    if (await act(() => ok(typedApi.PATCH('/messages/{message_id}', { params: { path: { message_id: message.id } }, body: { content: editing } })))) setEditing(null);
   }
 
   function editKeys(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -248,7 +249,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
       {deleting && (
         <div className="confirm" role="group" aria-label={t('Delete this message?')}>
           <span>{t('Delete this message?')}</span>
-          <button type="button" className="danger" onClick={() => void act(() => api.delete(`/messages/${message.id}`)).then(() => setDeleting(false))}>
+          <button type="button" className="danger" onClick={() => void act(() => ok(typedApi.DELETE('/messages/{message_id}', { params: { path: { message_id: message.id } } }))).then(() => setDeleting(false))}>
             {t('Confirm delete')}
           </button>
           <button type="button" className="secondary" onClick={() => setDeleting(false)}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { User } from '../api/types';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
@@ -35,7 +36,7 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
           aria-label={t('Role of {{name}}', { name: user.full_name })}
           value={user.role ?? 400}
           disabled={me}
-          onChange={(event) => act(() => api.patch(`/users/${user.user_id}`, { role: Number(event.target.value) }))}
+          onChange={(event) => act(() => ok(typedApi.PATCH('/users/{user_id}', { params: { path: { user_id: user.user_id } }, body: { role: Number(event.target.value) } })))}
         >
           {ROLES.map(([value, name]) => (
             <option key={value} value={value}>
@@ -47,7 +48,7 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
       <td>
         {me ? null : confirming ? (
           <>
-            <button type="button" className="danger" onClick={() => act(() => api.delete(`/users/${user.user_id}`))}>
+            <button type="button" className="danger" onClick={() => act(() => ok(typedApi.DELETE('/users/{user_id}', { params: { path: { user_id: user.user_id } } })))}>
               {t('Confirm deactivation of {{name}}', { name: user.full_name })}
             </button>{' '}
             <button type="button" className="secondary" onClick={() => setConfirming(false)}>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { Outcome, useOutcome } from './outcome';
 
@@ -14,7 +14,7 @@ export function EmailForm({ state }: { state: ChatState }) {
       aria-label={t('Email')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
-        void run(() => api.patch('/settings', { email: email.trim() }), t('Check your email ({{email}}) to confirm the new address.', { email: email.trim() }));
+        void run(() => ok(typedApi.PATCH('/settings', { body: { email: email.trim() } })), t('Check your email ({{email}}) to confirm the new address.', { email: email.trim() }));
       }}
     >
       <h2>{t('Email')}</h2>
@@ -58,7 +58,7 @@ export function NotificationsForm({ state }: { state: ChatState }) {
             onChange={(event) => {
               const next = event.target.checked;
               setChosen((all) => ({ ...all, [name]: next }));
-              void run(() => api.patch('/settings', { [name]: next })).then((done) => done || setChosen(({ [name]: _, ...rest }) => rest));
+              void run(() => ok(typedApi.PATCH('/settings', { body: { [name]: next } }))).then((done) => done || setChosen(({ [name]: _, ...rest }) => rest));
             }}
           />{' '}
           {label}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
 import { ChannelSettings } from './ChannelSettings';
@@ -17,7 +17,7 @@ function ProfileForm({ state }: { state: ChatState }) {
       aria-label={t('Profile')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
-        void run(() => api.patch('/settings', { full_name: name }));
+        void run(() => ok(typedApi.PATCH('/settings', { body: { full_name: name } })));
       }}
     >
       <h2>{t('Profile')}</h2>
@@ -40,7 +40,7 @@ function PasswordForm() {
       aria-label={t('Password')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
-        void run(() => api.patch('/settings', { old_password: old, new_password: next }), translate('Your password was changed.')).then((done) => {
+        void run(() => ok(typedApi.PATCH('/settings', { body: { old_password: old, new_password: next } })), translate('Your password was changed.')).then((done) => {
           if (done) {
             setOld('');
             setNext('');
@@ -67,7 +67,7 @@ function DisplayForm({ state }: { state: ChatState }) {
   const [chosen, setChosen] = useState<number | null>(null);
   const choose = (value: number) => {
     setChosen(value);
-    void run(() => api.patch('/settings', { color_scheme: value })).then((done) => done || setChosen(null));
+    void run(() => ok(typedApi.PATCH('/settings', { body: { color_scheme: value } }))).then((done) => done || setChosen(null));
   };
   const choices: [number, string][] = [
     [1, t('Automatic (follows the system)')],

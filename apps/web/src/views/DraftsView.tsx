@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { Draft } from '../api/types';
 import { requestCompose } from '../compose/compose-requests';
 import type { ChatState } from '../events/chat-state';
@@ -51,7 +52,7 @@ export function DraftsView({ state }: { state: ChatState }) {
               <button
                 type="button"
                 className="secondary"
-                onClick={() => void api.delete(`/drafts/${draft.id}`).catch((failure: unknown) => setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')))}
+                onClick={() => void ok(typedApi.DELETE('/drafts/{draft_id}', { params: { path: { draft_id: draft.id } } })).catch((failure: unknown) => setError(failure instanceof ApiError ? failure.message : t('Something went wrong. Try again.')))}
               >
                 {t('Delete draft')}
               </button>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../api/client';
+import { ApiError } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { ScheduledMessage } from '../api/types';
 import { localInputValue } from '../compose/SendLater';
 import type { ChatState } from '../events/chat-state';
@@ -39,7 +40,7 @@ function ScheduledItem({ message, state }: { message: ScheduledMessage; state: C
           onSubmit={(event) => {
             event.preventDefault();
             const at = Math.floor(new Date(editing.when).getTime() / 1000);
-            void act(() => api.patch(`/scheduled_messages/${message.scheduled_message_id}`, { content: editing.content, scheduled_delivery_timestamp: at })).then((done) => done && setEditing(null));
+            void act(() => ok(typedApi.PATCH('/scheduled_messages/{scheduled_message_id}', { params: { path: { scheduled_message_id: message.scheduled_message_id } }, body: { content: editing.content, scheduled_delivery_timestamp: at } }))).then((done) => done && setEditing(null));
           }}
         >
           <textarea aria-label={t('Message')} value={editing.content} onChange={(event) => setEditing({ ...editing, content: event.target.value })} rows={3} />
@@ -60,7 +61,7 @@ function ScheduledItem({ message, state }: { message: ScheduledMessage; state: C
             <button type="button" onClick={() => setEditing({ content: message.content, when: localInputValue(when) })}>
               {t('Edit')}
             </button>
-            <button type="button" className="secondary" onClick={() => void act(() => api.delete(`/scheduled_messages/${message.scheduled_message_id}`))}>
+            <button type="button" className="secondary" onClick={() => void act(() => ok(typedApi.DELETE('/scheduled_messages/{scheduled_message_id}', { params: { path: { scheduled_message_id: message.scheduled_message_id } } })))}>
               {t('Cancel scheduled message')}
             </button>
           </div>
