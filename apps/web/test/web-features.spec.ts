@@ -325,4 +325,20 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     await page.reload();
     await page.getByRole('form', { name: 'Default settings for new users' }).getByRole('checkbox', { name: 'Digest emails while away', checked: !wasOn }).waitFor({ timeout: LIVE_MS });
   });
+
+  it('finds any emoji by name in the reaction picker', async () => {
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'general', topic: 'reactions', content: 'React with a sea creature' }, { subdomain: '', auth: bob }));
+    const page = await alices();
+    const general = await system.db.stream.findFirstOrThrow({ where: { name: 'general' } });
+    await page.goto(`${base}/#narrow/channel/${general.id}-general/topic/reactions`);
+    const message = messages(page).filter({ hasText: 'React with a sea creature' });
+    await message.hover();
+    await message.getByRole('button', { name: 'Add reaction' }).click();
+    const picker = message.getByRole('dialog', { name: 'Emoji picker' });
+    await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('octo');
+    await picker.getByRole('group', { name: 'Matching emoji' }).getByRole('button', { name: 'octopus' }).click();
+    await message.getByRole('button', { name: 'octopus: 1', pressed: true }).waitFor({ timeout: LIVE_MS });
+    const reactions = await system.db.reaction.findMany({ where: { userId: alice.id }, select: { emojiName: true, emojiCode: true } });
+    expect(reactions).toContainEqual({ emojiName: 'octopus', emojiCode: '1f419' });
+  });
 });

@@ -10,14 +10,11 @@ import {
   emojiSuggestions,
   findTrigger,
   mentionSuggestions,
-  parseEmojiNames,
   topicSuggestions,
   type Suggestion,
 } from './autocomplete';
+import { loadEmojiNames } from '../messages/emoji-names';
 
-let emojiNames: Promise<{ name: string; code: string }[]> | undefined;
-/** Every emoji's name, loaded (a chunk of its own) the first time someone types `:` and two letters. */
-const loadEmojiNames = () => (emojiNames ??= import('virtual:emoji-names').then((module) => parseEmojiNames(module.default)));
 
 /**
  * The compose box's autocomplete, as ARIA's combobox pattern on a textbox: while a mention, a

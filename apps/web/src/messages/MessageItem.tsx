@@ -8,6 +8,7 @@ import { t as translate } from '../i18n/i18n';
 import { requestCompose } from '../compose/compose-requests';
 import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { PICKER_EMOJI, emojiGlyph } from './emoji';
+import { EmojiSearch } from './EmojiSearch';
 import { MessageContent } from './MessageContent';
 import { MoveMessages } from './MoveMessages';
 
@@ -195,6 +196,12 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
               {emojiGlyph(emoji.code, 'unicode_emoji', emoji.name)}
             </button>
           ))}
+          <EmojiSearch
+            onPick={(emoji) => {
+              setPicking(false);
+              toggle({ emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: 'unicode_emoji' });
+            }}
+          />
         </div>
       )}
       {editing === null ? (
