@@ -55,7 +55,7 @@ export interface User {
   email: string;
   full_name: string;
   /** The real address, where the viewer may see it. */
-  delivery_email?: string;
+  delivery_email?: string | null;
   is_active?: boolean;
   is_bot: boolean;
   /** Zulip's role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
@@ -86,38 +86,8 @@ export type Draft = Schema<'Draft'>;
 /** A message to be sent later (`scheduled_messages`). */
 export type ScheduledMessage = Schema<'ScheduledMessage'>;
 
-export interface RegisterAnswer {
-  queue_id: string;
-  last_event_id: number;
-  user_id: number;
-  email: string;
-  full_name: string;
-  subscriptions: Subscription[];
-  realm_users: User[];
-  realm_user_groups?: UserGroup[];
-  channel_folders?: ChannelFolder[];
-  navigation_views?: NavigationView[];
-  presences?: Record<string, Presence>;
-  server_timestamp?: number;
-  server_presence_ping_interval_seconds?: number;
-  server_presence_offline_threshold_seconds?: number;
-  user_status?: Record<string, UserStatus>;
-  unread_msgs: UnreadMessages;
-  realm_name?: string;
-  is_admin?: boolean;
-  drafts?: Draft[];
-  user_topics?: { stream_id: number; topic_name: string; visibility_policy: number }[];
-  scheduled_messages?: ScheduledMessage[];
-  user_settings?: { color_scheme?: number; full_name?: string } & Record<string, unknown>;
-  delivery_email?: string;
-  realm_user_settings_defaults?: Record<string, unknown>;
-  realm_allow_message_editing?: boolean;
-  realm_can_move_messages_between_topics_group?: GroupSettingValue;
-  realm_can_move_messages_between_channels_group?: GroupSettingValue;
-  server_typing_started_wait_period_milliseconds?: number;
-  server_typing_stopped_wait_period_milliseconds?: number;
-  server_typing_started_expiry_period_milliseconds?: number;
-}
+/** The answer of POST /register. */
+export type RegisterAnswer = Schema<'RegisterResponse'>;
 
 export interface ServerEvent {
   id: number;

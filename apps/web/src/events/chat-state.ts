@@ -75,18 +75,20 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     for (const id of group.unread_message_ids) unread[id] = dmKey(others);
   }
   return {
-    me: { user_id: answer.user_id, email: answer.email, full_name: answer.full_name, isAdmin: answer.is_admin === true },
+    // The register answer's keys are all optional in the document (each comes with its fetch type); the app asks for these.
+    me: { user_id: answer.user_id ?? 0, email: answer.email ?? '', full_name: answer.full_name ?? '', isAdmin: answer.is_admin === true },
     allowEditing: answer.realm_allow_message_editing !== false,
     moveTopicsGroup: answer.realm_can_move_messages_between_topics_group,
     moveChannelsGroup: answer.realm_can_move_messages_between_channels_group,
     realmName: answer.realm_name ?? '',
-    subscriptions: [...answer.subscriptions].sort((a, b) => a.name.localeCompare(b.name)),
-    users: Object.fromEntries(answer.realm_users.map((user) => [user.user_id, user])),
+    subscriptions: [...(answer.subscriptions ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
+    users: Object.fromEntries((answer.realm_users ?? []).map((user) => [user.user_id, user])),
     folders: sortFolders(answer.channel_folders ?? []),
     navigationViews: answer.navigation_views ?? [],
     groups: (answer.realm_user_groups ?? []).filter((group) => !group.deactivated),
     unread,
-    presences: Object.fromEntries(Object.entries(answer.presences ?? {}).map(([id, presence]) => [Number(id), presence])),
+    // slim_presence: the modern format, by user id.
+    presences: Object.fromEntries(Object.entries(answer.presences ?? {}).flatMap(([id, presence]) => ('active_timestamp' in presence ? [[Number(id), presence as Presence]] : []))),
     presencePingSeconds: answer.server_presence_ping_interval_seconds ?? 60,
     presenceOfflineSeconds: answer.server_presence_offline_threshold_seconds ?? 140,
     statuses: Object.fromEntries(Object.entries(answer.user_status ?? {}).map(([id, status]) => [Number(id), status])),
@@ -98,7 +100,7 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     colorScheme: answer.user_settings?.color_scheme ?? 1,
     settings: answer.user_settings ?? {},
     realmDefaults: answer.realm_user_settings_defaults ?? {},
-    deliveryEmail: answer.delivery_email ?? answer.email,
+    deliveryEmail: answer.delivery_email ?? answer.email ?? '',
   };
 }
 

@@ -52,7 +52,7 @@ export function startEventQueue(client: QueryClient): () => void {
         continue;
       }
       failures = 0;
-      queueId = registered.queue_id;
+      queueId = registered.queue_id ?? null;
       client.setQueryData(CHAT_STATE, stateFromRegister(registered));
       if (!first) {
         clearTyping();
@@ -62,7 +62,7 @@ export function startEventQueue(client: QueryClient): () => void {
       let lastEventId = registered.last_event_id;
       while (!signal.aborted) {
         try {
-          const answer = await api.get<{ events: ServerEvent[] }>('/events', { queue_id: queueId, last_event_id: lastEventId }, signal);
+          const answer = await api.get<{ events: ServerEvent[] }>('/events', { queue_id: queueId ?? '', last_event_id: lastEventId }, signal);
           for (const event of answer.events) {
             lastEventId = Math.max(lastEventId, event.id);
             try {
