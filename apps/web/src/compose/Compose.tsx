@@ -18,7 +18,10 @@ const TYPING_IDLE_MS = 5000;
 
 /** A message as POST /messages and POST /scheduled_messages take it. */
 export function messageParams(target: Target, content: string) {
-  return target.type === 'stream' ? { type: 'stream', to: target.channelId, topic: target.topic, content } : { type: 'direct', to: target.userIds, content };
+  // `to` is a channel's id or a JSON list of people's (Zulip's form encoding).
+  return target.type === 'stream'
+    ? { type: 'stream' as const, to: String(target.channelId), topic: target.topic, content }
+    : { type: 'direct' as const, to: JSON.stringify(target.userIds), content };
 }
 
 /**
@@ -130,8 +133,8 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
     setSending(true);
     setError(null);
     try {
-      if (scheduledAt === undefined) await api.post('/messages', messageParams(target, content));
-      else await api.post('/scheduled_messages', { ...messageParams(target, content), scheduled_delivery_timestamp: scheduledAt });
+      if (scheduledAt === undefined) await ok(typedApi.POST('/messages', { body: messageParams(target, content) }));
+      else await ok(typedApi.POST('/scheduled_messages', { body: { ...messageParams(target, content), scheduled_delivery_timestamp: scheduledAt } }));
       setContent('');
       setPreview(null);
       drafts.discard();

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { Target } from './Compose';
 
 /** How long after the last keystroke the draft is saved. */
@@ -31,12 +32,12 @@ export function useDraftSaver() {
   function save(body: DraftBody) {
     queue(async () => {
       if (body.content.trim() === '') {
-        if (id.current !== undefined) await api.delete(`/drafts/${id.current}`);
+        if (id.current !== undefined) await ok(typedApi.DELETE('/drafts/{draft_id}', { params: { path: { draft_id: id.current } } }));
         id.current = undefined;
       } else if (id.current !== undefined) {
-        await api.patch(`/drafts/${id.current}`, { draft: body });
+        await ok(typedApi.PATCH('/drafts/{draft_id}', { params: { path: { draft_id: id.current } }, body: { draft: body } }));
       } else {
-        id.current = (await api.post<{ ids: number[] }>('/drafts', { drafts: [body] })).ids[0];
+        id.current = (await ok(typedApi.POST('/drafts', { body: { drafts: [body] } }))).ids[0];
       }
     });
   }

@@ -97,7 +97,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
 
   async function startEditing() {
     await act(async () => {
-      const answer = await api.get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false });
+      const answer = await ok(typedApi.GET('/messages/{message_id}', { params: { path: { message_id: message.id }, query: { apply_markdown: 'false' } } }));
       setEditing(answer.message.content);
     });
   }
@@ -105,7 +105,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   /** Zulip's quote and reply: a mention of the sender, a link to the message, and its text in a quote block. */
   async function quote() {
     await act(async () => {
-      const answer = await api.get<{ message: { content: string } }>(`/messages/${message.id}`, { apply_markdown: false });
+      const answer = await ok(typedApi.GET('/messages/{message_id}', { params: { path: { message_id: message.id }, query: { apply_markdown: 'false' } } }));
       const link = `${where.hash}/near/${message.id}`;
       const fence = answer.message.content.includes('```') ? '````' : '```';
       const content = `@_**${message.sender_full_name}|${message.sender_id}** [${translate('said')}](${link}):\n${fence}quote\n${answer.message.content}\n${fence}\n`;
@@ -157,7 +157,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
           <button type="button" aria-expanded={picking} onClick={() => setPicking(!picking)}>
             {t('Add reaction')}
           </button>
-          <button type="button" aria-pressed={starred} onClick={() => void act(() => api.post('/messages/flags', { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' }))}>
+          <button type="button" aria-pressed={starred} onClick={() => void act(() => ok(typedApi.POST('/messages/flags', { body: { messages: [message.id], op: starred ? 'remove' : 'add', flag: 'starred' } })))}>
             {t('Star')}
           </button>
           <button type="button" onClick={() => void quote()}>

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { api } from '../api/client';
+import { ok, typedApi } from '../api/typed-client';
 import type { Message } from '../api/types';
 import { Compose } from '../compose/Compose';
 import type { ChatState } from '../events/chat-state';
@@ -154,7 +155,7 @@ function useMarkReadWhenSeen(list: RefObject<HTMLElement | null>, state: ChatSta
     const flush = () => {
       const ids = [...seen].filter((id) => unread.current[id] !== undefined);
       seen.clear();
-      if (ids.length > 0) void api.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' }).catch(() => undefined);
+      if (ids.length > 0) void ok(typedApi.POST('/messages/flags', { body: { messages: ids, op: 'add', flag: 'read' } })).catch(() => undefined);
     };
     const observer = new IntersectionObserver(
       (entries) => {
