@@ -11,6 +11,7 @@ import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { BrowserLogin } from './http/browser-login';
 import { WebApp } from './http/web-app';
+import { EmojiAssets } from './http/emoji-assets';
 import { FrontDoor } from './http/front-door';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -35,6 +36,7 @@ import { OpenApiController } from './openapi/openapi.controller';
     AccountPages,
     BrowserLogin,
     WebApp,
+    EmojiAssets,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

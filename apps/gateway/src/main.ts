@@ -14,6 +14,7 @@ import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { BrowserLogin } from './http/browser-login';
 import { WebApp } from './http/web-app';
+import { EmojiAssets } from './http/emoji-assets';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestId } from './http/request-id.middleware';
 import { restoreRequestTrace } from './http/request-trace';
@@ -54,6 +55,7 @@ async function bootstrap() {
   app.use(app.get(AccountPages).router);
   app.use(app.get(BrowserLogin).router);
   app.use(app.get(WebApp).router);
+  app.use(app.get(EmojiAssets).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();

@@ -66,6 +66,17 @@ export class EmojiCatalogue {
   isCode(code: string): boolean {
     return this.codes.has(code);
   }
+
+  /**
+   * Every code with the names that select it, the canonical name first: the `code_to_names` of
+   * Zulip's emoji_api_data.json (`server_emoji_data_url`). Derived from the same map `codeOf`
+   * reads, so a client and the server agree on every name.
+   */
+  namesByCode(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const [name, code] of this.codesByName) (out[code] ??= []).push(name);
+    return out;
+  }
 }
 
 let loaded: EmojiCatalogue | undefined;
