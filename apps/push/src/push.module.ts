@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { RegisterStateModule } from './register/register-state.module';
 import { RegistrationModule } from './registration/registration.module';
 import { TestNotificationModule } from './test-notification/test-notification.module';
@@ -9,6 +10,6 @@ import { TestNotificationModule } from './test-notification/test-notification.mo
  * (Zulip's bouncer), and the test notification.
  */
 @Module({
-  imports: [DbModule, RegistrationModule, TestNotificationModule, RegisterStateModule],
+  imports: [DbModule, RegistrationModule, TestNotificationModule, LegacyTokensModule, RegisterStateModule],
 })
 export class PushModule {}

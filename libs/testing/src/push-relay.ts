@@ -28,6 +28,8 @@ export class PushRelayStandIn {
   readonly received: RelayRequest[] = [];
   private modes = new Map<string, RelayMode>();
   private nextDeviceId = 1000;
+  /** Tokens registered the older way: `<user_id>:<token_kind>:<token>`. */
+  readonly tokens = new Set<string>();
   private readonly sockets = new Set<Socket>();
   private server: Server | undefined;
 
@@ -131,6 +133,31 @@ export class PushRelayStandIn {
     if (endpoint === 'push/e2ee/notify') {
       const requests = Array.isArray(body.push_requests) ? body.push_requests : [];
       return answer(200, { result: 'success', msg: '', android_successfully_sent_count: requests.length, apple_successfully_sent_count: 0 });
+    }
+    // The older token endpoints (Zulip's bouncer: zilencer/views.py), keyed by user, kind and token.
+    const tokenKey = `${String(body.user_id)}:${String(body.token_kind)}:${String(body.token)}`;
+    if (endpoint === 'push/register') {
+      this.tokens.add(tokenKey);
+      return answer(200, { result: 'success', msg: '' });
+    }
+    if (endpoint === 'push/unregister') {
+      if (!this.tokens.delete(tokenKey)) return answer(400, { result: 'error', msg: 'Token does not exist', code: 'BAD_REQUEST' });
+      return answer(200, { result: 'success', msg: '' });
+    }
+    if (endpoint === 'push/test_notification') {
+      if (!this.tokens.has(tokenKey)) return answer(400, { result: 'error', msg: 'Device not recognized by the push bouncer', code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN' });
+      return answer(200, { result: 'success', msg: '' });
+    }
+    if (endpoint === 'push/notify') {
+      const userTokens = [...this.tokens].filter((key) => key.startsWith(`${String(body.user_id)}:`));
+      return answer(200, {
+        result: 'success',
+        msg: '',
+        total_android_devices: userTokens.filter((key) => key.split(':')[1] === '2').length,
+        total_apple_devices: userTokens.filter((key) => key.split(':')[1] === '1').length,
+        deleted_devices: { android_devices: [], apple_devices: [] },
+        realm: null,
+      });
     }
     answer(404, { result: 'error', msg: 'Not found', code: 'BAD_REQUEST' });
   }

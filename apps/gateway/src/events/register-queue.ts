@@ -105,6 +105,8 @@ export class RegisterQueue {
 function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unknown> {
   return {
     ...Realtime.REALM_DEFAULTS_UNTIL_FEATURE,
+    /** Mobile push works when a push relay is configured (Zulip: when it uses the bouncer). */
+    realm_push_notifications_enabled: config.PUSH_RELAY_URL !== '',
     realm_name: realm.name,
     realm_url: realm.url,
     realm_uri: realm.url,

@@ -1,5 +1,6 @@
-import { Controller, Req } from '@nestjs/common';
+import { Controller, Inject, Req } from '@nestjs/common';
 import { serverSettings, type RealmInfo } from '@teamchat/contracts';
+import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, ZulipError } from '@teamchat/zulip';
 import { CredentialCache } from '../auth/credential-cache';
 import { rawParams, type ApiRequest } from '../http/request-context';
@@ -11,7 +12,10 @@ import { Route } from '../http/route.decorator';
  */
 @Controller()
 export class ServerSettingsController {
-  constructor(private readonly credentials: CredentialCache) {}
+  constructor(
+    private readonly credentials: CredentialCache,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Route(serverSettings)
   async get(@Req() req: ApiRequest) {
@@ -40,7 +44,8 @@ export class ServerSettingsController {
       zulip_feature_level: ZULIP_FEATURE_LEVEL,
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
-      push_notifications_enabled: false,
+      // Zulip's: true when the server sends through the push notification service (its bouncer).
+      push_notifications_enabled: this.config.PUSH_RELAY_URL !== '',
       is_incompatible: (req.header('user-agent') ?? '').startsWith('ZulipInvalid'),
       email_auth_enabled: passwordAuth,
       require_email_format_usernames: true,

@@ -64,6 +64,28 @@ export class PushRelayClient {
     return this.post('push/e2ee/notify', JSON.stringify(body), 'application/json');
   }
 
+  /**
+   * The older token registrations, form-encoded as Zulip's add/remove_push_device_token send
+   * them (`realm_id` for Zulip's `realm_uuid`; `token_kind` 1 APNs, 2 FCM).
+   */
+  registerToken(body: LegacyTokenBody & { ios_app_id?: string }): Promise<Record<string, unknown>> {
+    return this.post('push/register', formOf(body), 'application/x-www-form-urlencoded');
+  }
+
+  unregisterToken(body: LegacyTokenBody): Promise<Record<string, unknown>> {
+    return this.post('push/unregister', formOf(body), 'application/x-www-form-urlencoded');
+  }
+
+  /** A test notification to one token-registered device (JSON, as Zulip sends it). */
+  testNotification(body: LegacyTokenBody & { base_payload: Record<string, unknown> }): Promise<Record<string, unknown>> {
+    return this.post('push/test_notification', JSON.stringify(body), 'application/json');
+  }
+
+  /** A notification to every token-registered device of a user (Zulip's `push/notify`: the relay holds the tokens). */
+  notifyTokens(body: { realm_id: number; user_id: number; apns_payload: Record<string, unknown>; gcm_payload: Record<string, unknown>; gcm_options: Record<string, unknown> }): Promise<Record<string, unknown>> {
+    return this.post('push/notify', JSON.stringify(body), 'application/json');
+  }
+
   private async post(endpoint: string, body: string, contentType: string): Promise<Record<string, unknown>> {
     const url = new URL(`api/v1/remotes/${endpoint}`, this.config.PUSH_RELAY_URL.endsWith('/') ? this.config.PUSH_RELAY_URL : `${this.config.PUSH_RELAY_URL}/`);
     const credentials = Buffer.from(`${this.config.PUSH_RELAY_ORG_ID}:${this.config.PUSH_RELAY_ORG_KEY}`).toString('base64');
@@ -90,6 +112,22 @@ export class PushRelayClient {
     if (response.status !== 200 || !parsed) throw new RelayServerError(`the relay answered ${response.status} with no JSON object`);
     return parsed;
   }
+}
+
+/** What every older token request names: the organization, the user, the token and its kind. */
+export interface LegacyTokenBody {
+  realm_id: number;
+  user_id: number;
+  token: string;
+  token_kind: number;
+}
+
+function formOf(body: object): string {
+  return new URLSearchParams(
+    Object.entries(body)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]): [string, string] => [key, String(value)]),
+  ).toString();
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

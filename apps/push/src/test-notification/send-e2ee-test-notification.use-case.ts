@@ -4,18 +4,13 @@ import { LOGGER } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { PushDevicesRepository } from '../data/push-devices.repository';
-import { PushRelayClient, RelayRefused, RelayServerError, RelayUnreachable } from '../relay/push-relay.client';
+import { PushRelayClient } from '../relay/push-relay.client';
+import { relayFailureAsZulipError } from '../relay/relay-errors';
 import { sealPayload } from '../relay/sealed-payload';
 
 type Params = DecodedParams<typeof Push.sendE2eeTestNotificationParams>;
 
-/** The texts of Zulip's errors (OpenAPI e2ee-test-notify). */
-const TEXTS = {
-  NO_ACTIVE_PUSH_DEVICE: 'No active registered push device',
-  ADMIN_ACTION_REQUIRED: 'Push notification configuration issue on server, contact the server administrator or retry later.',
-  FAILED_TO_CONNECT_BOUNCER: 'Network error while connecting to Zulip push notification service.',
-  INTERNAL_SERVER_ERROR_ON_BOUNCER: 'Internal server error on Zulip push notification service, retry later.',
-} as const;
+const NO_ACTIVE_PUSH_DEVICE = 'No active registered push device';
 
 /**
  * POST /mobile_push/e2ee/test_notification (Zulip's send_e2ee_test_push_notification_api):
@@ -39,7 +34,7 @@ export class SendE2eeTestNotification {
     if (caller.isBot) throw badRequest('This endpoint does not accept bot requests.');
     const pushAccountId = params.push_account_id === undefined ? undefined : BigInt(params.push_account_id);
     const devices = await this.devices.activeOfUser(caller.id, pushAccountId);
-    if (devices.length === 0) throw new ZulipError('NO_ACTIVE_PUSH_DEVICE', TEXTS.NO_ACTIVE_PUSH_DEVICE);
+    if (devices.length === 0) throw new ZulipError('NO_ACTIVE_PUSH_DEVICE', NO_ACTIVE_PUSH_DEVICE);
     // Active devices exist only where a relay took them; one may have been unconfigured since.
     this.relay.requireConfigured();
 
@@ -53,24 +48,8 @@ export class SendE2eeTestNotification {
     try {
       await this.relay.notify({ realm_id: realm.id, push_requests: pushRequests });
     } catch (error) {
-      throw this.asZulipError(error, requestId);
+      throw relayFailureAsZulipError(error, this.logger, requestId);
     }
     return {};
-  }
-
-  private asZulipError(error: unknown, requestId: string): unknown {
-    if (error instanceof RelayUnreachable) {
-      this.logger.warn({ err: error, requestId }, 'push relay unreachable');
-      return new ZulipError('FAILED_TO_CONNECT_BOUNCER', TEXTS.FAILED_TO_CONNECT_BOUNCER);
-    }
-    if (error instanceof RelayServerError) {
-      this.logger.warn({ err: error, requestId }, 'push relay failed');
-      return new ZulipError('INTERNAL_SERVER_ERROR_ON_BOUNCER', TEXTS.INTERNAL_SERVER_ERROR_ON_BOUNCER);
-    }
-    if (error instanceof RelayRefused) {
-      this.logger.error({ err: error, code: error.code, status: error.status, requestId }, 'push relay refused this server');
-      return new ZulipError('ADMIN_ACTION_REQUIRED', TEXTS.ADMIN_ACTION_REQUIRED);
-    }
-    return error;
   }
 }

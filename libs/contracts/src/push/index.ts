@@ -1,2 +1,3 @@
 export * from './devices';
 export * from './events';
+export * from './legacy-tokens';
