@@ -153,12 +153,15 @@ describe('k8s/ scaling and disruption', () => {
     expect(BULLMQ_WORKERS.map((w) => [w.deployment, w.queue])).toEqual([
       ['scheduler', 'scheduled-delivery'],
       ['messaging', 'topic-deletion'],
+      ['push', 'message-notifications'],
+      ['push', 'mobile-push'],
+      ['push', 'missed-message-emails'],
     ]);
   });
 
   it('validates the ScaledObjects with @kubernetes-models/keda', () => {
     const scaled = objects.filter((o) => o.obj.kind === 'ScaledObject');
-    expect(scaled.map((o) => o.obj.metadata.name).sort()).toEqual(['messaging', 'scheduler']);
+    expect(scaled.map((o) => o.obj.metadata.name).sort()).toEqual(['messaging', 'push', 'scheduler']);
     expect(kedaSchemaProblems(scaled)).toEqual([]);
   });
 

@@ -15,10 +15,12 @@ import * as path from 'node:path';
 import { QueueKeys } from 'bullmq';
 import { DELIVERY_QUEUE } from '../libs/contracts/src/scheduler/scheduled-messages';
 import { TOPIC_DELETION_QUEUE } from '../libs/contracts/src/messaging/topics';
+import { MESSAGE_NOTIFICATIONS_QUEUE, MISSED_MESSAGE_EMAIL_QUEUE, MOBILE_PUSH_QUEUE } from '../libs/contracts/src/push/notifications';
 import { bullmqConnection } from '../libs/platform/src/bullmq';
 import { configSchema } from '../libs/platform/src/config';
 import { DELIVERY } from '../apps/scheduler/src/delivery/delivery.settings';
 import { TOPIC_DELETION } from '../apps/messaging/src/topics/topic-deletion.settings';
+import { NOTIFICATION_WORKERS } from '../apps/push/src/notifications/notification.settings';
 import type { Data, K8sObject } from './deploy-checks';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -37,6 +39,9 @@ export interface BullmqWorker {
 export const BULLMQ_WORKERS: readonly BullmqWorker[] = [
   { deployment: 'scheduler', queue: DELIVERY_QUEUE, concurrency: DELIVERY.concurrency, source: 'apps/scheduler/src/delivery/delivery.worker.ts' },
   { deployment: 'messaging', queue: TOPIC_DELETION_QUEUE, concurrency: TOPIC_DELETION.concurrency, source: 'apps/messaging/src/topics/topic-deletion.worker.ts' },
+  { deployment: 'push', queue: MESSAGE_NOTIFICATIONS_QUEUE, concurrency: NOTIFICATION_WORKERS.decisionConcurrency, source: 'apps/push/src/notifications/decisions.worker.ts' },
+  { deployment: 'push', queue: MOBILE_PUSH_QUEUE, concurrency: NOTIFICATION_WORKERS.pushConcurrency, source: 'apps/push/src/notifications/mobile-push.worker.ts' },
+  { deployment: 'push', queue: MISSED_MESSAGE_EMAIL_QUEUE, concurrency: NOTIFICATION_WORKERS.emailConcurrency, source: 'apps/push/src/missed-emails/missed-message-email.worker.ts' },
 ];
 
 /** The BullMQ lists a worker's ScaledObject watches: jobs ready to take, and jobs being run. */

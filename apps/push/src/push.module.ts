@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { RegisterStateModule } from './register/register-state.module';
 import { RegistrationModule } from './registration/registration.module';
 import { TestNotificationModule } from './test-notification/test-notification.module';
@@ -10,6 +11,6 @@ import { TestNotificationModule } from './test-notification/test-notification.mo
  * (Zulip's bouncer), and the test notification.
  */
 @Module({
-  imports: [DbModule, RegistrationModule, TestNotificationModule, LegacyTokensModule, RegisterStateModule],
+  imports: [DbModule, RegistrationModule, TestNotificationModule, LegacyTokensModule, NotificationsModule, RegisterStateModule],
 })
 export class PushModule {}

@@ -23,6 +23,7 @@ import { ReactivateUser } from './users/reactivate-user.use-case';
 import { SettingsHandler } from './settings/settings.handler';
 import { UpdateSettings } from './settings/update-settings.use-case';
 import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
+import { UnsubscribeMissedMessageEmails } from './settings/unsubscribe-missed-message-emails.use-case';
 import { NavigationViewsHandler } from './navigation-views/navigation-views.handler';
 import { ListNavigationViews } from './navigation-views/list-navigation-views.use-case';
 import { AddNavigationView } from './navigation-views/add-navigation-view.use-case';
@@ -47,6 +48,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
+    UnsubscribeMissedMessageEmails,
     UpdateRealmUserSettingsDefaults,
     Mailer,
     PasswordAttempts,

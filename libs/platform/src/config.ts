@@ -101,6 +101,18 @@ export const configSchema = z.object({
   PUSH_REGISTRATION_RETRY_MS: z.coerce.number().int().positive().default(60000),
   /** …this many times in all; a device still pending after that is retried when the push service next starts. */
   PUSH_REGISTRATION_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  /**
+   * Notifications of messages (push service): a push to the relay that fails (unreachable, 5xx)
+   * is tried PUSH_NOTIFY_ATTEMPTS times in all, BullMQ's exponential backoff from
+   * PUSH_NOTIFY_BACKOFF_MS; after the last, the job stays in the queue's failed set, logged.
+   */
+  PUSH_NOTIFY_ATTEMPTS: z.coerce.number().int().positive().default(8),
+  PUSH_NOTIFY_BACKOFF_MS: z.coerce.number().int().positive().default(2000),
+  /**
+   * Missed-message emails wait each recipient's `email_notifications_batching_period_seconds`
+   * (Zulip's default 120 s); a non-zero value here replaces it for everyone (tests, benchmarks).
+   */
+  EMAIL_BATCHING_PERIOD_OVERRIDE_SECONDS: z.coerce.number().min(0).default(0),
   /** How often the presence service writes the presence kept live in Redis to Postgres. */
   PRESENCE_FLUSH_INTERVAL_MS: z.coerce.number().int().positive().default(10000),
 

@@ -5,6 +5,7 @@ import { FanoutRouting } from './fanout-routing';
 import { EventQueueStore } from './event-queue.store';
 import { EventsController } from './events.controller';
 import { LongPoll } from './long-poll';
+import { MessageNotificationsQueue } from './notifications/message-notifications.queue';
 import { PollEventsRoute } from './poll-events.route';
 import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
@@ -15,7 +16,7 @@ import { RegisterQueue } from './register-queue';
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],
-  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterPeople, RegisterQueue, FanoutRouting, EventFanout, PollEventsRoute],
+  providers: [EventQueueStore, QueueMirror, QueueWakeups, LongPoll, RegisterPeople, RegisterQueue, FanoutRouting, EventFanout, PollEventsRoute, MessageNotificationsQueue],
   exports: [PollEventsRoute],
 })
 export class EventsModule {}

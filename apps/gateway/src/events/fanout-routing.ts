@@ -5,6 +5,7 @@ import type { JsMsg } from 'nats';
 import { Sessions } from '../auth/sessions';
 import { deliveriesOf, messageDeliveries } from './client-events';
 import { EventQueueStore, type Delivery } from './event-queue.store';
+import { MessageNotificationsQueue } from './notifications/message-notifications.queue';
 import type { QueueDescriptor } from './queue-descriptor';
 
 const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJECT_PREFIX.length);
@@ -24,6 +25,7 @@ export class FanoutRouting {
   constructor(
     private readonly store: EventQueueStore,
     private readonly sessions: Sessions,
+    private readonly notifications: MessageNotificationsQueue,
   ) {}
 
   deliveriesOf(message: JsMsg): Promise<Delivery[]> {
@@ -61,6 +63,8 @@ export class FanoutRouting {
         this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id)),
         sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
       ]);
+      // Notifications: who is off the app is known here (see notifications/).
+      this.notifications.messageDelivered(sent, queues);
       return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
     }
     if (subject === USER_ACCESS_CHANGED) {

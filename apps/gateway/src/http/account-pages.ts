@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { UsersGroups } from '@teamchat/contracts';
+import { Push, UsersGroups } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { Router, type Request, type Response } from 'express';
@@ -43,6 +43,34 @@ export class AccountPages {
     this.router.get(`${UsersGroups.CONFIRM_NEW_EMAIL_PATH}/:key`, (req: Request, res: Response) => {
       void this.confirmNewEmail(req as ApiRequest, res);
     });
+    // A missed-message email's unsubscribe link (push keeps the keys); again, only a GET acts.
+    this.router.head(`${Push.UNSUBSCRIBE_MISSED_MESSAGES_PATH}/:key`, (_req: Request, res: Response) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end();
+    });
+    this.router.get(`${Push.UNSUBSCRIBE_MISSED_MESSAGES_PATH}/:key`, (req: Request, res: Response) => {
+      void this.unsubscribe(req as ApiRequest, res);
+    });
+  }
+
+  private async unsubscribe(req: ApiRequest, res: Response): Promise<void> {
+    const json = req.accepts(['html', 'json']) === 'json';
+    try {
+      const done = await this.commands.call(Push.unsubscribeMissedMessages, {
+        host: req.header('host') ?? '',
+        key: String(req.params.key),
+        requestId: req.ctx.requestId,
+      });
+      if (json) sendSuccess(res, {}, []);
+      else page(res, 200, 'Unsubscribed', `You will no longer receive emails about missed messages from ${done.realmName}.`);
+    } catch (error) {
+      if (res.writableEnded) return;
+      if (json || !(error instanceof ZulipError)) {
+        sendError(req, res, error, this.logger);
+        return;
+      }
+      page(res, error.status, 'Invalid link', error.message);
+    }
   }
 
   private async confirmNewEmail(req: ApiRequest, res: Response): Promise<void> {

@@ -34,6 +34,12 @@ export class PushDevicesRepository {
     });
   }
 
+  /** The active devices of these users (notifications of a message), oldest first. */
+  activeOfUsers(userIds: number[]): Promise<PushDeviceRow[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.prisma.pushDevice.findMany({ where: { userId: { in: userIds }, bouncerDeviceId: { not: null }, errorCode: null }, orderBy: { id: 'asc' } });
+  }
+
   /** Every device still waiting for the relay. */
   pending(): Promise<PushDeviceRow[]> {
     return this.prisma.pushDevice.findMany({ where: { bouncerDeviceId: null, errorCode: null }, orderBy: { id: 'asc' } });

@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { SetPresenceEnabled } from './set-presence-enabled.use-case';
+import { UnsubscribeMissedMessageEmails } from './unsubscribe-missed-message-emails.use-case';
 import { UpdateRealmUserSettingsDefaults } from './update-realm-user-settings-defaults.use-case';
 import { UpdateSettings } from './update-settings.use-case';
 
@@ -12,6 +13,7 @@ export class SettingsHandler {
     private readonly updateSettings: UpdateSettings,
     private readonly setPresenceEnabledUseCase: SetPresenceEnabled,
     private readonly updateDefaults: UpdateRealmUserSettingsDefaults,
+    private readonly unsubscribeUseCase: UnsubscribeMissedMessageEmails,
   ) {}
 
   @CommandHandler(UsersGroups.updateRealmUserSettingsDefaults)
@@ -22,6 +24,11 @@ export class SettingsHandler {
   @CommandHandler(UsersGroups.updateSettings)
   update(@Payload() payload: PayloadOf<typeof UsersGroups.updateSettings>) {
     return this.updateSettings.execute(payload);
+  }
+
+  @CommandHandler(UsersGroups.unsubscribeMissedMessageEmails)
+  unsubscribeMissedMessageEmails(@Payload() payload: PayloadOf<typeof UsersGroups.unsubscribeMissedMessageEmails>) {
+    return this.unsubscribeUseCase.execute(payload);
   }
 
   @CommandHandler(UsersGroups.setPresenceEnabled)

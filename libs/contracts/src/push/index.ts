@@ -1,3 +1,4 @@
 export * from './devices';
 export * from './events';
 export * from './legacy-tokens';
+export * from './notifications';

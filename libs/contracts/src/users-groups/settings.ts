@@ -88,3 +88,14 @@ export const UsersGroupsEvents = {
   ),
 };
 
+
+/**
+ * Internal, from push (the unsubscribe link of a missed-message email, followed without
+ * logging in): turns the user's `enable_offline_email_notifications` off, stored and announced
+ * (`user_settings` update) as PATCH /settings would; nothing is announced when it was off.
+ */
+export const unsubscribeMissedMessageEmails = defineCommand<{ realmId: number; userId: number; requestId: string }, Record<string, never>>(
+  'users-groups',
+  'unsubscribe_missed_message_emails',
+  z.object({ realmId: z.number().int(), userId: z.number().int(), requestId: z.string() }),
+);

@@ -1,0 +1,129 @@
+import { statement } from '@teamchat/db';
+
+/**
+ * READ-ONLY: what notifications need from messaging's tables (messages, user_messages,
+ * subscriptions, user_topics, streams, direct_message_groups) and users-groups' (users, realms).
+ * Push never writes these tables.
+ */
+
+export interface NotifiedMessageRow {
+  id: number;
+  realmId: number;
+  senderId: number;
+  streamId: number | null;
+  streamName: string | null;
+  dmMembers: number[] | null;
+  topic: string;
+  content: string;
+  renderedContent: string;
+  dateSent: number;
+  senderName: string;
+  senderEmail: string;
+  senderAvatarSource: string;
+  senderAvatarVersion: number;
+  realmName: string;
+  subdomain: string;
+}
+
+/** A message with its sender, channel or conversation, and organization. */
+export const notifiedMessage = statement<NotifiedMessageRow, [messageId: number]>(
+  'push.notified_message',
+  `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", s.name AS "streamName",
+          g.member_ids AS "dmMembers", m.topic, m.content, m.rendered_content AS "renderedContent",
+          floor(extract(epoch FROM m.date_sent))::int AS "dateSent",
+          u.full_name AS "senderName", u.delivery_email AS "senderEmail", u.avatar_source AS "senderAvatarSource",
+          u.avatar_version AS "senderAvatarVersion", r.name AS "realmName", r.subdomain
+     FROM messages m
+     JOIN users u ON u.id = m.sender_id
+     JOIN realms r ON r.id = m.realm_id
+     LEFT JOIN streams s ON s.id = m.stream_id
+     LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+    WHERE m.id = $1`,
+);
+
+export interface RecipientRow {
+  userId: number;
+  flags: number;
+  isActive: boolean;
+  isBot: boolean;
+  settings: unknown;
+  realmDefaults: unknown;
+  subMuted: boolean | null;
+  subPush: boolean | null;
+  subEmail: boolean | null;
+  subWildcard: boolean | null;
+  visibility: number | null;
+}
+
+/**
+ * Every recipient of a message (its user_messages rows) with their settings, their subscription
+ * to the channel and their policy for the topic: one round trip, whatever the audience.
+ */
+export const messageRecipients = statement<RecipientRow, [messageId: number, streamId: number | null, topic: string]>(
+  'push.message_recipients',
+  `SELECT um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
+          r.user_settings_defaults AS "realmDefaults",
+          sub.is_muted AS "subMuted", sub.push_notifications AS "subPush", sub.email_notifications AS "subEmail",
+          sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility"
+     FROM user_messages um
+     JOIN users u ON u.id = um.user_id
+     JOIN realms r ON r.id = u.realm_id
+     LEFT JOIN subscriptions sub ON sub.user_id = um.user_id AND sub.stream_id = $2 AND sub.active
+     LEFT JOIN user_topics ut ON ut.user_id = um.user_id AND ut.stream_id = $2 AND lower(ut.topic_name) = lower($3)
+    WHERE um.message_id = $1`,
+);
+
+/** Which of these messages the user has not read (and still has). */
+export const unreadOf = statement<{ messageId: number }, [userId: number, messageIds: number[]]>(
+  'push.unread_of',
+  `SELECT message_id AS "messageId" FROM user_messages WHERE user_id = $1 AND message_id = ANY($2::int[]) AND flags & 1 = 0`,
+);
+
+export interface MailRecipientRow {
+  id: number;
+  realmId: number;
+  deliveryEmail: string;
+  fullName: string;
+  isActive: boolean;
+  settings: unknown;
+  realmDefaults: unknown;
+  realmName: string;
+  subdomain: string;
+}
+
+/** A user as a missed-message email needs them. */
+export const mailRecipient = statement<MailRecipientRow, [userId: number]>(
+  'push.mail_recipient',
+  `SELECT u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.is_active AS "isActive",
+          u.settings, r.user_settings_defaults AS "realmDefaults", r.name AS "realmName", r.subdomain
+     FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.id = $1`,
+);
+
+/** Users' names, for a conversation's participants. */
+export const userNames = statement<{ id: number; fullName: string }, [userIds: number[]]>(
+  'push.user_names',
+  `SELECT id, full_name AS "fullName" FROM users WHERE id = ANY($1::int[])`,
+);
+
+/** Messages by id, as an email shows them, oldest first. */
+export const messagesByIds = statement<NotifiedMessageRow, [messageIds: number[]]>(
+  'push.messages_by_ids',
+  `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", s.name AS "streamName",
+          g.member_ids AS "dmMembers", m.topic, m.content, m.rendered_content AS "renderedContent",
+          floor(extract(epoch FROM m.date_sent))::int AS "dateSent",
+          u.full_name AS "senderName", u.delivery_email AS "senderEmail", u.avatar_source AS "senderAvatarSource",
+          u.avatar_version AS "senderAvatarVersion", r.name AS "realmName", r.subdomain
+     FROM messages m
+     JOIN users u ON u.id = m.sender_id
+     JOIN realms r ON r.id = m.realm_id
+     LEFT JOIN streams s ON s.id = m.stream_id
+     LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+    WHERE m.id = ANY($1::int[])
+    ORDER BY m.id`,
+);
+
+/** Which of these users have not read the message (and still have it). */
+export const unreadBy = statement<{ userId: number }, [messageId: number, userIds: number[]]>(
+  'push.unread_by',
+  `SELECT user_id AS "userId" FROM user_messages WHERE message_id = $1 AND user_id = ANY($2::int[]) AND flags & 1 = 0`,
+);
