@@ -65,9 +65,13 @@ async function main(): Promise<void> {
     const res = await postForm(agent, url, host, auth, { type: 'stream', to: 'bench', topic: 'all hands', content: '@**all** the building is on fire' });
     if (res.status !== 200) throw new Error(`send failed: ${res.status} ${res.body}`);
     const sentIn = Date.now() - started;
+    let firstRelay = NaN;
     let lastRelay = NaN;
+    let firstMail = NaN;
     let lastMail = NaN;
     while (Date.now() - started < TIMEOUT_MS && (Number.isNaN(lastRelay) || Number.isNaN(lastMail))) {
+      if (Number.isNaN(firstRelay) && relay.received.length > 0) firstRelay = Date.now() - started;
+      if (Number.isNaN(firstMail) && sink.mails.length > 0) firstMail = Date.now() - started;
       if (Number.isNaN(lastRelay) && relay.received.length >= expectedRequests) lastRelay = Date.now() - started;
       if (Number.isNaN(lastMail) && sink.mails.length >= RECIPIENTS) lastMail = Date.now() - started;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -80,8 +84,8 @@ async function main(): Promise<void> {
     out();
     out(`bench:notifications  one @**all** message to ${RECIPIENTS.toLocaleString('en')} idle recipients (each 1 E2EE device; ${tokenUsers.length.toLocaleString('en')} with an FCM token), email batching ${BATCHING_SECONDS} s`);
     out(`  send answered in ${sentIn} ms`);
-    out(`  relay: ${e2ee.length} push/e2ee/notify request(s) for ${devices.toLocaleString('en')} devices, ${relay.of('push/notify').length.toLocaleString('en')} push/notify requests; last at ${Number.isNaN(lastRelay) ? 'timeout' : `${lastRelay} ms`}`);
-    out(`  email: ${sink.mails.length.toLocaleString('en')} missed-message emails; last at ${Number.isNaN(lastMail) ? 'timeout' : `${lastMail} ms`} (of which ${BATCHING_SECONDS * 1000} ms is the batching period)`);
+    out(`  relay: ${e2ee.length} push/e2ee/notify request(s) for ${devices.toLocaleString('en')} devices, ${relay.of('push/notify').length.toLocaleString('en')} push/notify requests; first at ${firstRelay} ms, last at ${Number.isNaN(lastRelay) ? 'timeout' : `${lastRelay} ms`}`);
+    out(`  email: ${sink.mails.length.toLocaleString('en')} missed-message emails; first at ${firstMail} ms, last at ${Number.isNaN(lastMail) ? 'timeout' : `${lastMail} ms`} (of which ${BATCHING_SECONDS * 1000} ms is the batching period)`);
     printCpu(before, after, elapsed);
     out();
     agent.destroy();

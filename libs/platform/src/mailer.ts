@@ -46,6 +46,9 @@ export class Mailer implements OnApplicationShutdown {
           requireTLS: config.EMAIL_USE_TLS,
           ignoreTLS: !config.EMAIL_USE_TLS,
           ...(config.EMAIL_HOST_USER ? { auth: { user: config.EMAIL_HOST_USER, pass: config.EMAIL_HOST_PASSWORD } } : {}),
+          // Connections are kept and reused (a burst of missed-message emails would otherwise open one per mail).
+          pool: true,
+          maxConnections: 4,
           connectionTimeout: 5_000,
           greetingTimeout: 5_000,
           socketTimeout: 10_000,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
+import { PgService, PrismaService } from '@teamchat/db';
+import { takeDueBatch, unsubscribeKeyOf } from './missed-message-emails.sql';
 
 export interface PendingEmailEntry {
   messageId: number;
@@ -13,7 +14,10 @@ export interface PendingEmailEntry {
  */
 @Injectable()
 export class MissedMessageEmailsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /**
    * Adds messages to recipients' batches; a message already waiting keeps its place. A message
@@ -35,15 +39,9 @@ export class MissedMessageEmailsRepository {
     return due;
   }
 
-  /** Takes out the user's whole batch when it is due (else nothing): the messages to mail. */
+  /** Takes out the user's whole batch when it is due (else nothing): the messages to mail, oldest first. */
   async takeDue(userId: number, now: Date): Promise<PendingEmailEntry[]> {
-    return this.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ messageId: number; trigger: string; dueAt: Date }[]>`
-        SELECT message_id AS "messageId", trigger, due_at AS "dueAt" FROM missed_message_emails WHERE user_id = ${userId} ORDER BY message_id FOR UPDATE`;
-      if (rows.length === 0 || rows.every((row) => row.dueAt > now)) return [];
-      await tx.missedMessageEmail.deleteMany({ where: { userId, messageId: { in: rows.map((row) => row.messageId) } } });
-      return rows.map(({ messageId, trigger }) => ({ messageId, trigger }));
-    });
+    return (await this.pg.run(takeDueBatch, userId, now)).sort((a, b) => a.messageId - b.messageId);
   }
 
   /** The user's batches still waiting (the recovery sweep). */
@@ -54,11 +52,7 @@ export class MissedMessageEmailsRepository {
 
   /** The user's unsubscribe key, made on first use. */
   async unsubscribeKey(realmId: number, userId: number): Promise<string> {
-    const found = await this.prisma.missedMessageUnsubscribeKey.findUnique({ where: { userId } });
-    if (found) return found.key;
-    const key = randomBytes(20).toString('hex');
-    await this.prisma.missedMessageUnsubscribeKey.createMany({ data: [{ key, userId, realmId }], skipDuplicates: true });
-    return (await this.prisma.missedMessageUnsubscribeKey.findUniqueOrThrow({ where: { userId } })).key;
+    return (await this.pg.run(unsubscribeKeyOf, userId, realmId, randomBytes(20).toString('hex')))[0].key;
   }
 
   async byUnsubscribeKey(key: string): Promise<{ userId: number; realmId: number } | null> {

@@ -12,6 +12,9 @@ import { sealPayload } from '../relay/sealed-payload';
 import { e2eeMessagePayload, legacyMessagePayloads, realmUrlOf } from './push-payloads';
 import { MessageFlag } from './notification-rules';
 
+/** Requests to the relay under way at once for one message's token users. */
+const RELAY_PARALLEL = 16;
+
 /** Saves a job's progress, so a retry sends only what is left. */
 export type SaveProgress = (job: Push.PushMessageJob) => Promise<void>;
 
@@ -59,14 +62,25 @@ export class SendMessagePush {
         await this.relay.notify({ realm_id: message.realmId, push_requests: pushRequests });
         progress = { ...progress, e2eeDone: true };
       }
+      // One request per user (the relay holds their tokens), RELAY_PARALLEL at a time.
       const done = new Set(progress.tokensDone ?? []);
-      for (const userId of tokenUsers) {
-        if (done.has(userId)) continue;
-        const payloads = legacyMessagePayloads(ctx, userId, mentioned.has(userId));
-        await this.relay.notifyTokens({ realm_id: message.realmId, user_id: userId, apns_payload: payloads.apns, gcm_payload: payloads.gcm, gcm_options: payloads.gcmOptions });
-        done.add(userId);
-        progress = { ...progress, tokensDone: [...done] };
-      }
+      const waiting = [...tokenUsers].filter((userId) => !done.has(userId));
+      const failures: unknown[] = [];
+      await Promise.all(
+        Array.from({ length: Math.min(RELAY_PARALLEL, waiting.length) }, async () => {
+          for (let userId = waiting.shift(); userId !== undefined && failures.length === 0; userId = waiting.shift()) {
+            const payloads = legacyMessagePayloads(ctx, userId, mentioned.has(userId));
+            try {
+              await this.relay.notifyTokens({ realm_id: message.realmId, user_id: userId, apns_payload: payloads.apns, gcm_payload: payloads.gcm, gcm_options: payloads.gcmOptions });
+              done.add(userId);
+            } catch (error) {
+              failures.push(error);
+            }
+          }
+        }),
+      );
+      if (done.size > 0) progress = { ...progress, tokensDone: [...done] };
+      if (failures.length > 0) throw failures[0];
     } catch (error) {
       if (progress !== job) await save(progress).catch(() => undefined);
       if (error instanceof RelayRefused) {
