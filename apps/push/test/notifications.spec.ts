@@ -2,6 +2,7 @@ import sodium from 'libsodium-wrappers';
 import { Queue } from 'bullmq';
 import { Push } from '@teamchat/contracts';
 import { bullmqConnection } from '@teamchat/platform';
+import { Role } from '@teamchat/zulip';
 import { Factory, MailSink, PushRelayStandIn, TestSystem, expectSuccess, type TestUser } from '@teamchat/testing';
 
 interface Device {
@@ -243,6 +244,18 @@ describe('notifications of messages: mobile push and missed-message email', () =
       expect(shownOn(phone)[1]).toEqual({ type: 'remove', message_ids: [id], realm_name: expect.any(String), realm_url: 'http://notify.testserver.local', user_id: reader.id });
     });
 
+    it('deleting the message sends the removal too', async () => {
+      const admin = await factory.user(realm, { fullName: 'Deleting Admin', role: Role.ADMINISTRATOR });
+      const reader = await user('Deleted Reader');
+      const phone = await device(reader);
+      const id = await dm(admin, [reader], 'oops, wrong person');
+      await decision(id);
+      await pushed(id);
+      expectSuccess(await system.api.delete(`/messages/${id}`, {}, as(admin)));
+      await waitUntil('the removal', () => shownOn(phone).length === 2);
+      expect(shownOn(phone)[1]).toMatchObject({ type: 'remove', message_ids: [id], user_id: reader.id });
+    });
+
     it('a relay that fails is retried with backoff; after the last attempt the job stays in the failed set, and a later success delivers once', async () => {
       const [sender, reader] = [await user('Retry Sender'), await user('Retry Reader')];
       const phone = await device(reader);
@@ -302,6 +315,21 @@ describe('notifications of messages: mobile push and missed-message email', () =
       await new Promise((resolve) => setTimeout(resolve, 3500));
       expect(mailOf(reader)).toEqual([]);
       expect(mailOf(away)).toHaveLength(1);
+    });
+
+    it('mails a mention in a channel under its channel and topic, linked to the topic; without content when the user asks so', async () => {
+      const [sender, away, discreet] = [await user('Topic Sender'), await user('Topic Reader', batching), await user('Discreet Reader', { ...batching, message_content_in_email_notifications: false })];
+      const channel = await factory.channel(realm, { name: `mail ${Date.now()}`, subscribers: [sender, away, discreet] });
+      const id = await post(sender, channel, 'release plan', '@**Topic Reader** @**Discreet Reader** secret launch date');
+      const [mail] = await sink.waitFor(away.email, 1, 8000);
+      expect(mail.subject).toBe(`#${channel.name} > release plan`);
+      expect(mail.text).toContain('secret launch date');
+      expect(mail.text).toContain(`/#narrow/channel/${channel.id}-`);
+      expect(mail.text).toContain(`/topic/release.20plan/near/${id}`);
+      const [quiet] = await sink.waitFor(discreet.email, 1, 8000);
+      expect(quiet.text).not.toContain('secret launch date');
+      expect(quiet.html).not.toContain('secret launch date');
+      expect(quiet.text).toContain('does not include message content');
     });
 
     it('the unsubscribe link works without logging in and turns missed-message emails off', async () => {

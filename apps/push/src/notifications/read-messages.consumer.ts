@@ -6,16 +6,19 @@ import { PushNotifiedRepository } from '../data/push-notified.repository';
 import { MobilePushQueue } from './mobile-push.queue';
 
 const CONSUMER = 'push-read-messages';
+const DELETED_CONSUMER = 'push-deleted-messages';
 
 /**
  * Messages read elsewhere drop off the phones (Zulip's do_clear_mobile_push_notifications_for_ids):
  * a durable consumer of messaging's update_message_flags events (read added) shared by the push
  * replicas takes the user's notified messages among them out of push_notified_messages and queues
- * one removal for them. A redelivered event finds them taken already and queues nothing.
+ * one removal for them; a second consumer does the same for deleted messages (delete_message
+ * events), for every user shown them. A redelivered event finds them taken already and queues nothing.
  */
 @Injectable()
 export class ReadMessagesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer?: DurableConsumer;
+  private deletedConsumer?: DurableConsumer;
 
   constructor(
     private readonly notified: PushNotifiedRepository,
@@ -32,7 +35,24 @@ export class ReadMessagesConsumer implements OnApplicationBootstrap, OnApplicati
       logger: this.logger,
       handle: (payload) => this.flagsChanged(MessagingEvents.messageFlagsChanged.payload.parse(payload)),
     });
-    await this.consumer.start();
+    this.deletedConsumer = new DurableConsumer({
+      natsUrl: this.config.NATS_URL,
+      name: DELETED_CONSUMER,
+      subject: MessagingEvents.messagesDeleted.subject,
+      logger: this.logger,
+      handle: (payload) => this.deleted(MessagingEvents.messagesDeleted.payload.parse(payload)),
+    });
+    await Promise.all([this.consumer.start(), this.deletedConsumer.start()]);
+  }
+
+  /** Deleted messages drop off every phone that shows them (one statement for all their users). */
+  async deleted(change: { event: Record<string, unknown> }): Promise<void> {
+    const { event } = change;
+    const ids = Array.isArray(event.message_ids) ? event.message_ids : [event.message_id];
+    const messageIds = ids.filter((id): id is number => typeof id === 'number');
+    for (const { realmId, userId, messageIds: shown } of await this.notified.takeOutMessages(messageIds)) {
+      await this.pushes.removal({ realmId, userId, messageIds: shown });
+    }
   }
 
   async flagsChanged(change: { users: number[]; event: Record<string, unknown> }): Promise<void> {
@@ -47,6 +67,6 @@ export class ReadMessagesConsumer implements OnApplicationBootstrap, OnApplicati
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
+    await Promise.all([this.consumer?.stop(), this.deletedConsumer?.stop()]);
   }
 }
