@@ -73,8 +73,11 @@ describe('notifications of messages: mobile push and missed-message email', () =
   const decision = async (messageId: number): Promise<{ push: number; email: number }> => {
     let value: { push: number; email: number } | undefined;
     await waitUntil(`the decision on message ${messageId}`, async () => {
-      const job = await decisions.getJob(Push.messageDeliveredJobId(messageId));
-      if (job?.finishedOn && job.returnvalue) value = job.returnvalue as { push: number; email: number };
+      // Decisions are made in batches: the job whose answer names the message.
+      for (const job of await decisions.getJobs(['completed'], 0, 500)) {
+        const answer = (job.returnvalue as Record<string, { push: number; email: number }> | null)?.[messageId];
+        if (answer) value = answer;
+      }
       return value !== undefined;
     });
     return value!;

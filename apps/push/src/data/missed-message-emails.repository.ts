@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService } from '@teamchat/db';
-import { takeDueBatch, unsubscribeKeyOf } from './missed-message-emails.sql';
+import { addToBatches, takeDueBatch, unsubscribeKeyOf } from './missed-message-emails.sql';
 
 export interface PendingEmailEntry {
   messageId: number;
@@ -20,23 +20,18 @@ export class MissedMessageEmailsRepository {
   ) {}
 
   /**
-   * Adds messages to recipients' batches; a message already waiting keeps its place. A message
-   * joins its recipient's open batch (due at that batch's time), else starts one due after
-   * the recipient's period: answers each recipient's due time.
+   * Adds messages to recipients' batches (see addToBatches); answers each recipient's due time.
    */
-  async add(realmId: number, messageId: number, entries: { userId: number; trigger: string; dueAt: Date }[]): Promise<Map<number, Date>> {
-    const open = await this.prisma.missedMessageEmail.groupBy({
-      by: ['userId'],
-      where: { userId: { in: entries.map((entry) => entry.userId) } },
-      _min: { dueAt: true },
-    });
-    const openDue = new Map(open.map((row) => [row.userId, row._min.dueAt!]));
-    const due = new Map(entries.map((entry) => [entry.userId, openDue.get(entry.userId) ?? entry.dueAt]));
-    await this.prisma.missedMessageEmail.createMany({
-      data: entries.map((entry) => ({ realmId, messageId, userId: entry.userId, trigger: entry.trigger, dueAt: due.get(entry.userId)! })),
-      skipDuplicates: true,
-    });
-    return due;
+  async add(entries: { realmId: number; messageId: number; userId: number; trigger: string; dueAt: Date }[]): Promise<{ userId: number; dueAt: Date }[]> {
+    if (entries.length === 0) return [];
+    return this.pg.run(
+      addToBatches,
+      entries.map((e) => e.userId),
+      entries.map((e) => e.messageId),
+      entries.map((e) => e.realmId),
+      entries.map((e) => e.trigger),
+      entries.map((e) => e.dueAt),
+    );
   }
 
   /** Takes out the user's whole batch when it is due (else nothing): the messages to mail, oldest first. */

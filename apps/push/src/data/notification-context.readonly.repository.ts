@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PgService } from '@teamchat/db';
 import {
+  candidateRecipients,
   mailRecipient,
-  messageRecipients,
   messagesByIds,
   notifiedMessage,
   unreadBy,
@@ -27,8 +27,9 @@ export class NotificationContextReadonlyRepository {
     return (await this.pg.run(notifiedMessage, messageId))[0] ?? null;
   }
 
-  recipients(message: Pick<NotifiedMessageRow, 'id' | 'streamId' | 'topic'>): Promise<RecipientRow[]> {
-    return this.pg.run(messageRecipients, message.id, message.streamId, message.topic);
+  /** The recipients of these messages who might be notified (see candidateRecipients). */
+  candidates(messageIds: number[]): Promise<RecipientRow[]> {
+    return messageIds.length === 0 ? Promise.resolve([]) : this.pg.run(candidateRecipients, messageIds);
   }
 
   async unread(userId: number, messageIds: number[]): Promise<Set<number>> {
@@ -36,10 +37,10 @@ export class NotificationContextReadonlyRepository {
     return new Set((await this.pg.run(unreadOf, userId, messageIds)).map((row) => row.messageId));
   }
 
-  /** Those of the users who have not read the message. */
-  async unreadBy(messageId: number, userIds: number[]): Promise<number[]> {
+  /** Those of the users who have not read the message, with their flags. */
+  async unreadBy(messageId: number, userIds: number[]): Promise<{ userId: number; flags: number }[]> {
     if (userIds.length === 0) return [];
-    return (await this.pg.run(unreadBy, messageId, userIds)).map((row) => row.userId);
+    return this.pg.run(unreadBy, messageId, userIds);
   }
 
   async mailRecipient(userId: number): Promise<MailRecipientRow | null> {

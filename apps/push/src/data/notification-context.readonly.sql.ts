@@ -42,6 +42,7 @@ export const notifiedMessage = statement<NotifiedMessageRow, [messageId: number]
 );
 
 export interface RecipientRow {
+  messageId: number;
   userId: number;
   flags: number;
   isActive: boolean;
@@ -55,22 +56,34 @@ export interface RecipientRow {
   visibility: number | null;
 }
 
+/** A user's setting as stored, else the organization's default, else false. */
+const setting = (name: string) =>
+  `COALESCE((u.settings->>'${name}')::boolean, (r.user_settings_defaults->>'${name}')::boolean, false)`;
+
 /**
- * Every recipient of a message (its user_messages rows) with their settings, their subscription
- * to the channel and their policy for the topic: one round trip, whatever the audience.
+ * The recipients of these messages who might be notified, with their settings, their
+ * subscription to the channel and their policy for the topic: one round trip for a batch of
+ * messages. Left out in SQL already (most recipients of most channel messages): the sender,
+ * bots, deactivated users, and a channel message's recipients who are not mentioned, do not
+ * follow the topic and have neither push nor email notifications on for the channel.
  */
-export const messageRecipients = statement<RecipientRow, [messageId: number, streamId: number | null, topic: string]>(
-  'push.message_recipients',
-  `SELECT um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
+export const candidateRecipients = statement<RecipientRow, [messageIds: number[]]>(
+  'push.candidate_recipients',
+  `SELECT um.message_id AS "messageId", um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
           r.user_settings_defaults AS "realmDefaults",
           sub.is_muted AS "subMuted", sub.push_notifications AS "subPush", sub.email_notifications AS "subEmail",
           sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility"
      FROM user_messages um
+     JOIN messages m ON m.id = um.message_id
      JOIN users u ON u.id = um.user_id
      JOIN realms r ON r.id = u.realm_id
-     LEFT JOIN subscriptions sub ON sub.user_id = um.user_id AND sub.stream_id = $2 AND sub.active
-     LEFT JOIN user_topics ut ON ut.user_id = um.user_id AND ut.stream_id = $2 AND lower(ut.topic_name) = lower($3)
-    WHERE um.message_id = $1`,
+     LEFT JOIN subscriptions sub ON sub.user_id = um.user_id AND sub.stream_id = m.stream_id AND sub.active
+     LEFT JOIN user_topics ut ON ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND lower(ut.topic_name) = lower(m.topic)
+    WHERE um.message_id = ANY($1::int[])
+      AND um.user_id <> m.sender_id AND u.is_active AND NOT u.is_bot
+      AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3
+           OR COALESCE(sub.push_notifications, ${setting('enable_stream_push_notifications')})
+           OR COALESCE(sub.email_notifications, ${setting('enable_stream_email_notifications')}))`,
 );
 
 /** Which of these messages the user has not read (and still has). */
@@ -122,8 +135,8 @@ export const messagesByIds = statement<NotifiedMessageRow, [messageIds: number[]
     ORDER BY m.id`,
 );
 
-/** Which of these users have not read the message (and still have it). */
-export const unreadBy = statement<{ userId: number }, [messageId: number, userIds: number[]]>(
+/** Which of these users have not read the message (and still have it), with their flags. */
+export const unreadBy = statement<{ userId: number; flags: number }, [messageId: number, userIds: number[]]>(
   'push.unread_by',
-  `SELECT user_id AS "userId" FROM user_messages WHERE message_id = $1 AND user_id = ANY($2::int[]) AND flags & 1 = 0`,
+  `SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = $1 AND user_id = ANY($2::int[]) AND flags & 1 = 0`,
 );

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
+import { PgService, PrismaService } from '@teamchat/db';
+import { usersWithAnyDevice } from './push-devices.sql';
 import type { PushDeviceRow } from '../devices/push-device';
 
 export interface NewRegistration {
@@ -15,7 +16,16 @@ export interface NewRegistration {
 /** The `push_devices` table: one row per user and push account ID. */
 @Injectable()
 export class PushDevicesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
+
+  /** Which of these users a push can reach (an active E2EE device, or a token registered the older way). */
+  async reachable(userIds: number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    return new Set((await this.pg.run(usersWithAnyDevice, userIds)).map((row) => row.userId));
+  }
 
   find(userId: number, pushAccountId: bigint): Promise<PushDeviceRow | null> {
     return this.prisma.pushDevice.findUnique({ where: { userId_pushAccountId: { userId, pushAccountId } } });

@@ -28,15 +28,14 @@ export class MissedMessageEmails implements OnModuleInit, OnApplicationShutdown 
     this.queue.on('error', (err) => this.logger.error({ err }, 'missed-message email queue'));
   }
 
-  async schedule(realmId: number, messageId: number, entries: { userId: number; trigger: string; batchingSeconds: number }[]): Promise<void> {
+  /** Adds messages to their recipients' batches, and each batch's delayed job. */
+  async schedule(entries: { realmId: number; messageId: number; userId: number; trigger: string; batchingSeconds: number }[]): Promise<void> {
     const now = Date.now();
     const override = this.config.EMAIL_BATCHING_PERIOD_OVERRIDE_SECONDS;
     const due = await this.repository.add(
-      realmId,
-      messageId,
-      entries.map((entry) => ({ userId: entry.userId, trigger: entry.trigger, dueAt: new Date(now + (override > 0 ? override : entry.batchingSeconds) * 1000) })),
+      entries.map(({ batchingSeconds, ...entry }) => ({ ...entry, dueAt: new Date(now + (override > 0 ? override : batchingSeconds) * 1000) })),
     );
-    await this.enqueue([...due].map(([userId, dueAt]) => ({ userId, dueAt })));
+    await this.enqueue(due);
   }
 
   /** Delayed jobs for these batches (again: the sweep at start re-adds what Redis lost). */

@@ -9,7 +9,7 @@ import { NOTIFICATION_WORKERS } from './notification.settings';
 /** The BullMQ adapter of DecideNotifications (the gateway's message-delivered jobs), in every push replica. */
 @Injectable()
 export class DecisionsWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker?: Worker<Push.MessageDeliveredJob>;
+  private worker?: Worker<Push.MessagesDeliveredJob>;
   private closeMetrics?: () => Promise<void>;
 
   constructor(
@@ -36,8 +36,8 @@ export class DecisionsWorker implements OnApplicationBootstrap, OnModuleDestroy 
     await this.closeMetrics?.();
   }
 
-  private process(job: Job<Push.MessageDeliveredJob>) {
-    if (job.name !== Push.MESSAGE_DELIVERED_JOB) throw new Error(`Unknown job ${job.name}`);
-    return this.decide.execute(Push.messageDeliveredJobSchema.parse(job.data));
+  private process(job: Job<Push.MessagesDeliveredJob>) {
+    if (job.name !== Push.MESSAGES_DELIVERED_JOB) throw new Error(`Unknown job ${job.name}`);
+    return this.decide.execute(Push.messagesDeliveredJobSchema.parse(job.data));
   }
 }

@@ -33,8 +33,10 @@ export class MobilePushQueue implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  async pushMessage(job: Push.PushMessageJob): Promise<void> {
-    await this.queue.add(Push.PUSH_MESSAGE_JOB, withTraceData(job), { jobId: Push.pushMessageJobId(job.messageId), ...this.retries });
+  /** One job per message (its id the message's, so a second decision adds nothing). */
+  async pushMessages(jobs: Push.PushMessageJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue.addBulk(jobs.map((job) => ({ name: Push.PUSH_MESSAGE_JOB, data: withTraceData(job), opts: { jobId: Push.pushMessageJobId(job.messageId), ...this.retries } })));
   }
 
   async removal(job: Push.PushRemoveJob): Promise<void> {

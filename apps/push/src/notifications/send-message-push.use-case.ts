@@ -42,14 +42,11 @@ export class SendMessagePush {
     if (!this.relay.configured) return { devices: 0, tokenUsers: 0 };
     const message = await this.context.message(job.messageId);
     if (!message) return { devices: 0, tokenUsers: 0 };
-    const userIds = await this.context.unreadBy(message.id, job.userIds);
+    const unread = await this.context.unreadBy(message.id, job.userIds);
+    const userIds = unread.map((row) => row.userId);
+    const mentioned = new Set(unread.filter((row) => (row.flags & MessageFlag.mentioned) !== 0).map((row) => row.userId));
     const ctx = { message, realmUrl: realmUrlOf(message.subdomain, this.config.EXTERNAL_URL) };
-    const [devices, tokenUsers, recipients] = await Promise.all([
-      this.devices.activeOfUsers(userIds),
-      this.tokens.usersWithTokens(userIds),
-      this.context.recipients(message),
-    ]);
-    const mentioned = new Set(recipients.filter((row) => (row.flags & MessageFlag.mentioned) !== 0).map((row) => row.userId));
+    const [devices, tokenUsers] = await Promise.all([this.devices.activeOfUsers(userIds), this.tokens.usersWithTokens(userIds)]);
     let progress = { ...job };
     try {
       if (!progress.e2eeDone && devices.length > 0) {

@@ -7,16 +7,21 @@ import { defineCommand } from '../command';
  * who is notified and how (Zulip decides it where Tornado delivers the event).
  */
 export const MESSAGE_NOTIFICATIONS_QUEUE = 'message-notifications';
-export const MESSAGE_DELIVERED_JOB = 'message-delivered.v1';
-export const messageDeliveredJobSchema = z.object({
+export const MESSAGES_DELIVERED_JOB = 'messages-delivered.v1';
+export const deliveredMessageSchema = z.object({
   realmId: z.number().int(),
   messageId: z.number().int(),
   /** Recipients with a client open (a queue that takes messages): not off the app. */
   activeUserIds: z.array(z.number().int()),
 });
-export type MessageDeliveredJob = z.infer<typeof messageDeliveredJobSchema>;
-/** One job per message: a redelivered fan-out adds nothing while the first is kept. */
-export const messageDeliveredJobId = (messageId: number) => `msg-${messageId}`;
+export type DeliveredMessage = z.infer<typeof deliveredMessageSchema>;
+/**
+ * The messages one fan-out replica delivered within a few milliseconds, decided together. A
+ * redelivered event may be decided twice: the push job's id is its message's and email rows are
+ * keyed, so that sends nothing twice while they wait.
+ */
+export const messagesDeliveredJobSchema = z.object({ messages: z.array(deliveredMessageSchema) });
+export type MessagesDeliveredJob = z.infer<typeof messagesDeliveredJobSchema>;
 
 /** Zulip's NotificationTriggers: why a user is notified of a message. */
 export const NOTIFICATION_TRIGGERS = [
