@@ -94,14 +94,23 @@ describe('notifications of messages: mobile push and missed-message email', () =
   const post = async (from: TestUser, channel: { id: number }, topic: string, content: string) =>
     expectSuccess(await system.api.post('/messages', { type: 'stream', to: channel.id, topic, content }, as(from))).id as number;
   /** An open client: an event queue that takes messages. */
-  const openClient = async (owner: TestUser) => expectSuccess(await system.api.post('/register', { event_types: ['message'] }, as(owner)));
+  const openQueue = async (owner: TestUser) => expectSuccess(await system.api.post('/register', { event_types: ['message'] }, as(owner)));
+  /** A user using the app: an open client, and active by presence (as stored in Postgres). */
+  const openClient = async (owner: TestUser) => {
+    await openQueue(owner);
+    expectSuccess(await system.api.post('/users/me/presence', { status: 'active' }, as(owner)));
+    await waitUntil('the presence flush', async () => {
+      const row = await system.db.userPresence.findUnique({ where: { userId: owner.id } });
+      return !!row?.lastActiveTime && Date.now() - row.lastActiveTime.getTime() < 60_000;
+    });
+  };
 
   beforeAll(async () => {
     await sodium.ready;
     relay = await PushRelayStandIn.start();
     sink = await MailSink.start();
     system = await TestSystem.start({
-      env: { ...relay.env(), ...sink.env(), PUSH_RELAY_TIMEOUT_MS: '700', PUSH_NOTIFY_ATTEMPTS: '3', PUSH_NOTIFY_BACKOFF_MS: '100' },
+      env: { ...relay.env(), ...sink.env(), PUSH_RELAY_TIMEOUT_MS: '700', PUSH_NOTIFY_ATTEMPTS: '3', PUSH_NOTIFY_BACKOFF_MS: '100', PRESENCE_FLUSH_INTERVAL_MS: '100' },
     });
     factory = new Factory(system.db);
     const org = await factory.organizationWithStaff({ subdomain: 'notify' });
@@ -211,6 +220,20 @@ describe('notifications of messages: mobile push and missed-message email', () =
       await pushed(toLoud);
       expect(shownOn(lPhone)).toHaveLength(1);
       expect(shownOn(qPhone)).toEqual([]);
+    });
+
+    it('a client left open without activity for 140 s counts as off the app (Zulip’s presence-idle users)', async () => {
+      const sender = await user('Idle Tab Sender');
+      const away = await user('Idle Tab Owner', { enable_online_push_notifications: false });
+      const phone = await device(away);
+      await openQueue(away);
+      await system.db.userPresence.create({
+        data: { userId: away.id, realmId: realm.id, lastActiveTime: new Date(Date.now() - 600_000), lastConnectedTime: new Date(), lastUpdateId: 1n },
+      });
+      const id = await dm(sender, [away], 'are you at your desk?');
+      expect(await decision(id)).toEqual({ push: 1, email: 1 });
+      await pushed(id);
+      expect(shownOn(phone)).toHaveLength(1);
     });
 
     it('sends nothing for a muted topic or channel (channel notifications on), nor to a deactivated user', async () => {

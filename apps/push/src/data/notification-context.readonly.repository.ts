@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Presence } from '@teamchat/contracts';
 import { PgService } from '@teamchat/db';
 import {
   candidateRecipients,
@@ -29,7 +30,7 @@ export class NotificationContextReadonlyRepository {
 
   /** The recipients of these messages who might be notified (see candidateRecipients). */
   candidates(messageIds: number[]): Promise<RecipientRow[]> {
-    return messageIds.length === 0 ? Promise.resolve([]) : this.pg.run(candidateRecipients, messageIds);
+    return messageIds.length === 0 ? Promise.resolve([]) : this.pg.run(candidateRecipients, messageIds, Presence.PRESENCE.offlineThresholdSeconds);
   }
 
   async unread(userId: number, messageIds: number[]): Promise<Set<number>> {

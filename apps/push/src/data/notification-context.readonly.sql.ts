@@ -2,7 +2,8 @@ import { statement } from '@teamchat/db';
 
 /**
  * READ-ONLY: what notifications need from messaging's tables (messages, user_messages,
- * subscriptions, user_topics, streams, direct_message_groups) and users-groups' (users, realms).
+ * subscriptions, user_topics, streams, direct_message_groups), users-groups' (users, realms) and
+ * presence's (user_presence).
  * Push never writes these tables.
  */
 
@@ -54,6 +55,8 @@ export interface RecipientRow {
   subEmail: boolean | null;
   subWildcard: boolean | null;
   visibility: number | null;
+  /** Active in the presence threshold (Zulip's OFFLINE_THRESHOLD_SECS) by user_presence. */
+  presenceActive: boolean;
 }
 
 /** A user's setting as stored, else the organization's default, else false. */
@@ -67,18 +70,20 @@ const setting = (name: string) =>
  * bots, deactivated users, and a channel message's recipients who are not mentioned, do not
  * follow the topic and have neither push nor email notifications on for the channel.
  */
-export const candidateRecipients = statement<RecipientRow, [messageIds: number[]]>(
+export const candidateRecipients = statement<RecipientRow, [messageIds: number[], offlineThresholdSeconds: number]>(
   'push.candidate_recipients',
   `SELECT um.message_id AS "messageId", um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
           r.user_settings_defaults AS "realmDefaults",
           sub.is_muted AS "subMuted", sub.push_notifications AS "subPush", sub.email_notifications AS "subEmail",
-          sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility"
+          sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility",
+          COALESCE(p.last_active_time >= now() - make_interval(secs => $2), false) AS "presenceActive"
      FROM user_messages um
      JOIN messages m ON m.id = um.message_id
      JOIN users u ON u.id = um.user_id
      JOIN realms r ON r.id = u.realm_id
      LEFT JOIN subscriptions sub ON sub.user_id = um.user_id AND sub.stream_id = m.stream_id AND sub.active
      LEFT JOIN user_topics ut ON ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND lower(ut.topic_name) = lower(m.topic)
+     LEFT JOIN user_presence p ON p.user_id = um.user_id
     WHERE um.message_id = ANY($1::int[])
       AND um.user_id <> m.sender_id AND u.is_active AND NOT u.is_bot
       AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3

@@ -42,7 +42,9 @@ export class DecideNotifications {
       const message = messages.get(row.messageId);
       if (!message) continue; // deleted meanwhile
       const isChannel = message.streamId !== null;
-      const facts = factsOf(row, delivered.get(row.messageId)?.has(row.userId) ?? false, isChannel);
+      // Off the app (Zulip): no client open, or no activity within the presence threshold.
+      const active = (delivered.get(row.messageId)?.has(row.userId) ?? false) && row.presenceActive;
+      const facts = factsOf(row, active, isChannel);
       const decided = notificationsFor({ senderId: message.senderId, isDirect: !isChannel }, facts);
       if (decided.push) push.set(message.id, [...(push.get(message.id) ?? []), row.userId]);
       if (decided.email) email.push({ realmId: message.realmId, messageId: message.id, userId: row.userId, trigger: decided.email, batchingSeconds: facts.batchingSeconds });
