@@ -14,8 +14,9 @@ type Params = DecodedParams<(typeof Push.sendTestNotification)['params']>;
 /**
  * POST /mobile_push/test_notification (Zulip's send_test_push_notification_api): the named
  * token of the caller (INVALID_PUSH_DEVICE_TOKEN "Device not recognized" when it is not theirs)
- * or every token of theirs gets a test notification, one relay request per device with Zulip's
- * `base_payload` and `event: "test"`. No relay: PUSH_SERVICE_NOT_CONFIGURED.
+ * or every token of theirs (none: nothing is sent) gets a test notification, one relay request
+ * per device with Zulip's `base_payload`, which the relay turns into the notification. No relay:
+ * PUSH_SERVICE_NOT_CONFIGURED.
  */
 @Injectable()
 export class SendTestNotification {
@@ -30,7 +31,8 @@ export class SendTestNotification {
     const devices = await this.tokens.ofUser(user.id, params.token);
     if (params.token !== undefined && devices.length === 0) throw new ZulipError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
     this.relay.requireConfigured();
-    const payload = { ...basePayload(realm, user.id), event: 'test', time: Math.floor(Date.now() / 1000) };
+    // The relay makes the test notification from the base payload (Zulip's bouncer does).
+    const payload = basePayload(realm, user.id);
     try {
       for (const device of devices) {
         await this.relay.testNotification({ realm_id: realm.id, user_id: user.id, token: device.token, token_kind: device.kind, base_payload: payload });
