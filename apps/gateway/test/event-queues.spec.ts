@@ -166,6 +166,19 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
   });
 
   describe('GET /events', () => {
+    it('answers a waiting poll BAD_EVENT_QUEUE_ID by its heartbeat when Redis lost the queue', async () => {
+      const queue = await register(bob);
+      await queue.poll({ dontBlock: true }); // served here from now on, from memory
+      const redis = new Redis(system.env.REDIS_URL);
+      try {
+        await redis.del(`${system.env.REDIS_KEY_PREFIX}eq:q:${queue.queueId}`, `${system.env.REDIS_KEY_PREFIX}eq:q:${queue.queueId}:e`);
+      } finally {
+        redis.disconnect();
+      }
+      const res = await queue.request();
+      expectError(res, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queue.queueId}`, { queue_id: queue.queueId });
+    });
+
     it('answers a blocking poll with a heartbeat when nothing happens', async () => {
       const queue = await register(bob);
       const events = await queue.poll();

@@ -76,7 +76,10 @@ export class LongPoll implements BeforeApplicationShutdown {
           if (events.length > 0 || dontBlock || isClosed || this.draining) return events;
           if (heartbeatDue && !heartbeatAppended) {
             heartbeatAppended = true;
-            await this.store.append([{ queueId, event: HEARTBEAT }]);
+            // A queue found gone (expired, or Redis lost it) is forgotten: the next look reads
+            // Redis, which answers BAD_EVENT_QUEUE_ID.
+            const appended = await this.store.append([{ queueId, event: HEARTBEAT }]);
+            if (appended.length === 0) this.mirror.forget(queueId);
             continue;
           }
           // Once the heartbeat is appended, its wake-up (which may come after the append's
