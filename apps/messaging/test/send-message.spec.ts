@@ -319,6 +319,17 @@ describe('POST /messages', () => {
     });
   });
 
+  describe('channel links', () => {
+    it('links #**general** whatever its case, but never by a wildcard (`_`, `%`) in the name', async () => {
+      const linked = await stored(expectSuccess(await toGeneral(member, 'see #**General**', 'links')).id);
+      expect(linked.renderedContent).toContain(`data-stream-id="${general.id}"`);
+      for (const hostile of ['gen_ral', 'gen%', '%']) {
+        const message = await stored(expectSuccess(await toGeneral(member, `see #**${hostile}**`, 'links')).id);
+        expect(message.renderedContent).not.toContain('data-stream-id');
+      }
+    });
+  });
+
   describe('group mentions', () => {
     let team: { id: number };
     beforeAll(async () => {

@@ -144,11 +144,13 @@ export class ChannelsRepository {
    */
   async linkable(realmId: number, userId: number | undefined, names: string[]): Promise<{ id: number; name: string }[]> {
     if (names.length === 0) return [];
+    // Compared as names are (lower(x) = lower($1), channelIdsNamed): never ILIKE, where a
+    // message's `_` or `%` would be a wildcard.
+    const ids = await channelIdsNamed(this.prisma, realmId, names.map((name) => name.trim()));
+    if (ids.length === 0) return [];
     return this.prisma.stream.findMany({
       where: {
-        realmId,
-        isArchived: false,
-        OR: names.map((name) => ({ name: { equals: name.trim(), mode: 'insensitive' as const } })),
+        id: { in: ids },
         AND: { OR: [{ inviteOnly: false }, ...(userId === undefined ? [] : [{ subscriptions: { some: { userId, active: true } } }])] },
       },
       select: { id: true, name: true },
