@@ -225,7 +225,7 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     await b.goto(`${base}/#inbox`);
     await b.reload();
     await views.getByRole('link', { name: 'Everyone' }).click();
-    await b.getByRole('heading', { name: '#general' }).waitFor();
+    await b.getByRole('heading', { name: '#general', exact: true }).waitFor();
     await views.getByRole('button', { name: 'Unpin Everyone' }).click();
     await views.getByRole('link', { name: 'Everyone' }).waitFor({ state: 'detached', timeout: LIVE_MS });
   });
