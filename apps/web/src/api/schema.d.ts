@@ -434,6 +434,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mobile_push/test_notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a test notification to the caller's token-registered devices (or the one named) through the relay. */
+        post: operations["postMobilePushTestNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/navigation_views": {
         parameters: {
             query?: never;
@@ -1026,6 +1043,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/android_gcm_reg_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers an FCM registration token (forwarded to the push relay). */
+        post: operations["postUsersMeAndroidGcmRegId"];
+        /** Removes an FCM registration token. */
+        delete: operations["deleteUsersMeAndroidGcmRegId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/apns_device_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Registers an APNs device token (forwarded to the push relay). */
+        post: operations["postUsersMeApnsDeviceToken"];
+        /** Removes an APNs device token. */
+        delete: operations["deleteUsersMeApnsDeviceToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/me/presence": {
         parameters: {
             query?: never;
@@ -1296,6 +1349,18 @@ export interface components {
             result: "success";
         };
         DeleteStreamsStreamIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteUsersMeAndroidGcmRegIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteUsersMeApnsDeviceTokenResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2078,6 +2143,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PostMobilePushTestNotificationResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         PostNavigationViewsResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -2524,6 +2595,18 @@ export interface components {
             result: "success";
         };
         PostUserGroupsUserGroupIdSubgroupsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostUsersMeAndroidGcmRegIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostUsersMeApnsDeviceTokenResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -4963,6 +5046,35 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    postMobilePushTestNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMobilePushTestNotificationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getNavigationViews: {
         parameters: {
             query?: never;
@@ -6659,6 +6771,115 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postUsersMeAndroidGcmRegId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostUsersMeAndroidGcmRegIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteUsersMeAndroidGcmRegId: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUsersMeAndroidGcmRegIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postUsersMeApnsDeviceToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    appid: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostUsersMeApnsDeviceTokenResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteUsersMeApnsDeviceToken: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUsersMeApnsDeviceTokenResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
         };
     };
