@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Mailer } from '@teamchat/platform';
+import { MailQueue, MailWorker, Mailer } from '@teamchat/platform';
 import { DataModule } from './data/data.module';
 import { RegisterStateModule } from './register/register-state.module';
 import { UserGroupsModule } from './groups/user-groups.module';
@@ -51,6 +51,8 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
     UnsubscribeMissedMessageEmails,
     UpdateRealmUserSettingsDefaults,
     Mailer,
+    MailQueue,
+    MailWorker,
     PasswordAttempts,
     EmailChangeRequests,
     ConfirmEmailChange,

@@ -87,6 +87,9 @@ export const configSchema = z.object({
   EMAIL_USE_TLS: bool(true),
   /** The sender of automated mail; empty means `noreply@<EXTERNAL_URL's host name>`. */
   NOREPLY_EMAIL_ADDRESS: z.string().default(''),
+  /** Outgoing mail goes through a queue (MailQueue): attempts per mail, and the first retry's delay (doubling after). */
+  MAIL_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  MAIL_BACKOFF_MS: z.coerce.number().int().positive().default(2000),
   /**
    * The mobile push relay (Zulip's push notification bouncer, ZULIP_SERVICES_URL): its base URL,
    * empty when push is not configured (PUSH_SERVICE_NOT_CONFIGURED), and this server's

@@ -4,6 +4,7 @@ export * from './redis';
 export * from './metrics';
 export * from './rate-limiter';
 export * from './mailer';
+export * from './mail-queue';
 export * from './service-name';
 export * from './platform.module';
 export * from './shutdown';

@@ -9,7 +9,7 @@ import {
   type PayloadOf,
   type UsersGroups,
 } from '@teamchat/contracts';
-import { EventBus, LOGGER, Mailer } from '@teamchat/platform';
+import { EventBus, LOGGER, MailQueue } from '@teamchat/platform';
 import { ZulipError, gravatarUrl } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { EmailChangesRepository } from '../data/email-changes.repository';
@@ -44,7 +44,7 @@ export class ConfirmEmailChange {
     private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
-    private readonly mailer: Mailer,
+    private readonly mail: MailQueue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -72,9 +72,9 @@ export class ConfirmEmailChange {
 
     await this.events.publishAll(await this.changeEvents(user, change.newEmail), requestId);
     const realmUrl = this.realms.urlOf(user.realm.subdomain);
-    await this.mailer
+    await this.mail
       .send(emailChangedMail({ realmName: user.realm.name, realmUrl, oldEmail: change.oldEmail, newEmail: change.newEmail }))
-      .catch((error: unknown) => this.logger.error({ err: error, requestId }, 'email change made, but the old address was not told'));
+      .catch((error: unknown) => this.logger.error({ err: error, requestId }, 'email change made, but the mail to the old address was not queued'));
     return { realmName: user.realm.name, oldEmail: change.oldEmail, newEmail: change.newEmail };
   }
 

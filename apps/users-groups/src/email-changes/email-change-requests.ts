@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
-import { APP_CONFIG, Mailer, RateLimiter, type AppConfig, type RateLimitRule } from '@teamchat/platform';
+import { APP_CONFIG, MailQueue, RateLimiter, type AppConfig, type RateLimitRule } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
 import { EmailChangesRepository } from '../data/email-changes.repository';
 import type { Transaction } from '../data/transactions';
@@ -33,7 +33,7 @@ export class EmailChangeRequests {
     private readonly limiter: RateLimiter,
     private readonly changes: EmailChangesRepository,
     private readonly realms: RealmDirectory,
-    private readonly mailer: Mailer,
+    private readonly mail: MailQueue,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.rateLimited = config.RATE_LIMIT_ENABLED;
@@ -51,9 +51,9 @@ export class EmailChangeRequests {
 
   /**
    * Within the caller's transaction: replaces any pending change of the user's with this one
-   * (an older link stops working, as Zulip revokes it) and mails the link to the new address.
-   * A mail that cannot be sent fails the transaction, so no change is pending that nobody
-   * can confirm.
+   * (an older link stops working, as Zulip revokes it) and queues the mail of the link to the
+   * new address (MailQueue): an SMTP server that refuses or is down does not fail the request;
+   * the mail is retried, and a change whose mail never arrives simply expires.
    */
   async start(
     user: { id: number; deliveryEmail: string },
@@ -67,7 +67,7 @@ export class EmailChangeRequests {
       tx,
     );
     const realmUrl = this.realms.urlOf(realm.subdomain);
-    await this.mailer.send(
+    await this.mail.send(
       confirmNewEmailMail({
         realmName: realm.name,
         realmUrl,
