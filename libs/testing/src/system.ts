@@ -131,7 +131,7 @@ export class TestSystem {
     const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? []);
     await Promise.all(names.map((name) => system.startService(name, false)));
     try {
-      await system.waitUntilReady();
+      await system.waitUntilReady(undefined, [...system.processes.keys()]);
     } catch (error) {
       // No test will get the system to stop it: stop it here, so no process outlives the run.
       await system.stop().catch(() => undefined);
@@ -171,7 +171,7 @@ export class TestSystem {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.processes.set(name, child);
-    if (waitForReady) await this.waitUntilReady();
+    if (waitForReady) await this.waitUntilReady(undefined, [...new Set([name, ...this.gatewayNames])]);
   }
 
   /** Starts one more replica of a service (`<service>#<n>`), beside the ones running; gateways only through `gateways`. */
@@ -209,25 +209,35 @@ export class TestSystem {
 
   /** Waits until every running gateway replica answers ready (so every service is up). */
   // Generous: seven processes starting at once on a 2-core machine that is busy with other test files.
-  async waitUntilReady(timeoutMs = 90000): Promise<void> {
+  /**
+   * Waits until the gateways (or the processes named) answer ready on /health/ready; at start,
+   * every process. As long as a slow machine needs (a fresh-clone CI run beside a running
+   * system took over 30 s): 5 minutes by default, the test run's own limit bounding it; a
+   * failure names the processes not ready, what they answered, and their last log lines.
+   */
+  async waitUntilReady(timeoutMs = 300_000, which: ProcessName[] = this.gatewayNames): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    let last = '';
+    const answers = new Map<ProcessName, string>();
     const ready = async (name: ProcessName) => {
-      const res = await fetch(`http://127.0.0.1:${this.ports[name]}/health/ready`, { signal: AbortSignal.timeout(3000) });
-      last = await res.text();
-      return res.status === 200;
-    };
-    while (Date.now() < deadline) {
       try {
-        const running = this.gatewayNames.filter((name) => this.processes.has(name));
-        if ((await Promise.all(running.map(ready))).every(Boolean)) return;
+        const res = await fetch(`http://127.0.0.1:${this.ports[name]}/health/ready`, { signal: AbortSignal.timeout(3000) });
+        answers.set(name, `${res.status} ${await res.text()}`);
+        return res.status === 200;
       } catch (error) {
-        last = String(error);
+        answers.set(name, String(error));
+        return false;
       }
+    };
+    let waiting: ProcessName[] = [];
+    while (Date.now() < deadline) {
+      const running = which.filter((name) => this.processes.get(name)?.exitCode === null);
+      const states = await Promise.all(running.map(ready));
+      waiting = running.filter((_, index) => !states[index]);
+      if (waiting.length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const logs = [...this.logs.keys()].map((s) => `--- ${s}\n${this.logOf(s).slice(-2000)}`).join('\n');
-    throw new Error(`System not ready after ${timeoutMs} ms: ${last}\n${logs}`);
+    const detail = waiting.map((name) => `${name}: ${answers.get(name) ?? 'no answer'}\n--- ${name} log\n${this.logOf(name).slice(-2000)}`).join('\n');
+    throw new Error(`System not ready after ${timeoutMs} ms; not ready: ${waiting.join(', ')}\n${detail}`);
   }
 
   /** Starts recording this system's domain events (stopped with the system). */
