@@ -560,4 +560,83 @@ describe('drafts', () => {
       await expectNoEvent();
     });
   });
+
+  describe('saved snippets (GET/POST /saved_snippets, PATCH/DELETE /saved_snippets/{id})', () => {
+    const SNIPPETS_CHANGED = 'event.messaging.saved_snippets_changed.v1';
+    interface Snippet {
+      id: number;
+      title: string;
+      content: string;
+      date_created: number;
+    }
+    const listSnippets = (user: TestUser, sub = subdomain) => system.api.get<{ saved_snippets: Snippet[] }>('/saved_snippets', {}, as(user, sub));
+    const createSnippet = (user: TestUser, form: Record<string, string>, sub = subdomain) =>
+      system.api.post<{ saved_snippet_id: number }>('/saved_snippets', form, as(user, sub));
+    const allSnippets = () => system.db.savedSnippet.findMany({ orderBy: { id: 'asc' } });
+
+    it('creates, lists, edits and deletes the caller’s snippets, telling only the owner', async () => {
+      const before = nowSeconds();
+      const body = expectSuccess(await createSnippet(other, { title: '  Welcome  ', content: ' Welcome to the team! ' }));
+      expectMatchesOpenApi('post', '/saved_snippets', body);
+      const id = body.saved_snippet_id;
+      const [added] = await events.waitFor<ClientEvent>(SNIPPETS_CHANGED);
+      expect(added).toMatchObject({ realmId, users: [other.id], event: { type: 'saved_snippets', op: 'add', saved_snippet: { id, title: 'Welcome', content: 'Welcome to the team!' } } });
+      expectEventMatchesOpenApi(added.event);
+
+      const listed = expectSuccess(await listSnippets(other));
+      expectMatchesOpenApi('get', '/saved_snippets', listed);
+      expect(listed.saved_snippets).toHaveLength(1);
+      expect(listed.saved_snippets[0]).toMatchObject({ id, title: 'Welcome', content: 'Welcome to the team!' });
+      expect(listed.saved_snippets[0].date_created).toBeGreaterThanOrEqual(before);
+      expect(expectSuccess(await listSnippets(member)).saved_snippets).toEqual([]); // someone else's
+
+      events.clear();
+      expectSuccess(await system.api.patch(`/saved_snippets/${id}`, { content: 'Welcome aboard!' }, as(other)));
+      const [updated] = await events.waitFor<ClientEvent>(SNIPPETS_CHANGED);
+      expect(updated.event).toMatchObject({ op: 'update', saved_snippet: { id, title: 'Welcome', content: 'Welcome aboard!' } });
+      expectEventMatchesOpenApi(updated.event);
+      // Nothing to change: a success and no event, as in Zulip.
+      events.clear();
+      expectSuccess(await system.api.patch(`/saved_snippets/${id}`, {}, as(other)));
+      expect(await events.settle(SNIPPETS_CHANGED)).toEqual([]);
+
+      // The register state has it.
+      const state = expectSuccess(await system.api.post<{ saved_snippets: Snippet[] }>('/register', { fetch_event_types: ['saved_snippets'] }, as(other)));
+      expect(state.saved_snippets.map((snippet) => snippet.content)).toEqual(['Welcome aboard!']);
+
+      events.clear();
+      expectSuccess(await system.api.delete(`/saved_snippets/${id}`, {}, as(other)));
+      const [removed] = await events.waitFor<ClientEvent>(SNIPPETS_CHANGED);
+      expect(removed.event).toEqual({ type: 'saved_snippets', op: 'remove', saved_snippet_id: id });
+      expectEventMatchesOpenApi(removed.event);
+      expect(expectSuccess(await listSnippets(other)).saved_snippets).toEqual([]);
+    });
+
+    it('refuses blank and too long titles and contents, changing nothing', async () => {
+      const before = await allSnippets();
+      expectError(await createSnippet(member, { title: '   ', content: 'x' }), 400, 'BAD_REQUEST', 'title cannot be blank');
+      expectError(await createSnippet(member, { title: 'x', content: '' }), 400, 'BAD_REQUEST', 'content cannot be blank');
+      expectError(await createSnippet(member, { title: 'x'.repeat(61), content: 'x' }), 400, 'BAD_REQUEST', 'title is too long (limit: 60 characters)');
+      expectError(await createSnippet(member, { content: 'x' }), 400, 'REQUEST_VARIABLE_MISSING', "Missing 'title' argument", { var_name: 'title' });
+      const id = expectSuccess(await createSnippet(member, { title: 'Kept', content: 'As it was' })).saved_snippet_id;
+      expectError(await system.api.patch(`/saved_snippets/${id}`, { title: '' }, as(member)), 400, 'BAD_REQUEST', 'title cannot be blank');
+      expect((await allSnippets()).filter((row) => !before.some((b) => b.id === row.id)).map((row) => [row.title, row.content])).toEqual([['Kept', 'As it was']]);
+    });
+
+    it('answers 404 for a snippet that is not the caller’s, in any organization, and changes nothing', async () => {
+      const mine = expectSuccess(await createSnippet(member, { title: 'Mine', content: 'Only mine' })).saved_snippet_id;
+      const before = await allSnippets();
+      for (const [user, sub] of [[other, subdomain], [outsider, outsiderSubdomain]] as const) {
+        expectError(await system.api.patch(`/saved_snippets/${mine}`, { title: 'Theirs' }, as(user, sub)), 404, 'BAD_REQUEST', 'Saved snippet does not exist.');
+        expectError(await system.api.delete(`/saved_snippets/${mine}`, {}, as(user, sub)), 404, 'BAD_REQUEST', 'Saved snippet does not exist.');
+      }
+      expectError(await system.api.delete('/saved_snippets/2147483648', {}, as(member)), 404, 'BAD_REQUEST', 'Saved snippet does not exist.');
+      expect(await allSnippets()).toEqual(before);
+    });
+
+    it('refuses callers without valid credentials, deactivated ones and those of another organization', async () => {
+      await expectCallersRefused((options) => system.api.get('/saved_snippets', {}, options), { subdomain, member, outsider, deactivated });
+      await expectCallersRefused((options) => system.api.post('/saved_snippets', { title: 't', content: 'c' }, options), { subdomain, member, outsider, deactivated });
+    });
+  });
 });

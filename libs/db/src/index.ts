@@ -13,6 +13,7 @@ export type {
   MessageModel,
   UserMessageModel,
   DraftModel,
+  SavedSnippetModel,
   UserTopicModel,
   UserGroupModel,
   NavigationViewModel,

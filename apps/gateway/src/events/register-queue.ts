@@ -168,7 +168,6 @@ export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown
   realm_linkifiers: () => ({ realm_linkifiers: [] }),
   realm_filters: () => ({ realm_filters: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
-  saved_snippets: () => ({ saved_snippets: [] }),
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
   default_stream_groups: () => ({ realm_default_stream_groups: [] }),

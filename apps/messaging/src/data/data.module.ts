@@ -5,6 +5,7 @@ import { ChannelsRepository } from './channels.repository';
 import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
 import { EditHistoryRepository } from './edit-history.repository';
 import { DraftsRepository } from './drafts.repository';
+import { SavedSnippetsRepository } from './saved-snippets.repository';
 import { DirectMessageGroupsRepository } from './direct-message-groups.repository';
 import { GroupsReadonlyRepository } from './groups.readonly.repository';
 import { MemberProfilesReadonlyRepository } from './member-profiles.readonly.repository';
@@ -30,6 +31,7 @@ const REPOSITORIES = [
   DirectMessageGroupsRepository,
   EditHistoryRepository,
   DraftsRepository,
+  SavedSnippetsRepository,
   UsersReadonlyRepository,
   MemberProfilesReadonlyRepository,
   GroupsReadonlyRepository,

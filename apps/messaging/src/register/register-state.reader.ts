@@ -5,6 +5,8 @@ import { ChannelFoldersRepository } from '../data/channel-folders.repository';
 import { ChannelsRepository } from '../data/channels.repository';
 import { MemberProfiles } from '../core/member-profiles';
 import { DraftsRepository } from '../data/drafts.repository';
+import { SavedSnippetsRepository } from '../data/saved-snippets.repository';
+import { toSavedSnippetRecord } from '../saved-snippets/saved-snippet-rules';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
 import { ChannelListsReader } from './channel-lists.reader';
@@ -14,7 +16,7 @@ type State = Record<string, unknown>;
 
 /**
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
- * fetch_initial_state_data): the channel lists, channel folders, drafts, the newest message id, topic
+ * fetch_initial_state_data): the channel lists, channel folders, drafts, saved snippets, the newest message id, topic
  * visibility policies (and the deprecated `muted_topics`), the default channels, starred messages, recent direct
  * conversations and unread messages. Each part is read
  * only when its fetch key is asked for, all of them at once.
@@ -25,6 +27,7 @@ export class RegisterStateReader {
     private readonly folders: ChannelFoldersRepository,
     private readonly channelRows: ChannelsRepository,
     private readonly drafts: DraftsRepository,
+    private readonly savedSnippets: SavedSnippetsRepository,
     private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
@@ -58,6 +61,7 @@ export class RegisterStateReader {
             drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.drafts, user.id) : [],
           }))
         : {},
+      want('saved_snippets') ? this.savedSnippets.ofUser(user.id).then((rows) => ({ saved_snippets: rows.map(toSavedSnippetRecord) })) : {},
       // Archived folders too, as Zulip serves them (zerver/lib/events.py).
       want('channel_folders') ? this.folders.list(request.realm.id, true).then((folders) => ({ channel_folders: folders.map(toChannelFolderRecord) })) : {},
       want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},

@@ -538,6 +538,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/saved_snippets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved snippets, oldest first. */
+        get: operations["getSavedSnippets"];
+        put?: never;
+        /** Saves a snippet of the caller’s. */
+        post: operations["postSavedSnippets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saved_snippets/{saved_snippet_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a saved snippet of the caller’s. */
+        delete: operations["deleteSavedSnippetsSavedSnippetId"];
+        options?: never;
+        head?: never;
+        /** Changes the title or content of a saved snippet of the caller’s. */
+        patch: operations["patchSavedSnippetsSavedSnippetId"];
+        trace?: never;
+    };
     "/scheduled_messages": {
         parameters: {
             query?: never;
@@ -1342,6 +1378,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteSavedSnippetsSavedSnippetIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteScheduledMessagesScheduledMessageIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1427,7 +1469,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1633,6 +1675,13 @@ export interface components {
             /** @constant */
             result: "success";
             server_timestamp: number;
+        };
+        GetSavedSnippetsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            saved_snippets: components["schemas"]["SavedSnippet"][];
         };
         GetScheduledMessagesResponse: {
             ignored_parameters_unsupported?: string[];
@@ -1987,6 +2036,12 @@ export interface components {
             result: "success";
         };
         PatchRealmUserSettingsDefaultsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PatchSavedSnippetsSavedSnippetIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2465,12 +2520,7 @@ export interface components {
             reminders?: unknown[];
             /** @constant */
             result: "success";
-            saved_snippets?: {
-                content: string;
-                date_created: number;
-                id: number;
-                title: string;
-            }[];
+            saved_snippets?: components["schemas"]["SavedSnippet"][];
             scheduled_messages?: components["schemas"]["ScheduledMessage"][];
             server_avatar_changes_disabled?: boolean;
             server_can_summarize_topics?: boolean;
@@ -2554,6 +2604,13 @@ export interface components {
             zulip_merge_base: string;
             zulip_plan_is_not_limited?: boolean;
             zulip_version: string;
+        };
+        PostSavedSnippetsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            saved_snippet_id: number;
         };
         PostScheduledMessagesResponse: {
             ignored_parameters_unsupported?: string[];
@@ -3259,12 +3316,7 @@ export interface components {
                 user_ids: number[];
             }[];
             reminders?: unknown[];
-            saved_snippets?: {
-                content: string;
-                date_created: number;
-                id: number;
-                title: string;
-            }[];
+            saved_snippets?: components["schemas"]["SavedSnippet"][];
             scheduled_messages?: components["schemas"]["ScheduledMessage"][];
             server_avatar_changes_disabled?: boolean;
             server_can_summarize_topics?: boolean;
@@ -3348,6 +3400,36 @@ export interface components {
             zulip_merge_base: string;
             zulip_plan_is_not_limited?: boolean;
             zulip_version: string;
+        };
+        SavedSnippet: {
+            content: string;
+            date_created: number;
+            id: number;
+            title: string;
+        };
+        SavedSnippetsAddEvent: {
+            id: number;
+            /** @constant */
+            op: "add";
+            saved_snippet: components["schemas"]["SavedSnippet"];
+            /** @constant */
+            type: "saved_snippets";
+        };
+        SavedSnippetsRemoveEvent: {
+            id: number;
+            /** @constant */
+            op: "remove";
+            saved_snippet_id: number;
+            /** @constant */
+            type: "saved_snippets";
+        };
+        SavedSnippetsUpdateEvent: {
+            id: number;
+            /** @constant */
+            op: "update";
+            saved_snippet: components["schemas"]["SavedSnippet"];
+            /** @constant */
+            type: "saved_snippets";
         };
         ScheduledMessage: {
             content: string;
@@ -5350,6 +5432,118 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getSavedSnippets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSavedSnippetsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postSavedSnippets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    content: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSavedSnippetsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteSavedSnippetsSavedSnippetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                saved_snippet_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSavedSnippetsSavedSnippetIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchSavedSnippetsSavedSnippetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                saved_snippet_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    content?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchSavedSnippetsSavedSnippetIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };

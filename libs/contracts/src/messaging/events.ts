@@ -45,6 +45,8 @@ export const MessagingEvents = {
   subscriptionChanged: defineEvent('messaging', 'subscription_changed', clientEventSchema),
   /** `user_topic` events. */
   userTopicChanged: defineEvent('messaging', 'user_topic_changed', clientEventSchema),
+  /** `saved_snippets` events: add, update, remove (the owner's clients only). */
+  savedSnippetsChanged: defineEvent('messaging', 'saved_snippets_changed', clientEventSchema),
   /** `drafts` events: add, update, remove. */
   draftsChanged: defineEvent('messaging', 'drafts_changed', clientEventSchema),
   /** `update_message` events (edits and moves), one per set of recipients sharing the same flags. */

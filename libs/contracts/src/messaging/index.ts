@@ -1,6 +1,7 @@
 export * from './channels';
 export * from './events';
 export * from './drafts';
+export * from './saved-snippets';
 export * from './topics';
 export * from './messages';
 export * from './typing';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiSchema, int } from '../api/api-schemas';
 import { draftSchema } from '../messaging/drafts';
+import { savedSnippetSchema } from '../messaging/saved-snippets';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
@@ -60,6 +61,11 @@ export const draftsAddEvent = apiSchema('DraftsAddEvent', z.object({ ...withOp('
 export const draftsUpdateEvent = apiSchema('DraftsUpdateEvent', z.object({ ...withOp('drafts', 'update'), draft: draftSchema }));
 /** `drafts` remove: a draft deleted. */
 export const draftsRemoveEvent = apiSchema('DraftsRemoveEvent', z.object({ ...withOp('drafts', 'remove'), draft_id: int() }));
+
+/** `saved_snippets`: one of the caller's saved snippets added, edited or removed. */
+export const savedSnippetsAddEvent = apiSchema('SavedSnippetsAddEvent', z.object({ ...withOp('saved_snippets', 'add'), saved_snippet: savedSnippetSchema }));
+export const savedSnippetsUpdateEvent = apiSchema('SavedSnippetsUpdateEvent', z.object({ ...withOp('saved_snippets', 'update'), saved_snippet: savedSnippetSchema }));
+export const savedSnippetsRemoveEvent = apiSchema('SavedSnippetsRemoveEvent', z.object({ ...withOp('saved_snippets', 'remove'), saved_snippet_id: int() }));
 
 /**
  * `delete_message`: messages of one channel topic deleted. Queues registered with the

@@ -3,6 +3,7 @@ import { apiSchema, int } from '../api/api-schemas';
 import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
+import { savedSnippetSchema } from '../messaging/saved-snippets';
 import { userStatusSchema } from '../presence/status';
 import { legacyPresenceSchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
@@ -269,7 +270,7 @@ export const registerResponseSchema = apiSchema(
     realm_linkifiers: z.array(z.object({ pattern: z.string(), url_template: z.string(), id: int() })).optional(),
     realm_filters: z.array(z.tuple([z.string(), z.string(), int()])).optional(),
     realm_playgrounds: z.array(z.object({ id: int(), name: z.string(), pygments_language: z.string(), url_template: z.string() })).optional(),
-    saved_snippets: z.array(z.object({ id: int(), title: z.string(), content: z.string(), date_created: int() })).optional(),
+    saved_snippets: z.array(savedSnippetSchema).optional(),
     realm_embedded_bots: z.array(z.object({ name: z.string(), config: z.record(z.string(), z.string()) })).optional(),
     realm_incoming_webhook_bots: z.array(z.object({ name: z.string(), display_name: z.string() }).passthrough()).optional(),
     /** The ids of the organization's default channels. */
