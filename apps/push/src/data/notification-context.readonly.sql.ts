@@ -26,10 +26,8 @@ export interface NotifiedMessageRow {
   subdomain: string;
 }
 
-/** A message with its sender, channel or conversation, and organization. */
-export const notifiedMessage = statement<NotifiedMessageRow, [messageId: number]>(
-  'push.notified_message',
-  `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", s.name AS "streamName",
+/** Messages with their sender, channel or conversation, and organization (a WHERE follows). */
+const NOTIFIED_MESSAGES = `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", s.name AS "streamName",
           g.member_ids AS "dmMembers", m.topic, m.content, m.rendered_content AS "renderedContent",
           floor(extract(epoch FROM m.date_sent))::int AS "dateSent",
           u.full_name AS "senderName", u.delivery_email AS "senderEmail", u.avatar_source AS "senderAvatarSource",
@@ -38,7 +36,12 @@ export const notifiedMessage = statement<NotifiedMessageRow, [messageId: number]
      JOIN users u ON u.id = m.sender_id
      JOIN realms r ON r.id = m.realm_id
      LEFT JOIN streams s ON s.id = m.stream_id
-     LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+     LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id`;
+
+/** A message with its sender, channel or conversation, and organization. */
+export const notifiedMessage = statement<NotifiedMessageRow, [messageId: number]>(
+  'push.notified_message',
+  `${NOTIFIED_MESSAGES}
     WHERE m.id = $1`,
 );
 
@@ -126,16 +129,7 @@ export const userNames = statement<{ id: number; fullName: string }, [userIds: n
 /** Messages by id, as an email shows them, oldest first. */
 export const messagesByIds = statement<NotifiedMessageRow, [messageIds: number[]]>(
   'push.messages_by_ids',
-  `SELECT m.id, m.realm_id AS "realmId", m.sender_id AS "senderId", m.stream_id AS "streamId", s.name AS "streamName",
-          g.member_ids AS "dmMembers", m.topic, m.content, m.rendered_content AS "renderedContent",
-          floor(extract(epoch FROM m.date_sent))::int AS "dateSent",
-          u.full_name AS "senderName", u.delivery_email AS "senderEmail", u.avatar_source AS "senderAvatarSource",
-          u.avatar_version AS "senderAvatarVersion", r.name AS "realmName", r.subdomain
-     FROM messages m
-     JOIN users u ON u.id = m.sender_id
-     JOIN realms r ON r.id = m.realm_id
-     LEFT JOIN streams s ON s.id = m.stream_id
-     LEFT JOIN direct_message_groups g ON g.id = m.dm_group_id
+  `${NOTIFIED_MESSAGES}
     WHERE m.id = ANY($1::int[])
     ORDER BY m.id`,
 );
