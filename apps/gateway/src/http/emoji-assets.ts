@@ -30,46 +30,50 @@ const DAY = 'public, max-age=86400';
 @Injectable()
 export class EmojiAssets {
   readonly router = Router(EXACT_ROUTING);
-  private readonly data: Buffer;
-  private readonly etag: string;
-  private readonly files = new Map<string, string>();
+  private built?: { data: Buffer; etag: string; files: Map<string, string> };
 
   constructor() {
-    this.data = Buffer.from(JSON.stringify({ code_to_names: emojiCatalogue().namesByCode() }));
-    this.etag = `"${createHash('sha256').update(this.data).digest('base64url').slice(0, 27)}"`;
-    const root = path.dirname(require.resolve('emoji-datasource-google/package.json'));
-    const dir = path.join(root, 'img', 'google', '64');
-    const entries = JSON.parse(readFileSync(path.join(root, 'emoji.json'), 'utf8')) as GoogleEntry[];
-    for (const entry of entries) {
-      if (entry.has_img_google === false) continue;
-      this.files.set(emojiCodeOf(entry.unified), path.join(dir, entry.image));
-    }
     this.router.get(EMOJI_API_DATA_PATH, (req, res) => this.serveData(req, res));
     this.router.get('/static/generated/emoji/images-google-64/:file', (req, res) => this.serveImage(req, res));
     this.router.get('/static/generated/emoji/images/emoji/unicode/:file', (req, res) => this.serveImage(req, res));
   }
 
+  /** Built on the first request, not at start: most gateway replicas restart far more often than a client fetches emoji. */
+  private get assets(): { data: Buffer; etag: string; files: Map<string, string> } {
+    if (this.built) return this.built;
+    const data = Buffer.from(JSON.stringify({ code_to_names: emojiCatalogue().namesByCode() }));
+    const etag = `"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+    const root = path.dirname(require.resolve('emoji-datasource-google/package.json'));
+    const dir = path.join(root, 'img', 'google', '64');
+    const files = new Map<string, string>();
+    for (const entry of JSON.parse(readFileSync(path.join(root, 'emoji.json'), 'utf8')) as GoogleEntry[]) {
+      if (entry.has_img_google !== false) files.set(emojiCodeOf(entry.unified), path.join(dir, entry.image));
+    }
+    return (this.built = { data, etag, files });
+  }
+
   private serveData(req: Request, res: Response): void {
-    if (req.header('if-none-match') === this.etag) {
-      res.writeHead(304, { ETag: this.etag, 'Cache-Control': DAY });
+    const { data, etag } = this.assets;
+    if (req.header('if-none-match') === etag) {
+      res.writeHead(304, { ETag: etag, 'Cache-Control': DAY });
       res.end();
       return;
     }
     res.writeHead(200, {
       'Content-Type': 'application/json',
-      'Content-Length': this.data.length,
+      'Content-Length': data.length,
       'Cache-Control': DAY,
-      ETag: this.etag,
+      ETag: etag,
       'Access-Control-Allow-Origin': '*',
       'X-Content-Type-Options': 'nosniff',
     });
-    res.end(req.method === 'HEAD' ? undefined : this.data);
+    res.end(req.method === 'HEAD' ? undefined : data);
   }
 
   private serveImage(req: Request, res: Response): void {
     const file = String(req.params.file ?? '');
     const match = /^([0-9a-f-]+)\.png$/.exec(file);
-    const found = match ? this.files.get(match[1]) : undefined;
+    const found = match ? this.assets.files.get(match[1]) : undefined;
     if (!found) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end('Not found\n');
