@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
+import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
-import { Role, isAdminRole, isModeratorOrAbove } from '@teamchat/zulip';
 
 /** One list of people, serialised: the JSON array's text, and where each record is in it. */
 interface PeopleText {
@@ -24,7 +23,7 @@ export interface PeopleLists {
 interface OrganizationEntry {
   /** The state version the entry was made at (see EventQueueStore.bumpStateVersions). */
   version: number;
-  /** By viewer class and client_gravatar; a promise, so that concurrent registers fetch once. */
+  /** By what the viewer's role may see (visibilityClassOf) and client_gravatar; a promise, so that concurrent registers fetch once. */
   variants: Map<string, Promise<People>>;
 }
 
@@ -53,7 +52,7 @@ export class RegisterPeople {
    * lists' texts, given the viewer's own delivery_email (the one difference between viewers of a role).
    */
   async of(realm: RealmRef, viewer: AuthUser, clientGravatar: boolean, version: number, requestId: string): Promise<PeopleLists> {
-    const people = await this.people(realm, viewerClassOf(viewer.role), clientGravatar, version, requestId);
+    const people = await this.people(realm, viewer.role, clientGravatar, version, requestId);
     return {
       withOwnRecord: (viewerId, ownDeliveryEmail) => ({
         realm_users: withOwnRecord(people.active, viewerId, ownDeliveryEmail),
@@ -64,7 +63,7 @@ export class RegisterPeople {
 
   private async people(realm: RealmRef, viewerRole: number, clientGravatar: boolean, version: number, requestId: string): Promise<People> {
     const { variants } = this.entryAt(realm.id, version);
-    const key = `${viewerRole}:${clientGravatar}`;
+    const key = `${visibilityClassOf(viewerRole)}:${clientGravatar}`;
     const pending = variants.get(key);
     if (pending) {
       const people = await pending.catch(() => undefined);
@@ -108,11 +107,14 @@ export class RegisterPeople {
   }
 }
 
-/** The role whose view of other people a viewer shares (email visibility goes by these classes). */
-function viewerClassOf(role: number): number {
-  if (isAdminRole(role)) return Role.ADMINISTRATOR;
-  if (isModeratorOrAbove(role)) return Role.MODERATOR;
-  return role === Role.GUEST ? Role.GUEST : Role.MEMBER;
+/**
+ * Which email visibilities a viewer of this role sees past, by the one rule that decides it
+ * (canSeeDeliveryEmail): viewers alike in it see the same records of other people.
+ */
+function visibilityClassOf(role: number): string {
+  return Object.values(EmailVisibility)
+    .map((visibility) => (canSeeDeliveryEmail({ id: 0, role }, -1, visibility) ? '1' : '0'))
+    .join('');
 }
 
 /** The list with the viewer's own record showing their delivery_email. */
