@@ -77,7 +77,7 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
         if (req.method === 'POST' || req.method === 'OPTIONS') return;
         const caller = callerFrom(req);
         const upload = await this.datastore.getUpload(uploadId).catch(() => undefined);
-        if (upload && upload.metadata?.owner !== String(caller.user.id)) throw refuse(404, 'The file for this url was not found');
+        if (upload && !isUploader(upload, caller.user.id)) throw refuse(404, 'The file for this url was not found');
       },
       onUploadFinish: async (req, upload) => {
         const caller = callerFrom(req);
@@ -153,7 +153,8 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
     const upload = await this.datastore.getUpload(id).catch(() => undefined);
     if (!upload || upload.size === undefined || upload.offset !== upload.size || req.headers['upload-offset'] !== String(upload.size)) return false;
     try {
-      return upload.metadata?.owner === String(callerOf(req).user?.id);
+      const userId = callerOf(req).user?.id;
+      return userId !== undefined && isUploader(upload, userId);
     } catch {
       return false; // no caller: the tus server refuses it
     }
@@ -173,6 +174,9 @@ export class TusUploads implements OnModuleInit, OnApplicationShutdown {
     return { url: attachment.url, filename };
   }
 }
+
+/** Only the uploader (recorded in the metadata at creation) may continue, inspect or end an upload. */
+const isUploader = (upload: Upload, userId: number): boolean => upload.metadata?.owner === String(userId);
 
 type TusCaller = { realm: { id: number }; user: { id: number } };
 
