@@ -42,6 +42,11 @@ export function organizationState(realm: RealmModel, iconUrl: string): Record<st
     // Presence is on for every organization; there is no Zephyr mirroring.
     realm_presence_disabled: false,
     realm_is_zephyr_mirror_realm: false,
+    realm_enable_read_receipts: realm.enableReadReceipts,
+    // Zulip's -1 for "none".
+    realm_moderation_request_channel_id: realm.moderationRequestChannelId ?? -1,
+    realm_video_chat_provider: realm.videoChatProvider,
+    realm_jitsi_server_url: realm.jitsiServerUrl,
   };
 }
 

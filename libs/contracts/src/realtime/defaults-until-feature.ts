@@ -45,9 +45,7 @@ export const REALM_DEFAULTS_UNTIL_FEATURE = {
   realm_inline_url_embed_preview: false,
   realm_default_code_block_language: '',
   // Video calls and GIPHY: none configured.
-  realm_video_chat_provider: 0,
-  realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 } },
-  realm_jitsi_server_url: null,
+  realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
   jitsi_server_url: '',
   server_jitsi_server_url: null,
   realm_giphy_rating: 2,
@@ -58,8 +56,7 @@ export const REALM_DEFAULTS_UNTIL_FEATURE = {
     pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
     'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
   },
-  // Read receipts, guest indicators.
-  realm_enable_read_receipts: false,
+  // Guest indicators.
   realm_enable_guest_user_indicator: true,
   realm_enable_guest_user_dm_warning: true,
   // Logos (none uploaded: Zulip's default image).
@@ -79,7 +76,6 @@ export const REALM_DEFAULTS_UNTIL_FEATURE = {
   realm_new_stream_announcements_stream_id: -1,
   realm_signup_announcements_stream_id: -1,
   realm_zulip_update_announcements_stream_id: -1,
-  realm_moderation_request_channel_id: -1,
   // Reminders.
   max_reminder_note_length: 1000,
   // The server's own settings Zulip reports.

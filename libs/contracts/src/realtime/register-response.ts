@@ -91,6 +91,11 @@ export const registerResponseSchema = apiSchema(
     realm_icon_source: z.string().optional(),
     realm_presence_disabled: z.boolean().optional(),
     realm_is_zephyr_mirror_realm: z.boolean().optional(),
+    realm_enable_read_receipts: z.boolean().optional(),
+    /** The channel reported messages go to; -1 for none. */
+    realm_moderation_request_channel_id: int().optional(),
+    /** Zulip's VIDEO_CHAT_PROVIDERS id: 0 none, 1 Jitsi Meet, 4 BigBlueButton. */
+    realm_video_chat_provider: int().optional(),
     // … and the server's constants (the gateway).
     realm_name: z.string().optional(),
     realm_url: z.string().optional(),
