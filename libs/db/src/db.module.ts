@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, DATABASE_PING, type AppConfig } from '@teamchat/platform';
+import { EventOutbox, OutboxRelay } from './event-outbox';
 import { PgService } from './pg.service';
 import { PrismaService } from './prisma.service';
 
@@ -21,7 +22,9 @@ import { PrismaService } from './prisma.service';
       useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL),
     },
     { provide: DATABASE_PING, useExisting: PrismaService },
+    EventOutbox,
+    OutboxRelay,
   ],
-  exports: [PrismaService, PgService, DATABASE_PING],
+  exports: [PrismaService, PgService, DATABASE_PING, EventOutbox],
 })
 export class DbModule {}

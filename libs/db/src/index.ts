@@ -24,3 +24,4 @@ export type {
 export * from './stored-id';
 export * from './same-name';
 export * from './connections';
+export * from './event-outbox';

@@ -57,6 +57,10 @@ export const configSchema = z.object({
    * keeps it, and so how long its unacknowledged events wait before another replica takes over.
    */
   EVENT_FANOUT_ACK_WAIT_SECONDS: z.coerce.number().int().positive().default(10),
+  /** How often each service's outbox relay looks for events their writers left unpublished. */
+  OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(1000),
+  /** How old an outbox row must be before a relay publishes it: its writer normally has by then. */
+  OUTBOX_GRACE_MS: z.coerce.number().int().nonnegative().default(3000),
   /** The most domain events the fan-out holds unacknowledged, and so the largest batch it fans out at once. */
   EVENT_FANOUT_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(256),
   /**

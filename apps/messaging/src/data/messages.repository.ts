@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, Prisma, PrismaService, type MessageModel } from '@teamchat/db';
+import { PgService, Prisma, PrismaService, type MessageModel, type OutboxDraft } from '@teamchat/db';
 import {
   deleteOneMessage,
   insertKeyedMessage,
@@ -35,6 +35,9 @@ export interface NewMessage {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
+  dateSent: Date;
+  /** The events announcing it, written with it as outbox rows (their JSON cut where its id goes). */
+  events: OutboxDraft[];
 }
 
 /** A message of a narrow, with the viewer's flags (null: the viewer has no row for it). */
@@ -107,8 +110,8 @@ export class MessagesRepository {
   }
 
   /**
-   * Writes the message and its recipients' rows (and the channel's first message) in one
-   * statement, answering the topic's state before it. With a scheduled message's id, a key
+   * Writes the message, its recipients' rows, its events' outbox rows (and the channel's first
+   * message) in one statement, answering the topic's state before it. With a scheduled message's id, a key
    * already used inserts nothing: then null.
    */
   async insert(message: NewMessage, scheduledMessageId: number | null): Promise<InsertedMessageRow | null> {
@@ -127,6 +130,10 @@ export class MessagesRepository {
       m.hasLink,
       m.hasImage,
       m.hasAttachment,
+      m.dateSent,
+      m.events.map((e) => e.subject),
+      m.events.map((e) => e.head),
+      m.events.map((e) => e.tail),
     ] as const;
     // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
     const [saved] = scheduledMessageId === null ? await this.pg.run(insertMessage, ...values) : await this.pg.run(insertKeyedMessage, ...values, scheduledMessageId);

@@ -23,13 +23,21 @@ type MessageValues = [
   hasLink: boolean,
   hasImage: boolean,
   hasAttachment: boolean,
+  dateSent: Date,
+  outboxSubjects: string[],
+  outboxHeads: string[],
+  outboxTails: (string | null)[],
 ];
 
 /**
- * The one message-writing statement; `keyed` adds the scheduler's idempotency key as $14. It
+ * The one message-writing statement; `keyed` adds the scheduler's idempotency key as $18. It
  * also answers the topic's state before the message (every part of one statement sees the
  * same snapshot, which the insert's own rows are not in): whether the topic had messages, and
  * who had a visibility policy for it. A direct message ($3 null) has no topic state.
+ *
+ * The events announcing the message are written by the same statement, as outbox rows
+ * (libs/db event-outbox): $15..$17 are their subjects and their JSON cut where the new message's
+ * id goes (a null tail: no id in it), so they commit with the message or not at all.
  */
 const insertMessageText = (keyed: boolean) => `WITH prior AS (
      SELECT EXISTS (SELECT 1 FROM messages m WHERE m.stream_id = $3 AND lower(m.topic) = lower($5)) AS had_messages,
@@ -37,8 +45,8 @@ const insertMessageText = (keyed: boolean) => `WITH prior AS (
                  WHERE t.stream_id = $3 AND lower(t.topic_name) = lower($5)), '[]'::json) AS policies
    ), message AS (
      INSERT INTO messages (realm_id, sender_id, stream_id, dm_group_id, topic, content, rendered_content, sending_client,
-       has_link, has_image, has_attachment${keyed ? ', scheduled_message_id' : ''})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13${keyed ? ', $14' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
+       has_link, has_image, has_attachment, date_sent${keyed ? ', scheduled_message_id' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $13, $14${keyed ? ', $18' : ''})${keyed ? '\n     ON CONFLICT (scheduled_message_id) WHERE scheduled_message_id IS NOT NULL DO NOTHING' : ''}
      RETURNING id, date_sent
    ), recipients AS (
      INSERT INTO user_messages (user_id, message_id, flags)
@@ -46,15 +54,23 @@ const insertMessageText = (keyed: boolean) => `WITH prior AS (
    ), first_message AS (
      UPDATE streams SET first_message_id = message.id FROM message
      WHERE streams.id = $3 AND streams.first_message_id IS NULL
+   ), outbox AS (
+     INSERT INTO event_outbox (subject, realm_id, payload)
+     SELECT e.subject, $1, CASE WHEN e.tail IS NULL THEN e.head ELSE e.head || message.id || e.tail END
+     FROM message, unnest($15::text[], $16::text[], $17::text[]) WITH ORDINALITY AS e(subject, head, tail, n)
+     ORDER BY e.n
+     RETURNING id
    )
-   SELECT id, date_sent AS "dateSent", prior.had_messages AS "topicHadMessages", prior.policies AS "topicPolicies" FROM message, prior`;
+   SELECT id, prior.had_messages AS "topicHadMessages", prior.policies AS "topicPolicies",
+     ARRAY(SELECT outbox.id FROM outbox) AS "outboxIds"
+   FROM message, prior`;
 
-/** What the insert answers: the message's id and time, and the topic's state before it. */
+/** What the insert answers: the message's id, the topic's state before it, and its outbox rows' ids. */
 export interface InsertedMessageRow {
   id: number;
-  dateSent: Date;
   topicHadMessages: boolean;
   topicPolicies: { userId: number; policy: number }[];
+  outboxIds: string[];
 }
 
 /**

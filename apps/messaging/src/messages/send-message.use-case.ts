@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
-import type { StreamModel } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
@@ -73,7 +72,7 @@ export class SendMessage {
     private readonly transactions: Transactions,
     private readonly users: UsersReadonlyRepository,
     private readonly profiles: MemberProfiles,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly channelContexts: ChannelSendContexts,
   ) {}
 
@@ -158,10 +157,11 @@ export class SendMessage {
       delivery.senderProfile ? [delivery.senderProfile] : [],
     );
 
-    // One statement writes the message, its recipients' rows and the channel's first message,
-    // and answers the topic's state before it; topic visibility changes (a topic's first
-    // messages, mentions) follow in a transaction of their own.
-    const unsaved: Omit<StoredMessage, 'id' | 'dateSent' | 'scheduledMessageId'> = {
+    // One statement writes the message, its recipients' rows, its events (outbox rows: see
+    // libs/db event-outbox) and the channel's first message, and answers the topic's state
+    // before it; topic visibility changes (a topic's first messages, mentions) follow in a
+    // transaction of their own, with their events.
+    const unsaved: Omit<StoredMessage, 'id' | 'scheduledMessageId'> = {
       realmId: realm.id,
       senderId: sender.id,
       streamId: delivery.streamId,
@@ -170,68 +170,66 @@ export class SendMessage {
       content,
       renderedContent,
       sendingClient: command.client ?? 'API',
+      dateSent: new Date(),
       ...contentFlags(content, renderedContent),
     };
+    const record = toMessageRecord(
+      { ...unsaved, id: 0, scheduledMessageId },
+      {
+        realm,
+        profiles,
+        channelNames: new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []),
+        dmMembers: new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []),
+        applyMarkdown: true,
+        clientGravatar: false,
+        allowEmptyTopic: true,
+      },
+    );
+    const announcements = [
+      {
+        def: MessagingEvents.messageSent,
+        payload: {
+          realmId: realm.id,
+          message: { ...record, id: NEW_MESSAGE_ID as unknown as number, raw_content: content },
+          recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
+          senderGravatar: profiles.get(sender.id)?.avatarSource === 'G',
+          publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
+          ...(params.queue_id !== undefined ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } } : {}),
+        },
+      },
+      ...attachmentLinks(realm.id, { senderId: sender.id, dateSent: unsaved.dateSent }, content),
+    ];
+    const drafts = announcements.map((event) => outboxDraft(event, NEW_MESSAGE_ID));
     const saved = await this.messages.insert(
-      { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf) },
+      { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf), events: drafts },
       scheduledMessageId,
     );
     if (!saved) return { id: null };
-    const message: StoredMessage = { ...unsaved, id: saved.id, dateSent: saved.dateSent, scheduledMessageId };
+    const announced = this.outbox.stored(drafts, saved.outboxIds, saved.id);
     const visibilityChanges = isChannel
       ? this.visibilityChanges(delivery, { policies: saved.topicPolicies, hasMessages: saved.topicHadMessages }, sender.id, mentions, profiles)
       : [];
     if (visibilityChanges.length > 0) {
-      await this.transactions.run(async (tx) => {
-        for (const change of visibilityChanges) await this.topics.setVisibility(change.userId, delivery.streamId!, delivery.topic, change.policy, tx);
-      });
-    }
-    const record = toMessageRecord(message, {
-      realm,
-      profiles,
-      channelNames: new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []),
-      dmMembers: new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []),
-      applyMarkdown: true,
-      clientGravatar: false,
-      allowEmptyTopic: true,
-    });
-    const now = Math.floor(Date.now() / 1000);
-    await this.events.publishAll(
-      [
-        {
-          def: MessagingEvents.messageSent,
-          payload: {
-            realmId: realm.id,
-            message: { ...record, raw_content: content },
-            recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
-            senderGravatar: profiles.get(sender.id)?.avatarSource === 'G',
-            publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
-            ...(params.queue_id !== undefined
-              ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } }
-              : {}),
-          },
+      const now = Math.floor(Date.now() / 1000);
+      const changes = visibilityChanges.map((change) => ({
+        def: MessagingEvents.userTopicChanged,
+        payload: {
+          realmId: realm.id,
+          users: [change.userId],
+          event: { type: 'user_topic', stream_id: delivery.streamId, topic_name: delivery.topic, last_updated: now, visibility_policy: change.policy },
         },
-        ...attachmentLinks(realm.id, message, content),
-        ...visibilityChanges.map((change) => ({
-          def: MessagingEvents.userTopicChanged,
-          payload: {
-            realmId: realm.id,
-            users: [change.userId],
-            event: {
-              type: 'user_topic',
-              stream_id: delivery.streamId,
-              topic_name: delivery.topic,
-              last_updated: now,
-              visibility_policy: change.policy,
-            },
-          },
+      }));
+      announced.push(
+        ...(await this.transactions.run(async (tx) => {
+          for (const change of visibilityChanges) await this.topics.setVisibility(change.userId, delivery.streamId!, delivery.topic, change.policy, tx);
+          return this.outbox.stage(tx, changes);
         })),
-      ],
-      command.requestId,
-    );
+      );
+    }
+    await this.outbox.publish(announced, command.requestId);
 
     const own = visibilityChanges.find((change) => change.userId === sender.id);
-    return { id: message.id, ownPolicy: own?.policy };
+    return { id: saved.id, ownPolicy: own?.policy };
   }
 
   private async toChannel({ realm, user, params }: Command): Promise<Delivery> {
@@ -368,14 +366,15 @@ export class SendMessage {
  * The attachments_linked event for the uploads service when the content links uploaded files
  * (a substring test first: most messages link none, and pay nothing more).
  */
-function attachmentLinks(realmId: number, message: { id: number; senderId: number; dateSent: Date }, content: string) {
+/** The attachments a new message links (its id the outbox placeholder, NEW_MESSAGE_ID). */
+function attachmentLinks(realmId: number, message: { senderId: number; dateSent: Date }, content: string) {
   if (!content.includes('/user_uploads/')) return [];
   const pathIds = linkedPathIds(content);
   if (pathIds.length === 0) return [];
   return [
     {
       def: MessagingEvents.attachmentsLinked,
-      payload: { realmId, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
+      payload: { realmId, messageId: NEW_MESSAGE_ID as unknown as number, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
     },
   ];
 }

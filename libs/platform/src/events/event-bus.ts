@@ -19,6 +19,21 @@ function realmHeaders(payload: unknown): MsgHdrs | undefined {
 }
 /** Events are kept a day: long enough for any consumer that was down to catch up. */
 const MAX_AGE_NANOS = 24 * 3600 * 1e9;
+/**
+ * How long JetStream remembers a Nats-Msg-Id (its default, written down): an outbox row
+ * published twice within it (its writer died before deleting it, and a relay sent it again) is
+ * stored once. Relays re-send within seconds, far inside it.
+ */
+const DUPLICATE_WINDOW_NANOS = 120 * 1e9;
+const encoder = new TextEncoder();
+
+/** An event as the outbox stored it (libs/db event-outbox): its row id, subject, organization and JSON. */
+export interface StoredEvent {
+  id: string;
+  subject: string;
+  realmId: number | null;
+  payload: string;
+}
 
 /**
  * Publishes domain events to JetStream. Call it after the transaction that made the change
@@ -48,6 +63,7 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
           retention: RetentionPolicy.Limits,
           storage: StorageType.File,
           max_age: MAX_AGE_NANOS,
+          duplicate_window: DUPLICATE_WINDOW_NANOS,
         })
         // Another replica may have created it meanwhile.
         .catch(async (error: unknown) => manager.streams.info(EVENT_STREAM).catch(() => Promise.reject(error)));
@@ -58,6 +74,18 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
   async publish<P>(def: EventDef<P>, payload: P): Promise<void> {
     if (tracing.enabled) return this.tracedPublish(def, payload);
     await this.store(def.subject, codec.encode(payload), realmHeaders(payload));
+  }
+
+  /**
+   * Publishes an outbox row: its JSON as stored, with the row's id as JetStream's deduplication
+   * key (`Nats-Msg-Id`), so the writer and a relay sending the same row store it once.
+   */
+  async publishStored(event: StoredEvent): Promise<void> {
+    const carrier = headers();
+    if (event.realmId !== null) carrier.set(REALM_HEADER, String(event.realmId));
+    carrier.set('Nats-Msg-Id', `outbox-${event.id}`);
+    if (tracing.enabled) injectNats(carrier);
+    await this.store(event.subject, encoder.encode(event.payload), carrier);
   }
 
   /** With tracing on: a PRODUCER span, its context in the message's headers for the consumers. */

@@ -1,0 +1,251 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { EventDef } from '@teamchat/contracts';
+import { APP_CONFIG, EventBus, LOGGER, type AppConfig, type StoredEvent } from '@teamchat/platform';
+import { Client } from 'pg';
+import type { Logger } from 'pino';
+import { PgService, statement, type Queryable } from './pg.service';
+
+/**
+ * The transactional outbox (issue 29). A change and the events announcing it commit together:
+ * the events are rows of `event_outbox`, written by the change's own transaction (a send writes
+ * them in its one statement). After the commit the writer publishes them itself, in order, each
+ * with its row id as JetStream's deduplication key, and deletes them in batches. Rows whose writer
+ * died before publishing (or before deleting) are published by the relay of any service that owns
+ * tables: every OUTBOX_SWEEP_MS it claims rows older than OUTBOX_GRACE_MS with FOR UPDATE SKIP
+ * LOCKED (so replicas share them), publishes, deletes; a writer whose publish failed wakes the
+ * relays at once with NOTIFY. A row published twice (writer and relay) is stored once by JetStream.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OutboxEvent = { def: EventDef<any>; payload: unknown };
+
+/** An event's JSON before its row exists; `tail` non-null: the statement writes `head || <new id> || tail`. */
+export interface OutboxDraft {
+  subject: string;
+  realmId: number | null;
+  head: string;
+  tail: string | null;
+}
+
+const NOTIFY_CHANNEL = 'event_outbox';
+
+const stageEvents = statement<{ id: string }, [subjects: string[], realmIds: (number | null)[], payloads: string[]]>(
+  'outbox.stage',
+  `INSERT INTO event_outbox (subject, realm_id, payload)
+   SELECT e.subject, e.realm_id, e.payload FROM unnest($1::text[], $2::int[], $3::text[]) WITH ORDINALITY AS e(subject, realm_id, payload, n)
+   ORDER BY e.n
+   RETURNING id`,
+);
+
+const deleteEvents = statement<never, [ids: string[]]>('outbox.delete', `DELETE FROM event_outbox WHERE id = ANY($1::bigint[])`);
+
+const claimEvents = statement<StoredEvent, [olderThanMs: number, limit: number]>(
+  'outbox.claim',
+  `SELECT id, subject, realm_id AS "realmId", payload FROM event_outbox
+   WHERE created_at < now() - $1 * interval '1 millisecond'
+   ORDER BY id LIMIT $2
+   FOR UPDATE SKIP LOCKED`,
+);
+
+const notifyRelays = statement<never, []>('outbox.notify', `SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
+
+const realmOf = (payload: unknown): number | null => {
+  const realmId = (payload as { realmId?: unknown } | null)?.realmId;
+  return typeof realmId === 'number' ? realmId : null;
+};
+
+/**
+ * An event as a draft row. With `placeholder`, a string value in the payload that the statement
+ * replaces with the id it creates (a new message's): the JSON is cut around it. The placeholder
+ * is a string with a NUL in it, which JSON writes as `\u0000` and no stored text can contain.
+ */
+export function outboxDraft(event: OutboxEvent, placeholder?: string): OutboxDraft {
+  const json = JSON.stringify(event.payload);
+  const base = { subject: event.def.subject, realmId: realmOf(event.payload) };
+  if (placeholder === undefined) return { ...base, head: json, tail: null };
+  const parts = json.split(JSON.stringify(placeholder));
+  if (parts.length !== 2) throw new Error(`outbox draft of ${event.def.subject}: the placeholder appears ${parts.length - 1} times`);
+  return { ...base, head: parts[0], tail: parts[1] };
+}
+
+/** The placeholder of a new message's id in an outbox draft (see outboxDraft). */
+export const NEW_MESSAGE_ID = '\u0000new-message-id';
+
+/** Row ids in the order their rows were written: bigserial values, ascending as written. */
+const inWriteOrder = (ids: string[]): string[] => [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+
+@Injectable()
+export class EventOutbox implements BeforeApplicationShutdown {
+  private forgotten: string[] = [];
+  private flushing?: Promise<void>;
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly pg: PgService,
+    private readonly bus: EventBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Writes the events as outbox rows in the caller's transaction; publish what it answers after the commit. */
+  async stage(tx: Queryable, events: OutboxEvent[]): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const drafts = events.map((event) => outboxDraft(event));
+    const rows = await tx.run(
+      stageEvents,
+      drafts.map((d) => d.subject),
+      drafts.map((d) => d.realmId),
+      drafts.map((d) => d.head),
+    );
+    return this.stored(drafts, rows.map((row) => row.id));
+  }
+
+  /**
+   * The rows a statement wrote from `drafts` (in order), given the ids it answered and the id it
+   * spliced into the drafts that have a tail.
+   */
+  stored(drafts: OutboxDraft[], ids: string[], splicedId?: number): StoredEvent[] {
+    const ordered = inWriteOrder(ids);
+    if (ordered.length !== drafts.length) throw new Error(`outbox: ${drafts.length} events written as ${ordered.length} rows`);
+    return drafts.map((draft, i) => ({
+      id: ordered[i],
+      subject: draft.subject,
+      realmId: draft.realmId,
+      payload: draft.tail === null ? draft.head : `${draft.head}${splicedId}${draft.tail}`,
+    }));
+  }
+
+  /**
+   * Publishes committed rows in order and forgets those JetStream took. A failure is logged,
+   * never thrown (the change has committed): the row stays, and the relays are told at once.
+   */
+  async publish(rows: StoredEvent[], requestId?: string): Promise<void> {
+    let failed = false;
+    await Promise.all(
+      rows.map((row) =>
+        this.bus.publishStored(row).then(
+          () => this.forget(row.id),
+          (error: unknown) => {
+            failed = true;
+            this.logger.error({ err: error, subject: row.subject, outboxId: row.id, requestId }, 'event not published yet; the outbox relay will');
+          },
+        ),
+      ),
+    );
+    if (failed) await this.pg.run(notifyRelays).catch(() => undefined);
+  }
+
+  /** Rows JetStream has are deleted in batches: one statement for everything published in a moment. */
+  forget(id: string): void {
+    this.forgotten.push(id);
+    this.flushTimer ??= setTimeout(() => void this.flush(), 20);
+  }
+
+  private flush(): Promise<void> {
+    this.flushTimer = undefined;
+    if (this.flushing) return this.flushing.then(() => this.flush());
+    if (this.forgotten.length === 0) return Promise.resolve();
+    const ids = this.forgotten;
+    this.forgotten = [];
+    this.flushing = this.pg
+      .run(deleteEvents, ids)
+      .then(() => undefined)
+      // Left in the table, they are published again by a relay and dropped by JetStream as duplicates.
+      .catch((error: unknown) => this.logger.warn({ err: error, rows: ids.length }, 'published outbox rows not deleted'))
+      .finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    await this.flush();
+  }
+}
+
+/** Publishes the outbox rows nobody else did (their writer died or could not reach NATS). */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private listener?: Client;
+  private sweeping?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly pg: PgService,
+    private readonly bus: EventBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(this.config.OUTBOX_GRACE_MS), this.config.OUTBOX_SWEEP_MS);
+    this.timer.unref();
+    void this.listen();
+  }
+
+  /** LISTEN on a connection of its own; a lost connection is opened again on the next sweep's turn. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.DATABASE_URL });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.listener === client) this.listener = undefined;
+      if (!this.stopped) setTimeout(() => void this.listen(), this.config.OUTBOX_SWEEP_MS).unref();
+    });
+    // A writer's publish failed: its rows are new, so take them without the grace.
+    client.on('notification', () => void this.sweep(0));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.listener = client;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** One sweep at a time; asked again while sweeping, it sweeps once more after. */
+  sweep(graceMs: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.sweeping) {
+      this.again = true;
+      return this.sweeping;
+    }
+    this.sweeping = this.drain(graceMs)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'outbox sweep failed; the next one retries'))
+      .finally(() => {
+        this.sweeping = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.sweep(0);
+        }
+      });
+    return this.sweeping;
+  }
+
+  /** Batches of claimed rows, published in order and deleted in the claiming transaction. */
+  private async drain(graceMs: number): Promise<void> {
+    for (;;) {
+      const published = await this.pg.transaction(async (tx) => {
+        const rows = await tx.run(claimEvents, graceMs, 500);
+        if (rows.length === 0) return 0;
+        await Promise.all(rows.map((row) => this.bus.publishStored({ ...row, id: String(row.id) })));
+        await tx.run(
+          deleteEvents,
+          rows.map((row) => String(row.id)),
+        );
+        return rows.length;
+      });
+      if (published > 0) this.logger.info({ rows: published }, 'outbox relay published events their writers did not');
+      if (published < 500 || this.stopped) return;
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.sweeping;
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+}
