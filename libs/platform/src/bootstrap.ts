@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Module, type Type } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import type { ServiceName } from '@teamchat/contracts';
+import { configureAvatars } from '@teamchat/zulip';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { CommandClient } from './commands/command-client';
 import { unhandledCommands } from './commands/command-handler.decorator';
@@ -14,7 +15,10 @@ import { startTracing } from './tracing';
 /** Reads the config or exits with the list of what is wrong, before anything else starts. */
 export function configOrExit(): AppConfig {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    // Every service computes avatar URLs by the same settings.
+    configureAvatars({ enableGravatar: config.ENABLE_GRAVATAR, salt: config.AVATAR_SALT });
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -144,6 +144,15 @@ export const configSchema = z.object({
    * EMAIL_GATEWAY_PATTERN); empty means EXTERNAL_URL's host name. The gateway itself is not run yet.
    */
   EMAIL_GATEWAY_DOMAIN: z.string().default(''),
+  /**
+   * Avatars (Zulip's settings of the same names): whether users without an uploaded avatar get
+   * their Gravatar (else Zulip's default image), the secret salting uploaded avatars' paths (set
+   * it in production: with the default anyone can compute them), and whether users other than
+   * administrators may change their avatars at all.
+   */
+  ENABLE_GRAVATAR: bool(true),
+  AVATAR_SALT: z.string().default('teamchat-avatar-salt'),
+  AVATAR_CHANGES_DISABLED: bool(false),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
 

@@ -8,6 +8,8 @@ export const LIMITS = {
   maxChannelFolderDescriptionLength: 1024,
   maxFileUploadSizeMib: 100,
   maxAvatarFileSizeMib: 5,
+  /** Zulip's MAX_EMOJI_FILE_SIZE_MIB (not announced by POST /register). */
+  maxEmojiFileSizeMib: 5,
   maxStatusTextLength: 60,
   maxFullNameLength: 100,
   maxEmailLength: 254,

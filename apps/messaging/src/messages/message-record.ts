@@ -57,7 +57,7 @@ export function toMessageRecord(message: StoredMessage, ctx: RecordContext): Mes
     sender_full_name: sender?.fullName ?? '',
     sender_email: sender?.email ?? '',
     sender_realm_str: ctx.realm.subdomain,
-    avatar_url: sender ? avatarUrl(sender, ctx.clientGravatar) : null,
+    avatar_url: sender ? avatarUrl(sender, { realmId: ctx.realm.id, clientGravatar: ctx.clientGravatar }) : null,
     display_recipient: displayRecipient,
     type: isChannel ? ('stream' as const) : ('private' as const),
     ...(isChannel ? { stream_id: message.streamId! } : {}),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
 import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
-import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
+import { ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
@@ -192,7 +192,7 @@ export class SendMessage {
           realmId: realm.id,
           message: { ...record, id: NEW_MESSAGE_ID as unknown as number, raw_content: content },
           recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
-          senderGravatar: profiles.get(sender.id)?.avatarSource === 'G',
+          senderGravatar: clientComputesAvatar(profiles.get(sender.id)?.avatarSource ?? ''),
           publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
           ...(params.queue_id !== undefined ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } } : {}),
         },

@@ -1,4 +1,4 @@
-import { gravatarUrl } from '@teamchat/zulip';
+import { avatarUrl } from '@teamchat/zulip';
 import type { NotifiedMessageRow } from '../data/notification-context.readonly.repository';
 import { basePayload } from './legacy-payloads';
 
@@ -50,7 +50,7 @@ export function e2eeMessagePayload({ message, realmUrl }: PayloadContext, userId
     user_id: userId,
     sender_id: message.senderId,
     sender_full_name: message.senderName,
-    sender_avatar_url: senderAvatar(message),
+    sender_avatar_url: senderAvatar(message, realmUrl),
     time: message.dateSent,
     content: truncated(plainText(message.renderedContent)).content,
   };
@@ -65,8 +65,10 @@ export function e2eeRemovePayload(realm: { name: string; url: string }, userId: 
   return { type: 'remove', message_ids: messageIds, realm_name: realm.name, realm_url: realm.url, user_id: userId };
 }
 
-function senderAvatar(message: NotifiedMessageRow): string {
-  return gravatarUrl(message.senderEmail, message.senderAvatarVersion);
+/** Absolute, as Zulip's absolute_avatar_url: an uploaded avatar's path joined to the organization's URL. */
+function senderAvatar(message: NotifiedMessageRow, realmUrl: string): string {
+  const sender = { id: message.senderId, deliveryEmail: message.senderEmail, avatarSource: message.senderAvatarSource, avatarVersion: message.senderAvatarVersion };
+  return new URL(avatarUrl(sender, { realmId: message.realmId })!, realmUrl).toString();
 }
 
 /** The older FCM and APNs payloads the relay hands to token-registered devices (Zulip's get_message_payload_gcm/apns). */
@@ -85,7 +87,7 @@ export function legacyMessagePayloads({ message, realmUrl }: PayloadContext, use
     content: text.content,
     content_truncated: text.truncated,
     sender_full_name: message.senderName,
-    sender_avatar_url: senderAvatar(message),
+    sender_avatar_url: senderAvatar(message, realmUrl),
   };
   const title = message.streamId !== null ? `#${message.streamName ?? ''} > ${message.topic}` : message.senderName;
   const subtitle = message.streamId === null ? '' : mentioned ? `${message.senderName} mentioned you:` : `${message.senderName}:`;

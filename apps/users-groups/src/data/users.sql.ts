@@ -10,6 +10,7 @@ import { statement, type UserModel } from '@teamchat/db';
 export type UserRow = Pick<
   UserModel,
   | 'id'
+  | 'realmId'
   | 'deliveryEmail'
   | 'fullName'
   | 'role'
@@ -24,7 +25,7 @@ export type UserRow = Pick<
   | 'settings'
 >;
 
-const USER_COLUMNS = `id, delivery_email AS "deliveryEmail", full_name AS "fullName", role, is_active AS "isActive",
+const USER_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmail", full_name AS "fullName", role, is_active AS "isActive",
   is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone, avatar_source AS "avatarSource",
   avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings`;
 

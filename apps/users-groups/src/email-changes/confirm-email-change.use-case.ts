@@ -10,7 +10,7 @@ import {
   type UsersGroups,
 } from '@teamchat/contracts';
 import { EventBus, LOGGER, MailQueue } from '@teamchat/platform';
-import { ZulipError, gravatarUrl } from '@teamchat/zulip';
+import { ZulipError, avatarUrls } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { EmailChangesRepository } from '../data/email-changes.repository';
 import { Transactions } from '../data/transactions';
@@ -104,8 +104,7 @@ export class ConfirmEmailChange {
       events.push(
         realmUser(allIds, {
           avatar_source: user.avatarSource,
-          avatar_url: gravatarUrl(newEmail, user.avatarVersion),
-          avatar_url_medium: gravatarUrl(newEmail, user.avatarVersion, true),
+          ...avatarUrls({ ...user, deliveryEmail: newEmail }, user.realmId),
           avatar_version: user.avatarVersion,
         }),
       );

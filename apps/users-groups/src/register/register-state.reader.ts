@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
 import type { RealmModel, UserModel } from '@teamchat/db';
-import { Role, gravatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
+import { Role, avatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { CustomEmojiRepository } from '../data/custom-emoji.repository';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
@@ -95,7 +95,7 @@ export class RegisterStateReader {
       full_name: own.full_name,
       avatar_source: caller.avatarSource,
       avatar_url: own.avatar_url,
-      avatar_url_medium: gravatarUrl(caller.deliveryEmail, caller.avatarVersion, true),
+      avatar_url_medium: avatarUrl(caller, { realmId: caller.realmId, medium: true }),
       is_admin: own.is_admin,
       is_owner: own.is_owner,
       is_moderator: isModeratorOrAbove(caller.role),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EmailVisibility, apiEmail, canSeeDeliveryEmail, resolveSettings, type ApiCommand, type AuthUser, type RealmRef, type UsersGroups } from '@teamchat/contracts';
 import { EventBus } from '@teamchat/platform';
-import { LIMITS, Role, badRequest, gravatarUrl, isRole, type DecodedParams } from '@teamchat/zulip';
+import { LIMITS, Role, avatarUrls, badRequest, isRole, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { Transactions } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -140,12 +140,10 @@ export class UpdateUser {
     const events: PublishedEvent[] = [];
     if (seeing.length > 0) events.push(realmUserUpdate(realm.id, ids(seeing), user.id, { delivery_email: user.deliveryEmail }));
     if (user.avatarSource === 'G') {
-      const url = gravatarUrl(user.deliveryEmail, user.avatarVersion);
       events.push(
         realmUserUpdate(realm.id, everyone, user.id, {
           avatar_source: user.avatarSource,
-          avatar_url: url,
-          avatar_url_medium: url.replace('?d=identicon&', '?d=identicon&s=500&'),
+          ...avatarUrls(user, realm.id),
           avatar_version: user.avatarVersion,
         }),
       );

@@ -42,7 +42,7 @@ export function toUserRecord(user: UserRow, options: RecordOptions): UserRecord 
     email: apiEmail(user, visibility, options.realmHost),
     delivery_email: canSeeDeliveryEmail(options.viewer, user.id, user.isBot ? 1 : visibility) ? user.deliveryEmail : null,
     full_name: user.fullName,
-    avatar_url: avatarUrl(user, options.clientGravatar),
+    avatar_url: avatarUrl(user, { realmId: user.realmId, clientGravatar: options.clientGravatar }),
     avatar_version: user.avatarVersion,
     date_joined: options.viewer ? isoformatMinutes(user.dateJoined) : user.dateJoined.toISOString().slice(0, 10),
     is_active: user.isActive,

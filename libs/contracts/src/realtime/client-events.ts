@@ -42,6 +42,7 @@ import {
   navigationViewUpdateEvent,
   presenceEvent,
   pushDeviceEvent,
+  realmEmojiUpdateEvent,
   realmUserAddEvent,
   realmUserSettingsDefaultsUpdateEvent,
   realmUserUpdateEvent,
@@ -116,6 +117,7 @@ export const clientEventSchema = apiSchema(
     scheduledMessagesAddEvent,
     scheduledMessagesUpdateEvent,
     scheduledMessagesRemoveEvent,
+    realmEmojiUpdateEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

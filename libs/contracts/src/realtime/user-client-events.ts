@@ -6,6 +6,7 @@ import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { userSchema } from '../users-groups/users';
+import { realmEmojiSchema } from './register-records';
 import { settingNamesOfType } from './register-settings';
 import { base, withOp } from './client-event-shapes';
 
@@ -157,4 +158,10 @@ export const navigationViewUpdateEvent = apiSchema(
 export const navigationViewRemoveEvent = apiSchema(
   'NavigationViewRemoveEvent',
   z.object({ ...withOp('navigation_view', 'remove'), fragment: z.string() }),
+);
+
+/** `realm_emoji` update: the organization's custom emoji changed; `realm_emoji` is the whole map by id, deactivated ones included. */
+export const realmEmojiUpdateEvent = apiSchema(
+  'RealmEmojiUpdateEvent',
+  z.object({ ...withOp('realm_emoji', 'update'), realm_emoji: z.record(z.string(), realmEmojiSchema) }),
 );

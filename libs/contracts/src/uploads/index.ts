@@ -25,6 +25,37 @@ export const uploadFile = defineEndpoint({
   }),
 });
 
+/**
+ * POST /realm/emoji/{emoji_name} (zerver/views/realm_emoji.py upload_emoji): one image file,
+ * multipart, resized to 64x64 (animated images stay animated, with a still PNG beside them);
+ * users-groups checks the name and the caller and adds the emoji.
+ */
+export const uploadCustomEmoji = defineEndpoint({
+  route: 'POST /realm/emoji/{emoji_name}',
+  summary: 'Uploads a custom emoji (one image file, multipart form data) under this name.',
+  params: { emoji_name: param.string() },
+  response: emptyResponse,
+});
+
+/** POST /users/me/avatar (zerver/views/user_settings.py set_avatar_backend): one image, resized to 100 and 500 pixels. */
+export const setAvatar = defineEndpoint({
+  route: 'POST /users/me/avatar',
+  summary: "Uploads the caller's avatar (one image file, multipart form data) and answers its URL.",
+  params: {},
+  response: z.object({ avatar_url: z.string() }),
+});
+
+/** DELETE /users/me/avatar (delete_avatar_backend): back to Gravatar (or the default image); the files are removed. */
+export const deleteAvatar = defineEndpoint({
+  route: 'DELETE /users/me/avatar',
+  summary: "Removes the caller's uploaded avatar and answers the Gravatar (or default) URL that replaces it.",
+  params: {},
+  response: z.object({ avatar_url: z.string() }),
+});
+
+/** Where avatars and custom emoji are served, without credentials (Zulip's /user_avatars/). */
+export const USER_AVATARS_PATH = '/user_avatars';
+
 /** GET /user_uploads/{realm_id_str}/{filename} under /api/v1: a URL that needs no credentials for a minute. */
 export const getFileTemporaryUrl = defineEndpoint({
   route: 'GET /user_uploads/{realm_id_str}/{filename+}',

@@ -8,3 +8,5 @@ export * from './user-groups';
 export * from './navigation-views';
 export * from './user-administration';
 export * from './system-bots';
+export * from './custom-emoji';
+export * from './avatars';
