@@ -3,6 +3,7 @@ import { MailQueue, MailWorker, Mailer } from '@teamchat/platform';
 import { DataModule } from './data/data.module';
 import { RegisterStateModule } from './register/register-state.module';
 import { UserGroupsModule } from './groups/user-groups.module';
+import { CustomEmojiModule } from './custom-emoji/custom-emoji.module';
 import { AuthHandler } from './auth/auth.handler';
 import { Authenticate } from './auth/authenticate.use-case';
 import { FetchApiKey } from './auth/fetch-api-key.use-case';
@@ -43,7 +44,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DataModule, RegisterStateModule, UserGroupsModule],
+  imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
   providers: [
     UpdateSettings,

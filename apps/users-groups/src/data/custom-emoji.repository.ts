@@ -7,16 +7,42 @@ export interface CustomEmojiRow {
   name: string;
   fileName: string;
   deactivated: boolean;
+  isAnimated: boolean;
   authorId: number | null;
 }
 
-/** The `realm_emoji` table: the organization's custom emoji (no endpoint changes them yet). */
+const COLUMNS = { id: true, name: true, fileName: true, deactivated: true, isAnimated: true, authorId: true } as const;
+
+/** The `realm_emoji` table: the organization's custom emoji. A deactivated emoji keeps its row. */
 @Injectable()
 export class CustomEmojiRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The organization's custom emoji, deactivated ones included, in id order. */
   ofRealm(realmId: number): Promise<CustomEmojiRow[]> {
-    return this.prisma.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+    return this.prisma.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: COLUMNS });
+  }
+
+  /** The organization's active emoji of that name (names compare exactly: they are stored lower-case). */
+  activeByName(realmId: number, name: string): Promise<CustomEmojiRow | null> {
+    return this.prisma.realmEmoji.findFirst({ where: { realmId, name, deactivated: false }, select: COLUMNS });
+  }
+
+  /**
+   * Adds an active emoji; false when the organization already has an active one of that name
+   * (the partial unique index decides, so two uploads racing for a name cannot both win).
+   */
+  async add(realmId: number, emoji: { name: string; authorId: number; fileName: string; isAnimated: boolean }): Promise<boolean> {
+    const inserted = await this.prisma.$executeRaw`
+      INSERT INTO realm_emoji (realm_id, name, author_id, file_name, is_animated)
+      VALUES (${realmId}, ${emoji.name}, ${emoji.authorId}, ${emoji.fileName}, ${emoji.isAnimated})
+      ON CONFLICT (realm_id, name) WHERE NOT deactivated DO NOTHING`;
+    return inserted === 1;
+  }
+
+  /** Deactivates the active emoji `id`; false when it was no longer active. */
+  async deactivate(id: number): Promise<boolean> {
+    const { count } = await this.prisma.realmEmoji.updateMany({ where: { id, deactivated: false }, data: { deactivated: true } });
+    return count === 1;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService, isStoredId, userIdsWithEmail, type Prisma, type RealmModel, type UserModel } from '@teamchat/db';
 import type { PgTransaction, Transaction } from './transactions';
 import {
+  changeAvatarSource,
   accountsOfRealm,
   activeUsersOfRealm,
   canChangeUserEmails,
@@ -128,6 +129,11 @@ export class UsersRepository {
 
   async setFullName(userId: number, fullName: string, tx: PgTransaction): Promise<void> {
     await tx.run(setFullName, userId, fullName);
+  }
+
+  /** Sets the avatar's source and moves its version on (Zulip's do_change_avatar_fields); the user as now stored. */
+  async changeAvatarSource(userId: number, source: 'U' | 'G'): Promise<UserRow> {
+    return (await this.pg.run(changeAvatarSource, userId, source))[0];
   }
 
   async setBotOwner(botId: number, ownerId: number, tx: PgTransaction): Promise<void> {

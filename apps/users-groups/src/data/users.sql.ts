@@ -109,6 +109,12 @@ export const setDeliveryEmail = statement<never, [userId: number, email: string]
   `UPDATE users SET delivery_email = $2 WHERE id = $1`,
 );
 
+/** A new avatar source (`U` uploaded, `G` Gravatar); the version goes up, so the URL changes. */
+export const changeAvatarSource = statement<UserRow, [userId: number, source: string]>(
+  'users_groups.change_avatar_source',
+  `UPDATE users SET avatar_source = $2, avatar_version = avatar_version + 1 WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+);
+
 export const setBotOwner = statement<never, [botId: number, ownerId: number]>(
   'user_admin.set_bot_owner',
   `UPDATE users SET bot_owner_id = $2 WHERE id = $1`,

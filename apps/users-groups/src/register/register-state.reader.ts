@@ -4,6 +4,7 @@ import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, avatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
 import { CustomEmojiRepository } from '../data/custom-emoji.repository';
+import { customEmojiMap } from '../custom-emoji/custom-emoji-rules';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
@@ -108,21 +109,7 @@ export class RegisterStateReader {
    * get_all_custom_emoji_for_realm), each served from the organization's upload path.
    */
   private async realmEmoji(realmId: number): Promise<State> {
-    const rows = await this.customEmoji.ofRealm(realmId);
-    return Object.fromEntries(
-      rows.map((row) => [
-        String(row.id),
-        {
-          id: String(row.id),
-          name: row.name,
-          source_url: `/user_avatars/${realmId}/emoji/images/${row.fileName}`,
-          // Animated emoji have a still version; no upload makes one yet.
-          still_url: null,
-          deactivated: row.deactivated,
-          author_id: row.authorId,
-        },
-      ]),
-    );
+    return customEmojiMap(realmId, await this.customEmoji.ofRealm(realmId));
   }
 
   /**

@@ -61,3 +61,5 @@ export const CustomEmojiEvents = {
   /** `realm_emoji` update events (the organization's whole emoji map), to every active user. */
   realmEmojiChanged: defineEvent('users-groups', 'realm_emoji_changed', clientEventSchema),
 };
+
+export type RealmEmojiRecord = z.infer<typeof realmEmojiSchema>;

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { UserCommand } from '@teamchat/contracts';
+import { EventBus } from '@teamchat/platform';
+import { CredentialsRepository } from '../data/credentials.repository';
+import { accessChanged } from '../users/user-admin-events';
+import { generateApiKey } from './api-keys';
+
+/**
+ * POST /users/me/api_key/regenerate (zerver/views/user_settings.py regenerate_api_key): a new
+ * key, answered to the caller. The old one is refused from the moment this answers: the
+ * `user_access_changed` event makes every gateway stop trusting the credentials it cached for
+ * the user, and the gateways hear it before this reply (see CredentialCache).
+ */
+@Injectable()
+export class RegenerateApiKey {
+  constructor(
+    private readonly credentials: CredentialsRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ realm, user, requestId }: UserCommand<Record<string, never>>): Promise<{ api_key: string }> {
+    const key = generateApiKey();
+    await this.credentials.replaceApiKey(user.id, key);
+    await this.events.publishAll([accessChanged(realm.id, user.id, false)], requestId);
+    return { api_key: key };
+  }
+}
