@@ -11,6 +11,9 @@ import { ServeFileRoute } from './http/serve-file.route';
 import { TusUploads } from './http/tus-uploads';
 import { UploadFileRoute } from './http/upload-file.route';
 import { UploadsHttpServer } from './http/uploads-http.server';
+import { UserAvatar } from './avatars/user-avatar.use-case';
+import { UploadCustomEmoji } from './custom-emoji/upload-custom-emoji.use-case';
+import { PublicImages } from './images/public-images';
 import { FileStorage } from './storage/file-storage';
 import { LocalFileStorage } from './storage/local-file-storage';
 import { S3FileStorage } from './storage/s3-file-storage';
@@ -32,7 +35,8 @@ export function storageFor(config: AppConfig): FileStorage {
 
 /**
  * The uploads service: attachments (`attachments`, `attachment_messages`), their storage, the
- * file routes on its own HTTP listener, resumable uploads, and the links messaging reports.
+ * file routes on its own HTTP listener, resumable uploads, and the links messaging reports; the
+ * images of custom emoji and avatars (stored and served here, their rows users-groups').
  */
 @Module({
   imports: [DbModule],
@@ -49,6 +53,9 @@ export function storageFor(config: AppConfig): FileStorage {
     UploadFileRoute,
     ServeFileRoute,
     TusUploads,
+    PublicImages,
+    UploadCustomEmoji,
+    UserAvatar,
     UploadsHttpServer,
   ],
 })

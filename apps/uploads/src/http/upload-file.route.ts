@@ -95,7 +95,7 @@ export class UploadFileRoute {
  * destroyed, which fails any part still being read (so its write is abandoned), and the rest of
  * the request is read and dropped. No handler here can throw out of an event.
  */
-function readForm(req: IncomingMessage, onFile: (stream: Readable, info: busboy.FileInfo) => void): Promise<void> {
+export function readForm(req: IncomingMessage, onFile: (stream: Readable, info: busboy.FileInfo) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

@@ -1,8 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { TUS_PATH } from '@teamchat/contracts';
+import { TUS_PATH, Uploads } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, afterRequestBody, type AppConfig } from '@teamchat/platform';
-import { ZulipError } from '@teamchat/zulip';
+import { LIMITS, ZulipError } from '@teamchat/zulip';
+import { UserAvatar } from '../avatars/user-avatar.use-case';
+import { UploadCustomEmoji } from '../custom-emoji/upload-custom-emoji.use-case';
+import { PublicImages } from '../images/public-images';
+import { readImageForm } from './image-form';
 import type { Logger } from 'pino';
 import { callerOf, sendJson, type Caller } from './caller';
 import { answerFailure } from './request-errors';
@@ -28,6 +33,9 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     private readonly upload: UploadFileRoute,
     private readonly files: ServeFileRoute,
     private readonly tus: TusUploads,
+    private readonly customEmoji: UploadCustomEmoji,
+    private readonly avatars: UserAvatar,
+    private readonly images: PublicImages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -69,6 +77,24 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
       const caller = withUser(callerOf(req));
       return sendJson(res, 200, { result: 'success', msg: '', ...(await this.upload.serve(req, caller)) });
     }
+    const emoji = /^\/api\/v1\/realm\/emoji\/([^/]+)$/.exec(pathname);
+    if (emoji && method === 'POST') {
+      const caller = withUser(callerOf(req));
+      const form = await readImageForm(req, LIMITS.maxEmojiFileSizeMib * MIB);
+      await this.customEmoji.execute(caller, decodeSegment(emoji[1]), form);
+      return sendJson(res, 200, { result: 'success', msg: '' });
+    }
+    if (pathname === '/api/v1/users/me/avatar' && (method === 'POST' || method === 'DELETE')) {
+      const caller = withUser(callerOf(req));
+      const answer =
+        method === 'POST'
+          ? await this.avatars.set(caller, await readImageForm(req, LIMITS.maxAvatarFileSizeMib * MIB))
+          : await this.avatars.remove(caller);
+      return sendJson(res, 200, { result: 'success', msg: '', ...answer });
+    }
+    if (pathname.startsWith(`${Uploads.USER_AVATARS_PATH}/`) && (method === 'GET' || method === 'HEAD')) {
+      return await this.sendImage(req, res, pathname.slice(Uploads.USER_AVATARS_PATH.length + 1));
+    }
     const temporary = /^\/user_uploads\/temporary\/([A-Za-z0-9_-]+)\/[^/]+$/.exec(pathname);
     if (temporary && (method === 'GET' || method === 'HEAD')) {
       return await this.files.send(req, res, await this.files.byToken(temporary[1]));
@@ -81,6 +107,19 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
       return await this.files.send(req, res, attachment);
     }
     throw new ZulipError('NOT_FOUND', 'Not Found');
+  }
+
+  /** An avatar or custom emoji: public, as Zulip serves /user_avatars/; its URL changes with it (a version, a new name). */
+  private async sendImage(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const image = await this.images.read(path);
+    if (!image) throw new ZulipError('NOT_FOUND', 'Not Found');
+    res.writeHead(200, { 'Content-Type': image.type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+    if (req.method === 'HEAD') {
+      image.body.destroy();
+      res.end();
+      return;
+    }
+    await pipeline(image.body, res);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -99,6 +138,17 @@ function pathOf(url: string | undefined): string {
     return new URL(url ?? '/', 'http://uploads').pathname;
   } catch {
     throw new ZulipError('NOT_FOUND', 'Not Found');
+  }
+}
+
+const MIB = 1024 * 1024;
+
+/** A path segment as the client meant it; one whose percent-encoding is bad is taken as it is (and names nothing). */
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
 }
 
