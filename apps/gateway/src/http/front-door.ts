@@ -50,7 +50,7 @@ export class FrontDoor {
       // /json/... is /api/v1/... admitted by the session: from here on the same routes serve it.
       enterJson(req);
       if (this.polls.handles(req)) return void this.polls.serve(req, res);
-      if (this.uploads.claims(req.url ?? '')) return toExpress(req, res);
+      if (this.uploads.claims(req.url ?? '', req.method)) return toExpress(req, res);
       const matched = this.commands.match(req as ApiRequest);
       if (!matched) return toExpress(req, res);
       this.serveCommand(matched, app, bodyParsers, req as ApiRequest, res as Response);

@@ -15,6 +15,9 @@ import { sendError } from './zulip-exception.filter';
 
 /** The header that names the admitted caller to the uploads service (apps/uploads/src/http/caller.ts). */
 const { CALLER_HEADER } = Uploads;
+/** POST /realm/emoji/{emoji_name}, and POST/DELETE /users/me/avatar: served by the uploads service. */
+const CUSTOM_EMOJI_UPLOAD = /^\/api\/v1\/realm\/emoji\/[^/]+$/;
+const AVATAR = '/api/v1/users/me/avatar';
 /** Hop-by-hop headers, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
 
@@ -40,15 +43,27 @@ export class UploadsProxy {
     this.target = new URL(config.UPLOADS_URL);
     mountedElsewhere(Uploads.uploadFile);
     mountedElsewhere(Uploads.getFileTemporaryUrl);
+    mountedElsewhere(Uploads.uploadCustomEmoji);
+    mountedElsewhere(Uploads.setAvatar);
+    mountedElsewhere(Uploads.deleteAvatar);
     this.router.post('/api/v1/user_uploads', (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.get(/^\/user_uploads\/temporary\//, (req, res) => void this.forward(req as ApiRequest, res, 'none'));
     this.router.get(/^\/(api\/v1\/)?user_uploads\//, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.all([TUS_PATH, `${TUS_PATH}/*rest`], (req, res) => void this.forward(req as ApiRequest, res, 'tus'));
+    // Images: a custom emoji's upload and the caller's avatar carry a file; the images are public, as in Zulip.
+    this.router.post(CUSTOM_EMOJI_UPLOAD, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.post(AVATAR, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.delete(AVATAR, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.get(new RegExp(`^${Uploads.USER_AVATARS_PATH}/`), (req, res) => void this.forward(req as ApiRequest, res, 'none'));
   }
 
-  /** Whether a URL is one of these routes' (compared exactly, as every route is). */
-  claims(url: string): boolean {
-    return url.startsWith('/user_uploads/') || url.startsWith('/api/v1/user_uploads') || url.startsWith(TUS_PATH);
+  /** Whether a request is for one of these routes (compared exactly, as every route is; GET and DELETE /realm/emoji… are commands). */
+  claims(url: string, method = 'GET'): boolean {
+    if (url.startsWith('/user_uploads/') || url.startsWith('/api/v1/user_uploads') || url.startsWith(TUS_PATH)) return true;
+    if (url.startsWith(`${Uploads.USER_AVATARS_PATH}/`)) return true;
+    const path = url.split('?', 1)[0];
+    if (path === AVATAR) return method === 'POST' || method === 'DELETE';
+    return method === 'POST' && CUSTOM_EMOJI_UPLOAD.test(path);
   }
 
   private async forward(req: ApiRequest, res: Response, auth: 'user' | 'none' | 'tus'): Promise<void> {

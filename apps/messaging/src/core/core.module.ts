@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MessagingDataModule } from '../data/data.module';
 import { ChannelAccess } from './channel-access';
+import { CustomEmojiCatalogue } from './custom-emoji-catalogue';
 import { MemberProfiles } from './member-profiles';
 
-/** What every messaging feature shares: the repositories, channel access rules and people as messages show them. */
+/** What every messaging feature shares: the repositories, channel access rules, people as messages show them, the organizations' custom emoji. */
 @Module({
   imports: [MessagingDataModule],
-  providers: [ChannelAccess, MemberProfiles],
-  exports: [MessagingDataModule, ChannelAccess, MemberProfiles],
+  providers: [ChannelAccess, MemberProfiles, CustomEmojiCatalogue],
+  exports: [MessagingDataModule, ChannelAccess, MemberProfiles, CustomEmojiCatalogue],
 })
 export class MessagingCoreModule {}

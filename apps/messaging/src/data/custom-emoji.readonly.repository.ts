@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PgService } from '@teamchat/db';
-import { customEmojiById, customEmojiByName } from './custom-emoji.readonly.sql';
+import { activeCustomEmoji, customEmojiById, customEmojiByName } from './custom-emoji.readonly.sql';
 
-/** READ-ONLY view of the uploads service's `realm_emoji`: a reaction's custom emoji, checked. */
+/** READ-ONLY view of users-groups' `realm_emoji`: a reaction's custom emoji, checked; the active ones, for rendering. */
 @Injectable()
 export class CustomEmojiReadonlyRepository {
   constructor(private readonly pg: PgService) {}
@@ -15,5 +15,10 @@ export class CustomEmojiReadonlyRepository {
   /** The organization's custom emoji of this id, deactivated or not. */
   async byId(realmId: number, id: number): Promise<{ id: number; name: string; deactivated: boolean } | null> {
     return (await this.pg.run(customEmojiById, realmId, id))[0] ?? null;
+  }
+
+  /** The organization's active custom emoji (names and files). */
+  active(realmId: number): Promise<{ name: string; fileName: string }[]> {
+    return this.pg.run(activeCustomEmoji, realmId);
   }
 }

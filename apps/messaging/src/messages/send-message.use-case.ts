@@ -23,6 +23,7 @@ import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
 import { ChannelSendContexts } from './channel-send-contexts';
+import { CustomEmojiCatalogue } from '../core/custom-emoji-catalogue';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
 type Command = UserCommand<Params>;
@@ -74,6 +75,7 @@ export class SendMessage {
     private readonly profiles: MemberProfiles,
     private readonly outbox: EventOutbox,
     private readonly channelContexts: ChannelSendContexts,
+    private readonly customEmoji: CustomEmojiCatalogue,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -119,14 +121,15 @@ export class SendMessage {
     const candidates = mentionCandidates(content);
     const groupNames = groupMentionCandidates(content);
     const channelNames = channelLinkCandidates(content);
-    const [people, groups, linked] = await Promise.all([
+    const [people, groups, linked, customEmoji] = await Promise.all([
       this.profiles.mentionable(realm.id, candidates.names, candidates.ids),
       this.profiles.mentionableGroups(realm.id, groupNames),
       this.channels.linkable(realm.id, sender.id, channelNames),
+      this.customEmoji.forContent(realm.id, content),
     ]);
     const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
     // The same env object: rendering records what it mentions in it.
-    const renderedContent = renderMarkdown(content, Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])) }));
+    const renderedContent = renderMarkdown(content, Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])), customEmoji }));
     await this.checkGroupMentions(sender.id, content, groups, mentions);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();

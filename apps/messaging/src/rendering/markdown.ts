@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { channelLinksPlugin, type ChannelLinkEnv } from './channel-links';
-import { emojiPlugin } from './emoji';
+import { emojiPlugin, type CustomEmojiEnv } from './emoji';
 import { mentionsPlugin, type MentionEnv } from './mentions';
 import { quoteSpoilerPlugin } from './quote-spoiler';
 
@@ -25,8 +25,8 @@ md.use(quoteSpoilerPlugin);
 md.use(emojiPlugin);
 md.use(channelLinksPlugin);
 
-/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned), with the channels it may link to. */
-export function renderMarkdown(source: string, mentions?: MentionEnv & ChannelLinkEnv): string {
+/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned), with the channels it may link to and the organization's custom emoji. */
+export function renderMarkdown(source: string, mentions?: MentionEnv & ChannelLinkEnv & CustomEmojiEnv): string {
   return md.render(source, (mentions ?? {}) as Record<string, unknown>).trimEnd();
 }
 
