@@ -27,6 +27,7 @@ import { ChannelFoldersModule } from './channel-folders/channel-folders.module';
 import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { SavedSnippetsModule } from './saved-snippets/saved-snippets.module';
+import { LinkifiersModule } from './linkifiers/linkifiers.module';
 import { MessageActionsModule } from './message-actions/message-actions.module';
 import { MessagesModule } from './messages/messages.module';
 import { TopicsModule } from './topics/topics.module';
@@ -37,7 +38,7 @@ import { TypingModule } from './typing/typing.module';
  * topic deletion, drafts, channel folders (in their feature modules).
  */
 @Module({
-  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, TypingModule, ChannelFoldersModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, LinkifiersModule, TypingModule, ChannelFoldersModule],
   controllers: [ChannelsHandler, ChannelAdministrationHandler, DefaultChannelsHandler],
   providers: [
     ChannelStatsReader,

@@ -14,6 +14,8 @@ export type {
   UserMessageModel,
   DraftModel,
   SavedSnippetModel,
+  RealmLinkifierModel,
+  RealmPlaygroundModel,
   UserTopicModel,
   UserGroupModel,
   NavigationViewModel,

@@ -8,6 +8,8 @@ import type { QueueDescriptor } from './queue-descriptor';
 export function accepts(queue: QueueDescriptor, event: ClientEvent['event']): boolean {
   if (queue.eventTypes !== null && !queue.eventTypes.includes(event.type)) return false;
   if (event.type === 'typing' && event.message_type === 'stream' && !queue.capabilities.stream_typing_notifications) return false;
+  // Linkifiers hold URL templates, which only clients with this capability read (Zulip's accepts_event).
+  if (event.type === 'realm_linkifiers' && !queue.capabilities.linkifier_url_template) return false;
   return true;
 }
 

@@ -165,9 +165,7 @@ function callerPermissions(user: AuthUser): Record<string, boolean> {
 export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown>> = {
   muted_users: () => ({ muted_users: [] }),
   alert_words: () => ({ alert_words: [] }),
-  realm_linkifiers: () => ({ realm_linkifiers: [] }),
   realm_filters: () => ({ realm_filters: [] }),
-  realm_playgrounds: () => ({ realm_playgrounds: [] }),
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
   default_stream_groups: () => ({ realm_default_stream_groups: [] }),

@@ -3,11 +3,12 @@ import { MessagingDataModule } from '../data/data.module';
 import { ChannelAccess } from './channel-access';
 import { CustomEmojiCatalogue } from './custom-emoji-catalogue';
 import { MemberProfiles } from './member-profiles';
+import { RealmLinkifiers } from '../linkifiers/realm-linkifiers';
 
 /** What every messaging feature shares: the repositories, channel access rules, people as messages show them, the organizations' custom emoji. */
 @Module({
   imports: [MessagingDataModule],
-  providers: [ChannelAccess, MemberProfiles, CustomEmojiCatalogue],
-  exports: [MessagingDataModule, ChannelAccess, MemberProfiles, CustomEmojiCatalogue],
+  providers: [ChannelAccess, MemberProfiles, CustomEmojiCatalogue, RealmLinkifiers],
+  exports: [MessagingDataModule, ChannelAccess, MemberProfiles, CustomEmojiCatalogue, RealmLinkifiers],
 })
 export class MessagingCoreModule {}

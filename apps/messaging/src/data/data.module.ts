@@ -6,6 +6,7 @@ import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repositor
 import { EditHistoryRepository } from './edit-history.repository';
 import { DraftsRepository } from './drafts.repository';
 import { SavedSnippetsRepository } from './saved-snippets.repository';
+import { LinkifiersRepository } from './linkifiers.repository';
 import { DirectMessageGroupsRepository } from './direct-message-groups.repository';
 import { GroupsReadonlyRepository } from './groups.readonly.repository';
 import { MemberProfilesReadonlyRepository } from './member-profiles.readonly.repository';
@@ -32,6 +33,7 @@ const REPOSITORIES = [
   EditHistoryRepository,
   DraftsRepository,
   SavedSnippetsRepository,
+  LinkifiersRepository,
   UsersReadonlyRepository,
   MemberProfilesReadonlyRepository,
   GroupsReadonlyRepository,

@@ -12,6 +12,7 @@ import { Transactions } from '../data/transactions';
 import { MemberProfiles } from '../core/member-profiles';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { contentFlags } from '../rendering/content-flags';
+import { RealmLinkifiers } from '../linkifiers/realm-linkifiers';
 import { channelLinkCandidates } from '../rendering/channel-links';
 import { renderMarkdown } from '../rendering/markdown';
 import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
@@ -76,6 +77,7 @@ export class SendMessage {
     private readonly outbox: EventOutbox,
     private readonly channelContexts: ChannelSendContexts,
     private readonly customEmoji: CustomEmojiCatalogue,
+    private readonly linkifiers: RealmLinkifiers,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -121,15 +123,19 @@ export class SendMessage {
     const candidates = mentionCandidates(content);
     const groupNames = groupMentionCandidates(content);
     const channelNames = channelLinkCandidates(content);
-    const [people, groups, linked, customEmoji] = await Promise.all([
+    const [people, groups, linked, customEmoji, linkifiers] = await Promise.all([
       this.profiles.mentionable(realm.id, candidates.names, candidates.ids),
       this.profiles.mentionableGroups(realm.id, groupNames),
       this.channels.linkable(realm.id, sender.id, channelNames),
       this.customEmoji.forContent(realm.id, content),
+      this.linkifiers.of(realm.id),
     ]);
     const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
     // The same env object: rendering records what it mentions in it.
-    const renderedContent = renderMarkdown(content, Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])), customEmoji }));
+    const renderedContent = renderMarkdown(
+      content,
+      Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])), customEmoji, linkifiers }),
+    );
     await this.checkGroupMentions(sender.id, content, groups, mentions);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();

@@ -6,6 +6,8 @@ import { ChannelsRepository } from '../data/channels.repository';
 import { MemberProfiles } from '../core/member-profiles';
 import { DraftsRepository } from '../data/drafts.repository';
 import { SavedSnippetsRepository } from '../data/saved-snippets.repository';
+import { LinkifiersRepository } from '../data/linkifiers.repository';
+import { toLinkifierRecord, toPlaygroundRecord } from '../linkifiers/linkifier-rules';
 import { toSavedSnippetRecord } from '../saved-snippets/saved-snippet-rules';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
@@ -18,7 +20,7 @@ type State = Record<string, unknown>;
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
  * fetch_initial_state_data): the channel lists, channel folders, drafts, saved snippets, the newest message id, topic
  * visibility policies (and the deprecated `muted_topics`), the default channels, starred messages, recent direct
- * conversations and unread messages. Each part is read
+ * conversations and unread messages, the linkifiers and code playgrounds. Each part is read
  * only when its fetch key is asked for, all of them at once.
  */
 @Injectable()
@@ -28,6 +30,7 @@ export class RegisterStateReader {
     private readonly channelRows: ChannelsRepository,
     private readonly drafts: DraftsRepository,
     private readonly savedSnippets: SavedSnippetsRepository,
+    private readonly linkifiers: LinkifiersRepository,
     private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
@@ -78,6 +81,15 @@ export class RegisterStateReader {
         : {},
       want('message') && want('update_message_flags')
         ? this.messages.unreadMsgs(user.id, allowEmptyTopicName).then((unread) => ({ unread_msgs: unread }))
+        : {},
+      // Zulip serves the linkifiers only to clients that read URL templates; others get none.
+      want('realm_linkifiers')
+        ? capabilities.linkifier_url_template
+          ? this.linkifiers.ofRealm(request.realm.id).then((rows) => ({ realm_linkifiers: rows.map(toLinkifierRecord) }))
+          : { realm_linkifiers: [] }
+        : {},
+      want('realm_playgrounds')
+        ? this.linkifiers.playgroundsOf(request.realm.id).then((rows) => ({ realm_playgrounds: rows.map(toPlaygroundRecord) }))
         : {},
     ]);
     return Object.assign({}, ...parts) as State;

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { channelLinksPlugin, type ChannelLinkEnv } from './channel-links';
 import { emojiPlugin, type CustomEmojiEnv } from './emoji';
+import { linkifiersPlugin, type LinkifierEnv } from './linkifiers';
 import { mentionsPlugin, type MentionEnv } from './mentions';
 import { quoteSpoilerPlugin } from './quote-spoiler';
 
@@ -24,9 +25,13 @@ md.use(mentionsPlugin);
 md.use(quoteSpoilerPlugin);
 md.use(emojiPlugin);
 md.use(channelLinksPlugin);
+md.use(linkifiersPlugin);
 
-/** Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned), with the channels it may link to and the organization's custom emoji. */
-export function renderMarkdown(source: string, mentions?: MentionEnv & ChannelLinkEnv & CustomEmojiEnv): string {
+/**
+ * Renders Markdown; pass a MentionEnv to resolve mentions (and learn who was mentioned), with
+ * the channels it may link to, the organization's custom emoji and its linkifiers.
+ */
+export function renderMarkdown(source: string, mentions?: MentionEnv & ChannelLinkEnv & CustomEmojiEnv & LinkifierEnv): string {
   return md.render(source, (mentions ?? {}) as Record<string, unknown>).trimEnd();
 }
 

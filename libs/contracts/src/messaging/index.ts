@@ -9,3 +9,4 @@ export * from './channel-folders';
 export * from './message-access';
 export * from './message-actions';
 export * from './default-channels';
+export * from './linkifiers';

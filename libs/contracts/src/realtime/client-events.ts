@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchema } from '../api/api-schemas';
+import { customProfileFieldsEvent, realmLinkifiersEvent, realmPlaygroundsEvent } from './organization-config-client-events';
 import {
   deleteMessageEvent,
   draftsAddEvent,
@@ -63,6 +64,7 @@ import {
 export * from './message-client-events';
 export * from './channel-client-events';
 export * from './user-client-events';
+export * from './organization-config-client-events';
 
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
@@ -118,6 +120,9 @@ export const clientEventSchema = apiSchema(
     scheduledMessagesUpdateEvent,
     scheduledMessagesRemoveEvent,
     realmEmojiUpdateEvent,
+    realmLinkifiersEvent,
+    realmPlaygroundsEvent,
+    customProfileFieldsEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

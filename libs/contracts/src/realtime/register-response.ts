@@ -4,6 +4,7 @@ import { channelFolderSchema } from '../messaging/channel-folders';
 import { channelSchema, subscriptionSchema } from '../messaging/channels';
 import { draftSchema } from '../messaging/drafts';
 import { savedSnippetSchema } from '../messaging/saved-snippets';
+import { linkifierSchema, realmPlaygroundSchema } from '../messaging/linkifiers';
 import { userStatusSchema } from '../presence/status';
 import { legacyPresenceSchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
@@ -272,9 +273,9 @@ export const registerResponseSchema = apiSchema(
     // Features this server does not have yet, at Zulip's values for an organization not using them (the gateway).
     muted_users: z.array(z.object({ id: int(), timestamp: int() })).optional(),
     alert_words: z.array(z.string()).optional(),
-    realm_linkifiers: z.array(z.object({ pattern: z.string(), url_template: z.string(), id: int() })).optional(),
+    realm_linkifiers: z.array(linkifierSchema).optional(),
     realm_filters: z.array(z.tuple([z.string(), z.string(), int()])).optional(),
-    realm_playgrounds: z.array(z.object({ id: int(), name: z.string(), pygments_language: z.string(), url_template: z.string() })).optional(),
+    realm_playgrounds: z.array(realmPlaygroundSchema).optional(),
     saved_snippets: z.array(savedSnippetSchema).optional(),
     realm_embedded_bots: z.array(z.object({ name: z.string(), config: z.record(z.string(), z.string()) })).optional(),
     realm_incoming_webhook_bots: z.array(z.object({ name: z.string(), display_name: z.string() }).passthrough()).optional(),

@@ -10,3 +10,4 @@ export * from './user-administration';
 export * from './system-bots';
 export * from './custom-emoji';
 export * from './avatars';
+export * from './profile-fields';
