@@ -26,6 +26,7 @@ import { UpdateSettings } from './settings/update-settings.use-case';
 import { SetPresenceEnabled } from './settings/set-presence-enabled.use-case';
 import { UnsubscribeMissedMessageEmails } from './settings/unsubscribe-missed-message-emails.use-case';
 import { NavigationViewsHandler } from './navigation-views/navigation-views.handler';
+import { ProfileFieldsModule } from './profile-fields/profile-fields.module';
 import { ListNavigationViews } from './navigation-views/list-navigation-views.use-case';
 import { AddNavigationView } from './navigation-views/add-navigation-view.use-case';
 import { EditNavigationView } from './navigation-views/edit-navigation-view.use-case';
@@ -44,7 +45,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule],
+  imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
   providers: [
     UpdateSettings,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, statement, type CustomProfileFieldModel } from '@teamchat/db';
+import { PgService, PrismaService, statement, type CustomProfileFieldModel, type Prisma } from '@teamchat/db';
 import type { PgTransaction } from './transactions';
 
 export interface ProfileFieldRow {
@@ -87,5 +87,45 @@ export class ProfileFieldsRepository {
 
   async clearValue(userId: number, fieldId: number, tx: PgTransaction): Promise<void> {
     await tx.run(deleteProfileValue, userId, fieldId);
+  }
+
+  // The organization's fields themselves (administration; the ORM).
+
+  find(realmId: number, id: number): Promise<CustomProfileFieldModel | null> {
+    return this.prisma.customProfileField.findFirst({ where: { realmId, id } });
+  }
+
+  /** How many of the organization's fields are shown in profile summaries, this one aside. */
+  countInSummary(realmId: number, exceptId?: number): Promise<number> {
+    return this.prisma.customProfileField.count({ where: { realmId, displayInProfileSummary: true, ...(exceptId ? { id: { not: exceptId } } : {}) } });
+  }
+
+  /** Adds a field; its order is its id, as Zulip sets it, so it comes last. */
+  create(realmId: number, field: Omit<Prisma.CustomProfileFieldUncheckedCreateInput, 'realmId' | 'order' | 'id'>): Promise<CustomProfileFieldModel> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.customProfileField.create({ data: { ...field, realmId } });
+      return tx.customProfileField.update({ where: { id: row.id }, data: { order: row.id } });
+    });
+  }
+
+  /** Changes a field; with `removedOptions`, users' values that are among them are deleted too (answered). */
+  update(id: number, change: Prisma.CustomProfileFieldUpdateInput, removedOptions: string[] = []): Promise<{ userId: number }[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const removed =
+        removedOptions.length > 0 ? await tx.customProfileFieldValue.findMany({ where: { fieldId: id, value: { in: removedOptions } }, select: { userId: true } }) : [];
+      if (removed.length > 0) await tx.customProfileFieldValue.deleteMany({ where: { fieldId: id, value: { in: removedOptions } } });
+      await tx.customProfileField.update({ where: { id }, data: change });
+      return removed;
+    });
+  }
+
+  /** Deletes a field and every value of it; false when the organization has none with this id. */
+  async delete(realmId: number, id: number): Promise<boolean> {
+    return (await this.prisma.customProfileField.deleteMany({ where: { realmId, id } })).count > 0;
+  }
+
+  /** Gives each field its position in `order` (the caller checked every field is there). */
+  async reorder(realmId: number, order: Map<number, number>): Promise<void> {
+    await this.prisma.$transaction([...order].map(([id, position]) => this.prisma.customProfileField.updateMany({ where: { realmId, id }, data: { order: position } })));
   }
 }

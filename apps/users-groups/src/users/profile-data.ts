@@ -83,7 +83,7 @@ export async function applyProfileData(
 }
 
 /** The stored text of a value: strings as sent, a Users field's ids as JSON. */
-async function checkValue(users: UsersRepository, realmId: number, field: ProfileFieldRow, value: string | number[]): Promise<string> {
+export async function checkValue(users: UsersRepository, realmId: number, field: ProfileFieldRow, value: string | number[]): Promise<string> {
   const name = field.name;
   if (field.fieldType === TYPES.USER.id) {
     if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
@@ -119,7 +119,7 @@ async function checkValue(users: UsersRepository, realmId: number, field: Profil
 }
 
 /** Text fields carry their Markdown rendering (Zulip's CustomProfileField.is_renderable). */
-const RENDERED_TYPES = new Set([TYPES.SHORT_TEXT.id, TYPES.LONG_TEXT.id]);
+export const RENDERED_TYPES = new Set([TYPES.SHORT_TEXT.id, TYPES.LONG_TEXT.id]);
 
 function capped(name: string, value: string, limit: number): string {
   if ([...value].length > limit) throw badRequest(`${name} is too long (limit: ${limit} characters)`);

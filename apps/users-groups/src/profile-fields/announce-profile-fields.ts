@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '@teamchat/db';
+import { EventBus } from '@teamchat/platform';
+import { ProfileFieldsRepository } from '../data/profile-fields.repository';
+import { UsersRepository } from '../data/users.repository';
+import { profileFieldsEvent } from './profile-field-rules';
+
+/** A write a unique index refused (Prisma's P2002): here, another field has the label. */
+export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+/** notify_realm_custom_profile_fields: every active user gets the organization's whole list. */
+@Injectable()
+export class AnnounceProfileFields {
+  constructor(
+    private readonly fields: ProfileFieldsRepository,
+    private readonly users: UsersRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  async all(realmId: number, requestId: string, before: { def: never; payload: unknown }[] = []): Promise<void> {
+    const [rows, audience] = await Promise.all([this.fields.ofRealm(realmId), this.users.activeIdsOfRealm(realmId)]);
+    await this.events.publishAll([...before, profileFieldsEvent(realmId, audience, rows)], requestId);
+  }
+}
