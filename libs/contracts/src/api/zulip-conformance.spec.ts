@@ -34,6 +34,10 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'POST /users/me/avatar': 'zerver/views/user_settings.py set_avatar_backend',
   'DELETE /users/me/avatar': 'zerver/views/user_settings.py delete_avatar_backend',
   'POST /users/me/api_key/regenerate': 'zerver/views/user_settings.py regenerate_api_key',
+  'PATCH /realm/profile_fields/{field_id}': 'zerver/views/custom_profile_fields.py update_realm_custom_profile_field; Zulip documents only list, create and reorder',
+  'DELETE /realm/profile_fields/{field_id}': 'zerver/views/custom_profile_fields.py delete_realm_custom_profile_field',
+  'PATCH /users/me/profile_data': 'zerver/views/custom_profile_fields.py update_user_custom_profile_data',
+  'DELETE /users/me/profile_data': 'zerver/views/custom_profile_fields.py remove_user_custom_profile_data',
 };
 
 const reference = loadZulipReference();
