@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { UsersRepository } from '../data/users.repository';
 import { profileFieldsEvent } from './profile-field-rules';
 
-/** A write a unique index refused (Prisma's P2002): here, another field has the label. */
-export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+export { isUniqueViolation } from '../data/unique-violation';
 
 /** notify_realm_custom_profile_fields: every active user gets the organization's whole list. */
 @Injectable()
