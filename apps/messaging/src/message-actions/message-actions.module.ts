@@ -4,7 +4,6 @@ import { MessagesModule } from '../messages/messages.module';
 import { ActedMessages } from './acted-message';
 import { ActionPermissions } from './action-permissions';
 import { AddReaction } from './add-reaction.use-case';
-import { ContentRenderer } from './content-renderer';
 import { DeleteMessage } from './delete-message.use-case';
 import { GetMessageHistory } from './get-message-history.use-case';
 import { GetMessage } from './get-message.use-case';
@@ -22,7 +21,6 @@ import { UpdateMessage } from './update-message.use-case';
   providers: [
     ActedMessages,
     ActionPermissions,
-    ContentRenderer,
     ReactionEmoji,
     MoveNotices,
     GetMessage,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf, ResultOf } from '@teamchat/contracts';
 import { normalizeContent } from '../messages/message-text';
-import { ContentRenderer } from './content-renderer';
+import { ContentRenderer } from '../core/content-renderer';
 
 type Command = PayloadOf<typeof Messaging.renderMessage>;
 

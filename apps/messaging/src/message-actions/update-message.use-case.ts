@@ -21,7 +21,7 @@ import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-
 import { messagesDeletedEvent, outgoing, type OutgoingEvent } from '../core/outgoing-events';
 import { ActedMessages } from './acted-message';
 import { ActionPermissions, pastLimit } from './action-permissions';
-import { ContentRenderer } from './content-renderer';
+import { ContentRenderer } from '../core/content-renderer';
 import type { EditHistoryEntry } from './edit-history';
 import { MoveNotices } from './move-notices';
 

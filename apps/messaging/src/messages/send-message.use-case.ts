@@ -12,19 +12,14 @@ import { Transactions } from '../data/transactions';
 import { MemberProfiles } from '../core/member-profiles';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { contentFlags } from '../rendering/content-flags';
-import { RealmLinkifiers } from '../linkifiers/realm-linkifiers';
-import { channelLinkCandidates } from '../rendering/channel-links';
-import { renderMarkdown } from '../rendering/markdown';
-import { groupMentionCandidates, mentionCandidates, newMentionEnv, type MentionEnv } from '../rendering/mentions';
-
-type MentionedGroup = { id: number; name: string; deactivated: boolean; canMentionGroupId: number | null };
+import type { MentionEnv } from '../rendering/mentions';
+import { ContentRenderer } from '../core/content-renderer';
 import { Flag, flagNames } from './message-flags';
 import { toMessageRecord, type StoredMessage } from './message-record';
 import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
 import { ChannelSendContexts } from './channel-send-contexts';
-import { CustomEmojiCatalogue } from '../core/custom-emoji-catalogue';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
 type Command = UserCommand<Params>;
@@ -76,8 +71,7 @@ export class SendMessage {
     private readonly profiles: MemberProfiles,
     private readonly outbox: EventOutbox,
     private readonly channelContexts: ChannelSendContexts,
-    private readonly customEmoji: CustomEmojiCatalogue,
-    private readonly linkifiers: RealmLinkifiers,
+    private readonly renderer: ContentRenderer,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -120,23 +114,8 @@ export class SendMessage {
     const content = normalizeContent(params.content);
     const delivery = isChannel ? await this.toChannel(command) : await this.toDirect(command);
 
-    const candidates = mentionCandidates(content);
-    const groupNames = groupMentionCandidates(content);
-    const channelNames = channelLinkCandidates(content);
-    const [people, groups, linked, customEmoji, linkifiers] = await Promise.all([
-      this.profiles.mentionable(realm.id, candidates.names, candidates.ids),
-      this.profiles.mentionableGroups(realm.id, groupNames),
-      this.channels.linkable(realm.id, sender.id, channelNames),
-      this.customEmoji.forContent(realm.id, content),
-      this.linkifiers.of(realm.id),
-    ]);
-    const mentions = newMentionEnv(people, groups.filter((group) => !group.deactivated));
-    // The same env object: rendering records what it mentions in it.
-    const renderedContent = renderMarkdown(
-      content,
-      Object.assign(mentions, { channels: new Map(linked.map((channel) => [channel.name.toLowerCase(), channel])), customEmoji, linkifiers }),
-    );
-    await this.checkGroupMentions(sender.id, content, groups, mentions);
+    // Rendering resolves mentions, channel links, custom emoji and linkifiers, and refuses a group mention the sender may not make.
+    const { rendered: renderedContent, mentions } = await this.renderer.render(realm.id, content, sender.id);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();
     if (isChannel) await this.checkWildcards(command, delivery, mentions, topicParticipants);
@@ -307,16 +286,6 @@ export class SendMessage {
    * A group mention needs the group's can_mention_group (a silent one does not), and mentions
    * its members: they get the `mentioned` flag.
    */
-  private async checkGroupMentions(senderId: number, content: string, groups: MentionedGroup[], mentions: MentionEnv): Promise<void> {
-    if (groups.length === 0) return;
-    const loud = new Set([...content.matchAll(/@\*(?!\*)([^*\n]+?)\*/g)].map((match) => match[1]));
-    await this.profiles.checkGroupMentionsAllowed(
-      senderId,
-      groups.filter((group) => loud.has(group.name)),
-    );
-    for (const userId of await this.profiles.groupMembers([...mentions.mentionedGroupIds])) mentions.mentionedUserIds.add(userId);
-  }
-
   /** Everyone who has sent a message to the topic. */
   private async topicParticipants(delivery: Delivery): Promise<Set<number>> {
     return new Set(await this.messages.topicSenderIds(delivery.streamId!, delivery.topic));

@@ -522,6 +522,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realm/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a linkifier, applied after the existing ones (administrators). */
+        post: operations["postRealmFilters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realm/filters/{filter_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a linkifier (administrators). */
+        delete: operations["deleteRealmFiltersFilterId"];
+        options?: never;
+        head?: never;
+        /** Changes a linkifier's pattern and URL template (administrators). */
+        patch: operations["patchRealmFiltersFilterId"];
+        trace?: never;
+    };
+    "/realm/linkifiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's linkifiers, in the order they are applied. */
+        get: operations["getRealmLinkifiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sets the order the organization's linkifiers are applied in (administrators). */
+        patch: operations["patchRealmLinkifiers"];
+        trace?: never;
+    };
+    "/realm/playgrounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a code playground for a language (administrators). */
+        post: operations["postRealmPlaygrounds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realm/playgrounds/{playground_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a code playground (administrators). */
+        delete: operations["deleteRealmPlaygroundsPlaygroundId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/realm/presence": {
         parameters: {
             query?: never;
@@ -537,6 +624,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/realm/profile_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's custom profile fields, in their order. */
+        get: operations["getRealmProfileFields"];
+        put?: never;
+        /** Adds a custom profile field, last in the order (administrators). */
+        post: operations["postRealmProfileFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sets the order of the organization's custom profile fields (administrators). */
+        patch: operations["patchRealmProfileFields"];
+        trace?: never;
+    };
+    "/realm/profile_fields/{field_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a custom profile field and every user's value of it (administrators). Zulip serves it without documenting it. */
+        delete: operations["deleteRealmProfileFieldsFieldId"];
+        options?: never;
+        head?: never;
+        /** Changes a custom profile field (administrators). Zulip serves it without documenting it. */
+        patch: operations["patchRealmProfileFieldsFieldId"];
         trace?: never;
     };
     "/realm/user_settings_defaults": {
@@ -1202,6 +1326,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/profile_data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Clears the caller's values of custom profile fields they may edit. Zulip serves it without documenting it. */
+        delete: operations["deleteUsersMeProfileData"];
+        options?: never;
+        head?: never;
+        /** Sets the caller's values of custom profile fields they may edit. Zulip serves it without documenting it. */
+        patch: operations["patchUsersMeProfileData"];
+        trace?: never;
+    };
     "/users/me/status": {
         parameters: {
             query?: never;
@@ -1367,6 +1509,12 @@ export interface components {
             required: boolean;
             type: number;
         };
+        CustomProfileFieldsEvent: {
+            fields: components["schemas"]["CustomProfileField"][];
+            id: number;
+            /** @constant */
+            type: "custom_profile_fields";
+        };
         DefaultStreamsEvent: {
             default_streams: number[];
             id: number;
@@ -1454,6 +1602,24 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteRealmFiltersFilterIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteRealmPlaygroundsPlaygroundIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteRealmProfileFieldsFieldIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteSavedSnippetsSavedSnippetIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1486,6 +1652,12 @@ export interface components {
         };
         DeleteUsersMeAvatarResponse: {
             avatar_url: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteUsersMeProfileDataResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -1552,7 +1724,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1750,6 +1922,13 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        GetRealmLinkifiersResponse: {
+            ignored_parameters_unsupported?: string[];
+            linkifiers: components["schemas"]["Linkifier"][];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         GetRealmPresenceResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1767,6 +1946,13 @@ export interface components {
             /** @constant */
             result: "success";
             server_timestamp: number;
+        };
+        GetRealmProfileFieldsResponse: {
+            custom_fields: components["schemas"]["CustomProfileField"][];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
         };
         GetSavedSnippetsResponse: {
             ignored_parameters_unsupported?: string[];
@@ -1986,6 +2172,11 @@ export interface components {
             /** @constant */
             type: "heartbeat";
         };
+        Linkifier: {
+            id: number;
+            pattern: string;
+            url_template: string;
+        };
         Message: {
             avatar_url: string | null;
             client: string;
@@ -2127,6 +2318,30 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PatchRealmFiltersFilterIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PatchRealmLinkifiersResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PatchRealmProfileFieldsFieldIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PatchRealmProfileFieldsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         PatchRealmUserSettingsDefaultsResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -2164,6 +2379,12 @@ export interface components {
             result: "success";
         };
         PatchUsersEmailResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PatchUsersMeProfileDataResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2303,6 +2524,27 @@ export interface components {
             result: "success";
         };
         PostRealmEmojiEmojiNameResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostRealmFiltersResponse: {
+            id: number;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostRealmPlaygroundsResponse: {
+            id: number;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostRealmProfileFieldsResponse: {
+            id: number;
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2558,11 +2800,7 @@ export interface components {
             realm_invite_required?: boolean;
             realm_is_zephyr_mirror_realm?: boolean;
             realm_jitsi_server_url?: string | null;
-            realm_linkifiers?: {
-                id: number;
-                pattern: string;
-                url_template: string;
-            }[];
+            realm_linkifiers?: components["schemas"]["Linkifier"][];
             realm_logo_source?: string;
             realm_logo_url?: string;
             realm_mandatory_topics?: boolean;
@@ -2584,12 +2822,7 @@ export interface components {
             realm_org_type?: number;
             realm_password_auth_enabled?: boolean;
             realm_plan_type?: number;
-            realm_playgrounds?: {
-                id: number;
-                name: string;
-                pygments_language: string;
-                url_template: string;
-            }[];
+            realm_playgrounds?: components["schemas"]["RealmPlayground"][];
             realm_presence_disabled?: boolean;
             realm_push_notifications_enabled?: boolean;
             realm_push_notifications_enabled_end_timestamp?: number | null;
@@ -2967,6 +3200,24 @@ export interface components {
             };
             /** @constant */
             type: "realm_emoji";
+        };
+        RealmLinkifiersEvent: {
+            id: number;
+            realm_linkifiers: components["schemas"]["Linkifier"][];
+            /** @constant */
+            type: "realm_linkifiers";
+        };
+        RealmPlayground: {
+            id: number;
+            name: string;
+            pygments_language: string;
+            url_template: string;
+        };
+        RealmPlaygroundsEvent: {
+            id: number;
+            realm_playgrounds: components["schemas"]["RealmPlayground"][];
+            /** @constant */
+            type: "realm_playgrounds";
         };
         RealmUser: {
             avatar_url: string | null;
@@ -3380,11 +3631,7 @@ export interface components {
             realm_invite_required?: boolean;
             realm_is_zephyr_mirror_realm?: boolean;
             realm_jitsi_server_url?: string | null;
-            realm_linkifiers?: {
-                id: number;
-                pattern: string;
-                url_template: string;
-            }[];
+            realm_linkifiers?: components["schemas"]["Linkifier"][];
             realm_logo_source?: string;
             realm_logo_url?: string;
             realm_mandatory_topics?: boolean;
@@ -3406,12 +3653,7 @@ export interface components {
             realm_org_type?: number;
             realm_password_auth_enabled?: boolean;
             realm_plan_type?: number;
-            realm_playgrounds?: {
-                id: number;
-                name: string;
-                pygments_language: string;
-                url_template: string;
-            }[];
+            realm_playgrounds?: components["schemas"]["RealmPlayground"][];
             realm_presence_disabled?: boolean;
             realm_push_notifications_enabled?: boolean;
             realm_push_notifications_enabled_end_timestamp?: number | null;
@@ -5467,6 +5709,204 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    postRealmFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    pattern: string;
+                    url_template: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmFiltersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmFiltersFilterId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filter_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmFiltersFilterIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchRealmFiltersFilterId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filter_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    pattern: string;
+                    url_template: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmFiltersFilterIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getRealmLinkifiers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRealmLinkifiersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchRealmLinkifiers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    ordered_linkifier_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmLinkifiersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postRealmPlaygrounds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    pygments_language: string;
+                    url_template: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmPlaygroundsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmPlaygroundsPlaygroundId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                playground_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmPlaygroundsPlaygroundIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getRealmPresence: {
         parameters: {
             query?: never;
@@ -5487,6 +5927,165 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getRealmProfileFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRealmProfileFieldsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postRealmProfileFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @default false */
+                    display_in_profile_summary?: boolean;
+                    /** @default true */
+                    editable_by_user?: boolean;
+                    field_data?: {
+                        [key: string]: unknown;
+                    };
+                    field_type: number;
+                    /** @default  */
+                    hint?: string;
+                    /** @default  */
+                    name?: string;
+                    /** @default false */
+                    required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmProfileFieldsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchRealmProfileFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    order: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmProfileFieldsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmProfileFieldsFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmProfileFieldsFieldIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchRealmProfileFieldsFieldId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    display_in_profile_summary?: boolean;
+                    editable_by_user?: boolean;
+                    field_data?: {
+                        [key: string]: unknown;
+                    };
+                    hint?: string;
+                    name?: string;
+                    required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmProfileFieldsFieldIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -7373,6 +7972,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostUsersMePresenceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteUsersMeProfileData: {
+        parameters: {
+            query: {
+                data: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUsersMeProfileDataResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchUsersMeProfileData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    data: {
+                        id: number;
+                        value: string | number[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchUsersMeProfileDataResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

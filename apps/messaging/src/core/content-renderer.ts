@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CustomEmojiCatalogue } from '../core/custom-emoji-catalogue';
-import { MemberProfiles } from '../core/member-profiles';
+import { CustomEmojiCatalogue } from './custom-emoji-catalogue';
+import { MemberProfiles } from './member-profiles';
 import { ChannelsRepository } from '../data/channels.repository';
 import { RealmLinkifiers } from '../linkifiers/realm-linkifiers';
 import { channelLinkCandidates } from '../rendering/channel-links';
