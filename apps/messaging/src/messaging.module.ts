@@ -28,6 +28,9 @@ import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
 import { SavedSnippetsModule } from './saved-snippets/saved-snippets.module';
 import { LinkifiersModule } from './linkifiers/linkifiers.module';
+import { MutedUsersModule } from './muted-users/muted-users.module';
+import { AlertWordsModule } from './alert-words/alert-words.module';
+import { ModerationModule } from './moderation/moderation.module';
 import { MessageActionsModule } from './message-actions/message-actions.module';
 import { MessagesModule } from './messages/messages.module';
 import { TopicsModule } from './topics/topics.module';
@@ -38,7 +41,7 @@ import { TypingModule } from './typing/typing.module';
  * topic deletion, drafts, channel folders (in their feature modules).
  */
 @Module({
-  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, LinkifiersModule, TypingModule, ChannelFoldersModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, LinkifiersModule, MutedUsersModule, AlertWordsModule, ModerationModule, TypingModule, ChannelFoldersModule],
   controllers: [ChannelsHandler, ChannelAdministrationHandler, DefaultChannelsHandler],
   providers: [
     ChannelStatsReader,

@@ -163,8 +163,6 @@ function callerPermissions(user: AuthUser): Record<string, boolean> {
  * to its owner when the feature comes.
  */
 export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown>> = {
-  muted_users: () => ({ muted_users: [] }),
-  alert_words: () => ({ alert_words: [] }),
   realm_filters: () => ({ realm_filters: [] }),
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),

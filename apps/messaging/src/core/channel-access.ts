@@ -47,9 +47,14 @@ const CHANNEL_COLUMNS = [
   'dateCreated',
 ] as const satisfies readonly (keyof StreamModel)[];
 
+/** The channel's own columns of a row that may carry more. */
+export function channelFrom(row: ChannelWithSubscriptionRow): StreamModel {
+  return Object.fromEntries(CHANNEL_COLUMNS.map((column) => [column, row[column]])) as StreamModel;
+}
+
 /** The channel and the user's subscription from one row; null where the user may not read it. */
 export function accessFrom(row: ChannelWithSubscriptionRow, user: Pick<AuthUser, 'id' | 'role'>): AccessibleChannel | null {
-  const channel = Object.fromEntries(CHANNEL_COLUMNS.map((column) => [column, row[column]])) as StreamModel;
+  const channel = channelFrom(row);
   const { subscriptionId, subscriptionActive, subscribedAfterMessageId, subscriptionMuted } = row;
   if (subscriptionId !== null && subscriptionActive) {
     return { channel, subscription: { id: subscriptionId, subscribedAfterMessageId: subscribedAfterMessageId!, isMuted: subscriptionMuted! } };

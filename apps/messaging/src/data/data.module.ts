@@ -7,6 +7,8 @@ import { EditHistoryRepository } from './edit-history.repository';
 import { DraftsRepository } from './drafts.repository';
 import { SavedSnippetsRepository } from './saved-snippets.repository';
 import { LinkifiersRepository } from './linkifiers.repository';
+import { MutedUsersRepository } from './muted-users.repository';
+import { AlertWordsRepository } from './alert-words.repository';
 import { DirectMessageGroupsRepository } from './direct-message-groups.repository';
 import { GroupsReadonlyRepository } from './groups.readonly.repository';
 import { MemberProfilesReadonlyRepository } from './member-profiles.readonly.repository';
@@ -34,6 +36,8 @@ const REPOSITORIES = [
   DraftsRepository,
   SavedSnippetsRepository,
   LinkifiersRepository,
+  MutedUsersRepository,
+  AlertWordsRepository,
   UsersReadonlyRepository,
   MemberProfilesReadonlyRepository,
   GroupsReadonlyRepository,

@@ -6,6 +6,8 @@ import {
   insertHistoricalRow,
   markAllRead,
   markChannelRead,
+  markSenderRead,
+  readReceipts,
   maxReceivedMessageId,
   messagesAudience,
   moveRecipients,
@@ -108,5 +110,15 @@ export class MessageFlagsRepository {
   /** Marks the user's unread messages of one channel read; the ids of those. */
   async markChannelRead(userId: number, streamId: number): Promise<number[]> {
     return (await this.pg.run(markChannelRead, userId, streamId)).map((row) => row.messageId);
+  }
+
+  /** Marks the user's unread messages from `senderId` read (after muting them); the ids of those. */
+  async markSenderRead(userId: number, senderId: number, tx: Tx = this.pg): Promise<number[]> {
+    return (await tx.run(markSenderRead, userId, senderId)).map((row) => row.messageId);
+  }
+
+  /** Who has read the message and shares it with `viewerId` (see readReceipts), ascending. */
+  async readReceipts(messageId: number, viewerId: number): Promise<number[]> {
+    return (await this.pg.run(readReceipts, messageId, viewerId)).map((row) => row.userId);
   }
 }

@@ -161,3 +161,30 @@ export const moveRecipients = statement<{ userId: number }, [messageIds: number[
    )
    SELECT DISTINCT user_id AS "userId" FROM gone`,
 );
+
+/** Marks the user's unread messages from one sender read (muting that sender); answers which. */
+export const markSenderRead = statement<{ messageId: number }, [userId: number, senderId: number]>(
+  'messaging.mark_sender_read',
+  `UPDATE user_messages um SET flags = um.flags | 1 FROM messages m
+   WHERE m.id = um.message_id AND um.user_id = $1 AND m.sender_id = $2 AND (um.flags & 1) = 0
+   RETURNING um.message_id AS "messageId"`,
+);
+
+/**
+ * Who has read a message, as Zulip's read_receipts view decides (zerver/views/read_receipts.py):
+ * active users whose send_read_receipts (their own, else the organization's default, else on)
+ * shares it, never the sender, nobody the viewer muted or who muted the viewer; bots included,
+ * the viewer included when they read it.
+ */
+export const readReceipts = statement<{ userId: number }, [messageId: number, viewerId: number]>(
+  'messaging.read_receipts',
+  `SELECT um.user_id AS "userId" FROM user_messages um
+     JOIN messages m ON m.id = um.message_id
+     JOIN users u ON u.id = um.user_id
+     JOIN realms r ON r.id = u.realm_id
+    WHERE um.message_id = $1 AND (um.flags & 1) <> 0 AND um.user_id <> m.sender_id AND u.is_active
+      AND COALESCE((u.settings->>'send_read_receipts')::boolean, (r.user_settings_defaults->>'send_read_receipts')::boolean, true)
+      AND NOT EXISTS (SELECT 1 FROM muted_users mu
+                       WHERE (mu.user_id = $2 AND mu.muted_user_id = um.user_id) OR (mu.user_id = um.user_id AND mu.muted_user_id = $2))
+    ORDER BY um.user_id`,
+);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService } from '@teamchat/db';
-import { canMentionManyUsersGroup, realmEditSettings, type RealmEditSettingsRow } from './realms.readonly.sql';
+import { canMentionManyUsersGroup, realmEditSettings, realmModerationSettings, type RealmEditSettingsRow } from './realms.readonly.sql';
 
 export type { RealmEditSettingsRow } from './realms.readonly.sql';
 
@@ -17,5 +17,10 @@ export class RealmsReadonlyRepository {
   /** The organization's editing and deletion settings. */
   async editSettings(realmId: number): Promise<RealmEditSettingsRow | undefined> {
     return (await this.pg.run(realmEditSettings, realmId))[0];
+  }
+
+  /** Whether read receipts are on, and the moderation request channel (null: message reporting is off). */
+  async moderationSettings(realmId: number): Promise<{ enableReadReceipts: boolean; moderationRequestChannelId: number | null }> {
+    return (await this.pg.run(realmModerationSettings, realmId))[0] ?? { enableReadReceipts: false, moderationRequestChannelId: null };
   }
 }

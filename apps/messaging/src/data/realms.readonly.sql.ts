@@ -36,3 +36,9 @@ export const realmEditSettings = statement<RealmEditSettingsRow, [realmId: numbe
      coalesce(r.can_resolve_topics_group_id, ${systemGroup('role:everyone')}) AS "canResolveTopicsGroupId"
    FROM realms r WHERE r.id = $1`,
 );
+
+/** Read receipts and message reports: whether receipts are on, and the moderation request channel (null: reporting is off). */
+export const realmModerationSettings = statement<{ enableReadReceipts: boolean; moderationRequestChannelId: number | null }, [realmId: number]>(
+  'messaging.realm_moderation_settings',
+  `SELECT enable_read_receipts AS "enableReadReceipts", moderation_request_channel_id AS "moderationRequestChannelId" FROM realms WHERE id = $1`,
+);

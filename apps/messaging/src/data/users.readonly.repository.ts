@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, isStoredId } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
-import { activeUsersByEmails, activeUsersByIds, activeUsersOfRealm, type DirectoryUserRow } from './users.readonly.sql';
+import { activeUsersByEmails, activeUsersByIds, activeUsersOfRealm, userOfRealm, type DirectoryUserRow } from './users.readonly.sql';
 
 /** What messaging needs to know about a user. */
 export type DirectoryUser = DirectoryUserRow;
@@ -52,5 +52,11 @@ export class UsersReadonlyRepository {
     const missing = unique.findIndex((_, i) => !found.has(i));
     if (missing >= 0) throw badRequest(invalid(unique[missing]));
     return unique.map((_, i) => found.get(i)!);
+  }
+
+  /** Any user of the organization (active or not, bot or not) by id; undefined for an unknown or foreign id. */
+  async anyById(realmId: number, userId: number): Promise<DirectoryUser | undefined> {
+    if (!isStoredId(userId)) return undefined;
+    return (await this.pg.run(userOfRealm, realmId, userId))[0];
   }
 }

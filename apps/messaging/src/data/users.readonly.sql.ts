@@ -42,3 +42,9 @@ export const activeUsersOfRealm = statement<DirectoryUserRow, [realmId: number]>
   'messaging.active_users_of_realm',
   `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND is_active ORDER BY id`,
 );
+
+/** A user of the organization by id, whether active or not, bot or not. */
+export const userOfRealm = statement<DirectoryUserRow, [realmId: number, userId: number]>(
+  'messaging.user_of_realm',
+  `SELECT ${DIRECTORY_COLUMNS} FROM users WHERE realm_id = $1 AND id = $2`,
+);

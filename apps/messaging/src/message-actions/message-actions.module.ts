@@ -31,5 +31,6 @@ import { UpdateMessage } from './update-message.use-case';
     RemoveReaction,
     RenderMessage,
   ],
+  exports: [ActedMessages],
 })
 export class MessageActionsModule {}

@@ -6,6 +6,8 @@ import { MessagesHandler } from './messages.handler';
 import { ReadableMessages } from './readable-messages.use-case';
 import { SendMessage } from './send-message.use-case';
 import { ChannelSendContexts } from './channel-send-contexts';
+import { AlertWordsCache } from '../alert-words/alert-words-cache';
+import { MutersCache } from '../muted-users/muters-cache';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
 import { MarkAllAsRead } from './mark-all-as-read.use-case';
@@ -21,6 +23,8 @@ import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.u
   providers: [
     SendMessage,
     ChannelSendContexts,
+    AlertWordsCache,
+    MutersCache,
     GetMessages,
     CheckMessage,
     SendScheduledMessage,

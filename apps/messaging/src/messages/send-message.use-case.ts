@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
 import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
 import { ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
-import { accessFrom } from '../core/channel-access';
+import { accessFrom, channelFrom } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
 import type { MemberProfileRow } from '../data/member-profiles.readonly.repository';
@@ -11,6 +11,9 @@ import { TopicsRepository } from '../data/topics.repository';
 import { Transactions } from '../data/transactions';
 import { MemberProfiles } from '../core/member-profiles';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
+import { AlertWordsCache } from '../alert-words/alert-words-cache';
+import { alertedUsers } from '../alert-words/alert-word-matcher';
+import { MutersCache } from '../muted-users/muters-cache';
 import { contentFlags } from '../rendering/content-flags';
 import type { MentionEnv } from '../rendering/mentions';
 import { ContentRenderer } from '../core/content-renderer';
@@ -22,7 +25,12 @@ import { Visibility, visibilityAfterSend } from './visibility-policy';
 import { ChannelSendContexts } from './channel-send-contexts';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
-type Command = UserCommand<Params>;
+/**
+ * `systemSender` is never on the wire: the organization's notification bot sending a notice
+ * (a message report) may post in any channel of its organization, as Zulip's cross-realm
+ * system bots may (access_stream_for_send_message).
+ */
+type Command = UserCommand<Params> & { systemSender?: boolean };
 
 /** Zulip's Realm.WILDCARD_MENTION_THRESHOLD: above it, wildcards need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -72,6 +80,8 @@ export class SendMessage {
     private readonly outbox: EventOutbox,
     private readonly channelContexts: ChannelSendContexts,
     private readonly renderer: ContentRenderer,
+    private readonly alertWords: AlertWordsCache,
+    private readonly muters: MutersCache,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -115,7 +125,14 @@ export class SendMessage {
     const delivery = isChannel ? await this.toChannel(command) : await this.toDirect(command);
 
     // Rendering resolves mentions, channel links, custom emoji and linkifiers, and refuses a group mention the sender may not make.
-    const { rendered: renderedContent, mentions } = await this.renderer.render(realm.id, content, sender.id);
+    const [{ rendered: renderedContent, mentions }, realmAlertWords, muters] = await Promise.all([
+      this.renderer.render(realm.id, content, sender.id),
+      this.alertWords.of(realm.id),
+      this.muters.of(realm.id, sender.id),
+    ]);
+    // Recipients whose alert words the message contains (never the sender): has_alert_word.
+    const alerted = alertedUsers(content, realmAlertWords);
+    alerted.delete(sender.id);
     // Only a topic wildcard needs the topic's participants (a query that grows with the topic).
     const topicParticipants = isChannel && mentions.topicWildcard ? await this.topicParticipants(delivery) : new Set<number>();
     if (isChannel) await this.checkWildcards(command, delivery, mentions, topicParticipants);
@@ -124,9 +141,12 @@ export class SendMessage {
     const flagsOf = (userId: number): number => {
       let bits = isChannel ? 0 : Flag.is_private;
       if (userId === sender.id && readBySender) bits |= Flag.read;
+      // Zulip marks a muted sender's messages read for whoever muted them.
+      if (muters.has(userId)) bits |= Flag.read;
       if (mentions.mentionedUserIds.has(userId)) bits |= Flag.mentioned;
       if (mentions.channelWildcard) bits |= Flag.stream_wildcard_mentioned;
       if (mentions.topicWildcard && topicParticipants.has(userId)) bits |= Flag.topic_wildcard_mentioned;
+      if (alerted.has(userId)) bits |= Flag.has_alert_word;
       return bits;
     };
     return { isChannel, content, renderedContent, delivery, mentions, flagsOf };
@@ -220,7 +240,7 @@ export class SendMessage {
     return { id: saved.id, ownPolicy: own?.policy };
   }
 
-  private async toChannel({ realm, user, params }: Command): Promise<Delivery> {
+  private async toChannel({ realm, user, params, systemSender }: Command): Promise<Delivery> {
     const target = parseChannelTarget(params.to);
     // The topic's errors come after the channel's.
     let topic = '';
@@ -231,7 +251,7 @@ export class SendMessage {
       topicError = error;
     }
     const context = await this.channelContexts.of('id' in target ? target : { name: target.name.trim() }, realm.id, user.id);
-    const access = context ? accessFrom(context, user) : null;
+    const access = context ? (accessFrom(context, user) ?? (systemSender ? { channel: channelFrom(context), subscription: null } : null)) : null;
     if (!access) {
       const exists = await this.channels.exists(realm.id, target);
       if (!exists && 'id' in target) {
@@ -243,7 +263,7 @@ export class SendMessage {
       }
       throw badRequest(`Not authorized to send to channel '${'name' in target ? target.name : target.id}'`);
     }
-    if (!context!.everyoneMaySend && !(await this.profiles.maySendTo(user.id, context!.canSendMessageGroupId))) {
+    if (!systemSender && !context!.everyoneMaySend && !(await this.profiles.maySendTo(user.id, context!.canSendMessageGroupId))) {
       throw badRequest('You do not have permission to post in this channel.');
     }
     if (params.topic === undefined) throw badRequest('Missing topic');

@@ -25,7 +25,11 @@ export class SendScheduledMessage {
     this.root = new URL(config.EXTERNAL_URL);
   }
 
-  async execute(payload: Payload): Promise<{ id: number; alreadySent: boolean }> {
+  /**
+   * `systemSender` (never from the wire): the sender is the organization's notification bot
+   * posting a notice, which may post in any channel of its organization (see SendMessage).
+   */
+  async execute(payload: Payload, { systemSender = false }: { systemSender?: boolean } = {}): Promise<{ id: number; alreadySent: boolean }> {
     const sender = await this.people.storedSender(payload.realmId, payload.senderId);
     if (!sender) throw badRequest('Invalid user ID');
     if (sender.realmDeactivated) throw new ZulipError('REALM_DEACTIVATED', 'This organization has been deactivated');
@@ -39,6 +43,7 @@ export class SendScheduledMessage {
       url: `${this.root.protocol}//${host}${this.root.port ? `:${this.root.port}` : ''}`,
     };
     const command = {
+      systemSender,
       realm,
       user: {
         id: sender.id,

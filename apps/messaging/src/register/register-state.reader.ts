@@ -8,6 +8,8 @@ import { DraftsRepository } from '../data/drafts.repository';
 import { SavedSnippetsRepository } from '../data/saved-snippets.repository';
 import { LinkifiersRepository } from '../data/linkifiers.repository';
 import { toLinkifierRecord, toPlaygroundRecord } from '../linkifiers/linkifier-rules';
+import { MutedUsersRepository } from '../data/muted-users.repository';
+import { AlertWordsRepository } from '../data/alert-words.repository';
 import { toSavedSnippetRecord } from '../saved-snippets/saved-snippet-rules';
 import { supportedChannelPermissionSettings } from '../channels/channel-permission-settings';
 import { newestDrafts } from '../drafts/list-drafts.use-case';
@@ -18,7 +20,7 @@ type State = Record<string, unknown>;
 
 /**
  * The part of POST /register's initial state messaging owns (zerver/lib/events.py
- * fetch_initial_state_data): the channel lists, channel folders, drafts, saved snippets, the newest message id, topic
+ * fetch_initial_state_data): the channel lists, channel folders, drafts, saved snippets, muted users, alert words, the newest message id, topic
  * visibility policies (and the deprecated `muted_topics`), the default channels, starred messages, recent direct
  * conversations and unread messages, the linkifiers and code playgrounds. Each part is read
  * only when its fetch key is asked for, all of them at once.
@@ -31,6 +33,8 @@ export class RegisterStateReader {
     private readonly drafts: DraftsRepository,
     private readonly savedSnippets: SavedSnippetsRepository,
     private readonly linkifiers: LinkifiersRepository,
+    private readonly mutedUsers: MutedUsersRepository,
+    private readonly alertWords: AlertWordsRepository,
     private readonly profiles: MemberProfiles,
     private readonly channels: ChannelListsReader,
     private readonly messages: MessageStateReader,
@@ -64,6 +68,8 @@ export class RegisterStateReader {
             drafts: caller!.enable_drafts_synchronization ? await newestDrafts(this.drafts, user.id) : [],
           }))
         : {},
+      want('muted_users') ? this.mutedUsers.of(user.id).then((mutes) => ({ muted_users: mutes })) : {},
+      want('alert_words') ? this.alertWords.of(user.id).then((words) => ({ alert_words: words })) : {},
       want('saved_snippets') ? this.savedSnippets.ofUser(user.id).then((rows) => ({ saved_snippets: rows.map(toSavedSnippetRecord) })) : {},
       // Archived folders too, as Zulip serves them (zerver/lib/events.py).
       want('channel_folders') ? this.folders.list(request.realm.id, true).then((folders) => ({ channel_folders: folders.map(toChannelFolderRecord) })) : {},

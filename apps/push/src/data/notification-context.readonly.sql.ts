@@ -2,7 +2,7 @@ import { statement } from '@teamchat/db';
 
 /**
  * READ-ONLY: what notifications need from messaging's tables (messages, user_messages,
- * subscriptions, user_topics, streams, direct_message_groups), users-groups' (users, realms) and
+ * subscriptions, user_topics, streams, direct_message_groups, muted_users), users-groups' (users, realms) and
  * presence's (user_presence).
  * Push never writes these tables.
  */
@@ -70,8 +70,9 @@ const setting = (name: string) =>
  * The recipients of these messages who might be notified, with their settings, their
  * subscription to the channel and their policy for the topic: one round trip for a batch of
  * messages. Left out in SQL already (most recipients of most channel messages): the sender,
- * bots, deactivated users, and a channel message's recipients who are not mentioned, do not
- * follow the topic and have neither push nor email notifications on for the channel.
+ * bots, deactivated users, recipients who muted the sender (Zulip's sender_is_muted: never
+ * notified), and a channel message's recipients who are not mentioned, do not follow the topic
+ * and have neither push nor email notifications on for the channel.
  */
 export const candidateRecipients = statement<RecipientRow, [messageIds: number[], offlineThresholdSeconds: number]>(
   'push.candidate_recipients',
@@ -89,6 +90,7 @@ export const candidateRecipients = statement<RecipientRow, [messageIds: number[]
      LEFT JOIN user_presence p ON p.user_id = um.user_id
     WHERE um.message_id = ANY($1::int[])
       AND um.user_id <> m.sender_id AND u.is_active AND NOT u.is_bot
+      AND NOT EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = um.user_id AND mu.muted_user_id = m.sender_id)
       AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3
            OR COALESCE(sub.push_notifications, ${setting('enable_stream_push_notifications')})
            OR COALESCE(sub.email_notifications, ${setting('enable_stream_email_notifications')}))`,

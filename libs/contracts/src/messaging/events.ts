@@ -47,6 +47,10 @@ export const MessagingEvents = {
   userTopicChanged: defineEvent('messaging', 'user_topic_changed', clientEventSchema),
   /** `saved_snippets` events: add, update, remove (the owner's clients only). */
   savedSnippetsChanged: defineEvent('messaging', 'saved_snippets_changed', clientEventSchema),
+  /** `muted_users` events: the muter's whole list after a change (the muter's clients only). */
+  mutedUsersChanged: defineEvent('messaging', 'muted_users_changed', clientEventSchema),
+  /** `alert_words` events: the user's whole list after a change (their clients only; messaging's alert-word caches drop the organization). */
+  alertWordsChanged: defineEvent('messaging', 'alert_words_changed', clientEventSchema),
   /** `drafts` events: add, update, remove. */
   draftsChanged: defineEvent('messaging', 'drafts_changed', clientEventSchema),
   /** `update_message` events (edits and moves), one per set of recipients sharing the same flags. */

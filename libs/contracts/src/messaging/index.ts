@@ -10,3 +10,5 @@ export * from './message-access';
 export * from './message-actions';
 export * from './default-channels';
 export * from './linkifiers';
+export * from './muted-users-alert-words';
+export * from './read-receipts-reports';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiSchema, int } from '../api/api-schemas';
 import { draftSchema } from '../messaging/drafts';
 import { savedSnippetSchema } from '../messaging/saved-snippets';
+import { mutedUserSchema } from '../messaging/muted-users-alert-words';
 import { messageSchema } from '../messaging/messages';
 import { REACTION_TYPES } from '../presence/status';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
@@ -66,6 +67,12 @@ export const draftsRemoveEvent = apiSchema('DraftsRemoveEvent', z.object({ ...wi
 export const savedSnippetsAddEvent = apiSchema('SavedSnippetsAddEvent', z.object({ ...withOp('saved_snippets', 'add'), saved_snippet: savedSnippetSchema }));
 export const savedSnippetsUpdateEvent = apiSchema('SavedSnippetsUpdateEvent', z.object({ ...withOp('saved_snippets', 'update'), saved_snippet: savedSnippetSchema }));
 export const savedSnippetsRemoveEvent = apiSchema('SavedSnippetsRemoveEvent', z.object({ ...withOp('saved_snippets', 'remove'), saved_snippet_id: int() }));
+
+/** `muted_users`: the caller's muted users after a mute or an unmute (all of them). */
+export const mutedUsersEvent = apiSchema('MutedUsersEvent', z.object({ ...base('muted_users'), muted_users: z.array(mutedUserSchema) }));
+
+/** `alert_words`: the caller's alert words after a change (all of them). */
+export const alertWordsEvent = apiSchema('AlertWordsEvent', z.object({ ...base('alert_words'), alert_words: z.array(z.string()) }));
 
 /**
  * `delete_message`: messages of one channel topic deleted. Queues registered with the
