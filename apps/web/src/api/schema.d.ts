@@ -332,6 +332,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages/{message_id}/read_receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who has read a message the caller may read (those who share read receipts; never its sender). */
+        get: operations["getMessagesMessageIdReadReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/{message_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reports a message the caller may read to the organization's moderation request channel. */
+        post: operations["postMessagesMessageIdReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messages/flags": {
         parameters: {
             query?: never;
@@ -1238,6 +1272,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/me/alert_words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's alert words. */
+        get: operations["getUsersMeAlertWords"];
+        put?: never;
+        /** Adds alert words (stripped; blank ones and ones already present in any case are ignored); answers them all. */
+        post: operations["postUsersMeAlertWords"];
+        /** Removes alert words (in any case; unknown ones are ignored); answers those left. */
+        delete: operations["deleteUsersMeAlertWords"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/me/android_gcm_reg_id": {
         parameters: {
             query?: never;
@@ -1304,6 +1357,24 @@ export interface paths {
         post: operations["postUsersMeAvatar"];
         /** Removes the caller's uploaded avatar and answers the Gravatar (or default) URL that replaces it. */
         delete: operations["deleteUsersMeAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/muted_users/{muted_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mutes a user for the caller: their messages arrive read and never notify. */
+        post: operations["postUsersMeMutedUsersMutedUserId"];
+        /** Unmutes a user the caller had muted. */
+        delete: operations["deleteUsersMeMutedUsersMutedUserId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1418,6 +1489,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AlertWordsEvent: {
+            alert_words: string[];
+            id: number;
+            /** @constant */
+            type: "alert_words";
+        };
         Attachment: {
             create_time: number;
             id: number;
@@ -1638,6 +1715,13 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteUsersMeAlertWordsResponse: {
+            alert_words: string[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteUsersMeAndroidGcmRegIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1652,6 +1736,12 @@ export interface components {
         };
         DeleteUsersMeAvatarResponse: {
             avatar_url: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteUsersMeMutedUsersMutedUserIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -1724,7 +1814,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1793,6 +1883,13 @@ export interface components {
             msg: string;
             /** @constant */
             result: "success";
+        };
+        GetMessagesMessageIdReadReceiptsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            user_ids: number[];
         };
         GetMessagesMessageIdResponse: {
             ignored_parameters_unsupported?: string[];
@@ -2071,6 +2168,13 @@ export interface components {
             result: "success";
             user: components["schemas"]["User"];
         };
+        GetUsersMeAlertWordsResponse: {
+            alert_words: string[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         GetUsersMeResponse: {
             avatar_url: string;
             avatar_version: number;
@@ -2230,6 +2334,16 @@ export interface components {
             message: components["schemas"]["Message"];
             /** @constant */
             type: "message";
+        };
+        MutedUser: {
+            id: number;
+            timestamp: number;
+        };
+        MutedUsersEvent: {
+            id: number;
+            muted_users: components["schemas"]["MutedUser"][];
+            /** @constant */
+            type: "muted_users";
         };
         NavigationView: {
             fragment: string;
@@ -2479,6 +2593,12 @@ export interface components {
             result: "success";
         };
         PostMessagesMessageIdReactionsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostMessagesMessageIdReportResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2988,6 +3108,13 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PostUsersMeAlertWordsResponse: {
+            alert_words: string[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         PostUsersMeAndroidGcmRegIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -3009,6 +3136,12 @@ export interface components {
         };
         PostUsersMeAvatarResponse: {
             avatar_url: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostUsersMeMutedUsersMutedUserIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -5289,6 +5422,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteMessagesMessageIdReactionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMessagesMessageIdReadReceipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMessagesMessageIdReadReceiptsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postMessagesMessageIdReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @default  */
+                    description?: string;
+                    /** @enum {string} */
+                    report_type: "spam" | "harassment" | "inappropriate" | "norms" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMessagesMessageIdReportResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7764,6 +7958,83 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getUsersMeAlertWords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetUsersMeAlertWordsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postUsersMeAlertWords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    alert_words: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostUsersMeAlertWordsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteUsersMeAlertWords: {
+        parameters: {
+            query: {
+                alert_words: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUsersMeAlertWordsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     postUsersMeAndroidGcmRegId: {
         parameters: {
             query?: never;
@@ -7939,6 +8210,58 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postUsersMeMutedUsersMutedUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                muted_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostUsersMeMutedUsersMutedUserIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteUsersMeMutedUsersMutedUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                muted_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUsersMeMutedUsersMutedUserIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
