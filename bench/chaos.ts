@@ -4,7 +4,8 @@
  * queues, typing, scheduled messages coming due and a topic being deleted — while, one step at a
  * time: (1) every service is rolled (SIGTERM one replica, start it again, then the other);
  * (2) one replica of each service is SIGKILLed and started again; (3) NATS, then Redis, then
- * Postgres are restarted. After each step it checks the promises and prints them; it exits
+ * Postgres are restarted; (4) `outbox`: a messaging replica is SIGKILLed at a random moment,
+ * 30 times (CHAOS_MESSAGING_KILLS), while the senders go on. After each step it checks the promises and prints them; it exits
  * non-zero when one is broken. Clients reach the gateways as through a load balancer that routes
  * to ready replicas only (as a Kubernetes Service does).
  *
@@ -12,13 +13,16 @@
  * - every message acknowledged to its sender is stored exactly once, and none is stored twice;
  * - every queue that stayed valid got every acknowledged message meant for it exactly once, in
  *   order; a queue lost (Redis restart) answers BAD_EVENT_QUEUE_ID and its client re-registers;
+ * - every stored message reached every valid queue meant for it exactly once, acknowledged or
+ *   not (a sender whose messaging replica died after the commit saw a failure: the transactional
+ *   outbox still announces the message);
  * - scheduled messages due during the step are delivered exactly once;
  * - the topic deletion started in the step finishes;
  * - rolling: no failed request; kills: failures only of the documented kinds (503, a connection
  *   cut by the killed gateway), never a 500 or a hang past the request timeout;
  * - dependencies: readiness is false while one is down and true again after, with no restart.
  *
- * Tunable: CHAOS_POLLERS (200), CHAOS_RATE (messages/s, 20), CHAOS_STEPS (roll,kill,deps).
+ * Tunable: CHAOS_POLLERS (200), CHAOS_RATE (messages/s, 20), CHAOS_STEPS (roll,kill,deps,outbox).
  * Step 3 restarts this machine's Postgres, Redis and NATS: nothing else should be using them.
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -152,7 +156,8 @@ interface Poller {
 async function main() {
   const pollerCount = Number(process.env.CHAOS_POLLERS ?? 200);
   const rate = Number(process.env.CHAOS_RATE ?? 20);
-  const steps = (process.env.CHAOS_STEPS ?? 'roll,kill,deps').split(',');
+  const steps = (process.env.CHAOS_STEPS ?? 'roll,kill,deps,outbox').split(',');
+  const messagingKills = Number(process.env.CHAOS_MESSAGING_KILLS ?? 30);
   // A deployment's shutdown grace (the tests run without): balancers see readiness drop before a gateway closes.
   const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20', SHUTDOWN_GRACE_SECONDS: '2' }, 2);
   const agent = new http.Agent({ keepAlive: true, maxSockets: pollerCount + 64 });
@@ -322,6 +327,21 @@ async function main() {
         }
         return `killed and restarted: ${recoveries.join(', ')}`;
       },
+      outbox: async () => {
+        // A replica of messaging SIGKILLed at a random moment of the sending, again and again:
+        // some kills land between a send's commit and its publish, which the outbox covers.
+        const started = Date.now();
+        const replicas = ['messaging', 'messaging#1'];
+        for (let kill = 0; kill < messagingKills; kill++) {
+          await sleep(Math.random() * 1500);
+          const name = replicas[kill % 2];
+          await system.stopService(name as never, 'SIGKILL');
+          keepLog(name);
+          await system.startService(name as never, false);
+          await waitReady(name);
+        }
+        return `SIGKILLed messaging ${messagingKills} times in ${((Date.now() - started) / 1000).toFixed(0)} s`;
+      },
       deps: async () => {
         const recoveries: string[] = [];
         const gateway = gatewayUrls[0];
@@ -364,7 +384,8 @@ async function main() {
       const ok = result.problems.length === 0 && topicDeleted;
       if (!ok) broken++;
       console.log(`  ${summary}`);
-      console.log(`  sends: ${result.acked} acknowledged, ${result.failed} failed (${result.failureKinds || 'none'})`);
+      console.log(`  sends: ${result.acked} acknowledged, ${result.failed} failed (${result.failureKinds || 'none'}), ${result.storedUnacknowledged} of them stored all the same`);
+      console.log(`  unacknowledged but stored: ${result.unacknowledgedDeliveries} deliveries of them, each once`);
       console.log(`  queues: ${result.queuesChecked} checked in full, ${result.deliveries} deliveries, ${result.lost} lost and re-registered`);
       console.log(`  scheduled: ${result.scheduledOnce}/${scheduled.length} delivered exactly once; topic deletion ${topicDeleted ? 'finished' : 'DID NOT FINISH'}`);
       for (const problem of result.problems.slice(0, 20)) console.log(`  BROKEN: ${problem}`);
@@ -372,6 +393,7 @@ async function main() {
         step,
         String(result.acked),
         String(result.failed),
+        String(result.storedUnacknowledged),
         result.failureKinds || '-',
         `${result.queuesChecked}/${pollers.length}`,
         String(result.lost),
@@ -389,7 +411,7 @@ async function main() {
     agent.destroy();
     await system.stop().catch(() => undefined);
   }
-  const header = ['step', 'acked', 'failed', 'failures', 'queues in full', 'queues lost', 'scheduled once', 'topic deleted', 'took', 'promises'];
+  const header = ['step', 'acked', 'failed', 'failed but stored', 'failures', 'queues in full', 'queues lost', 'scheduled once', 'topic deleted', 'took', 'promises'];
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
   const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ');
   console.log(`\n${line(header)}\n${table.map(line).join('\n')}`);
@@ -419,9 +441,15 @@ async function main() {
     for (const s of failed) {
       const kind = s.status === 0 ? `cut: ${s.error}` : `${s.status} ${s.code ?? ''}`.trim();
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-      const documented = s.status === 503 || (s.status === 0 && step === 'kill' && s.error !== 'timeout') || (step === 'deps' && [0, 503].includes(s.status));
+      const documented = s.status === 503 || (s.status === 0 && (step === 'kill' || step === 'outbox') && s.error !== 'timeout') || (step === 'deps' && [0, 503].includes(s.status));
       if (step === 'roll' || !documented) problems.push(`send ${s.seq} failed: ${s.status} ${s.code ?? ''} ${s.error ?? ''} ${s.requestId ?? ''}`.trim());
     }
+    // Failed sends whose message was stored all the same (the replica died after the commit).
+    const storedUnacknowledged = failed.flatMap((s) => {
+      const ids = byContent.get(s.content) ?? [];
+      return ids.length === 1 ? [{ ...s, id: ids[0] }] : [];
+    });
+    let unacknowledgedDeliveries = 0;
     let queuesChecked = 0;
     let deliveries = 0;
     let lost = 0;
@@ -457,6 +485,11 @@ async function main() {
           if (!seen.has(s.id!)) problems.push(`queue ${queue.queueId} never got acknowledged message ${s.seq} (id ${s.id})`);
           else deliveries++;
         }
+        for (const s of storedUnacknowledged) {
+          if (s.recipients !== 'channel' && s.recipients !== poller.userId) continue;
+          if (!seen.has(s.id)) problems.push(`queue ${queue.queueId} never got message ${s.seq} (id ${s.id}), stored though its send failed`);
+          else unacknowledgedDeliveries++;
+        }
       }
     }
     let scheduledOnce = 0;
@@ -466,7 +499,7 @@ async function main() {
       else problems.push(`scheduled "${content}" delivered ${count} times`);
     }
     const failureKinds = [...kinds].map(([kind, n]) => `${n}× ${kind}`).join(', ');
-    return { problems, acked: acked.length, failed: failed.length, failureKinds, queuesChecked, deliveries, lost, scheduledOnce };
+    return { problems, acked: acked.length, failed: failed.length, storedUnacknowledged: storedUnacknowledged.length, unacknowledgedDeliveries, failureKinds, queuesChecked, deliveries, lost, scheduledOnce };
   }
 }
 
