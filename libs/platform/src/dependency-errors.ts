@@ -1,4 +1,4 @@
-/** Error codes of a dependency that is down or going away: sockets, Postgres (class 08, 57P0x), Prisma's connection errors. */
+/** Error codes of a dependency that is down, going away or full: sockets, Postgres (class 08, 57P0x, 53300), Prisma's connection errors. */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -8,6 +8,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '53300', // too_many_connections: every connection slot taken (the others' pools); retrying may find one
   '08000',
   '08001',
   '08003',
@@ -19,7 +20,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|Connection is closed|connect ECONNREFUSED|database system is (starting up|shutting down)|MaxRetriesPerRequest|Stream isn't writeable|Can't reach database server/i;
+  /Connection terminated|Connection is closed|connect ECONNREFUSED|database system is (starting up|shutting down)|MaxRetriesPerRequest|Stream isn't writeable|Can't reach database server|too many clients already/i;
 
 /**
  * Whether a failure means Postgres, Redis or NATS is unreachable (a restart, a network cut)
