@@ -100,6 +100,19 @@ export class EventOutbox implements BeforeApplicationShutdown {
   }
 
   /**
+   * `work` in one transaction with the events it answers written in it, published after the
+   * commit: what a use case that changes data and announces it calls.
+   */
+  async run<T>(work: (tx: Queryable) => Promise<{ value: T; events: OutboxEvent[] }>, requestId?: string): Promise<T> {
+    const { value, staged } = await this.pg.transaction(async (tx) => {
+      const done = await work(tx);
+      return { value: done.value, staged: await this.stage(tx, done.events) };
+    });
+    await this.publish(staged, requestId);
+    return value;
+  }
+
+  /**
    * The rows a statement wrote from `drafts` (in order), given the ids it answered and the id it
    * spliced into the drafts that have a tail.
    */

@@ -53,8 +53,8 @@ export class MessageFlagsRepository {
   }
 
   /** A row for a message the user reads through its channel's history (Zulip's historical UserMessage). */
-  async insertHistorical(userId: number, messageId: number, flags: number): Promise<void> {
-    await this.pg.run(insertHistoricalRow, userId, messageId, flags);
+  async insertHistorical(userId: number, messageId: number, flags: number, tx: Tx = this.pg): Promise<void> {
+    await tx.run(insertHistoricalRow, userId, messageId, flags);
   }
 
   /** Who is told of an action on these messages, with their flags on `messageId` (null without a row). */
@@ -98,18 +98,18 @@ export class MessageFlagsRepository {
   }
 
   /** Sets (`add`) or clears one flag bit on the user's rows of these messages; the ids of those that changed. */
-  async changeFlag(op: 'add' | 'remove', userId: number, messageIds: number[], bit: number): Promise<number[]> {
-    return (await this.pg.run(op === 'add' ? setMessageFlag : clearMessageFlag, userId, messageIds, bit)).map((row) => row.messageId);
+  async changeFlag(op: 'add' | 'remove', userId: number, messageIds: number[], bit: number, tx: Tx = this.pg): Promise<number[]> {
+    return (await tx.run(op === 'add' ? setMessageFlag : clearMessageFlag, userId, messageIds, bit)).map((row) => row.messageId);
   }
 
   /** Marks every unread message of the user read; the ids of those. */
-  async markAllRead(userId: number): Promise<number[]> {
-    return (await this.pg.run(markAllRead, userId)).map((row) => row.messageId);
+  async markAllRead(userId: number, tx: Tx = this.pg): Promise<number[]> {
+    return (await tx.run(markAllRead, userId)).map((row) => row.messageId);
   }
 
   /** Marks the user's unread messages of one channel read; the ids of those. */
-  async markChannelRead(userId: number, streamId: number): Promise<number[]> {
-    return (await this.pg.run(markChannelRead, userId, streamId)).map((row) => row.messageId);
+  async markChannelRead(userId: number, streamId: number, tx: Tx = this.pg): Promise<number[]> {
+    return (await tx.run(markChannelRead, userId, streamId)).map((row) => row.messageId);
   }
 
   /** Marks the user's unread messages from `senderId` read (after muting them); the ids of those. */

@@ -161,8 +161,8 @@ export class MessagesRepository {
   }
 
   /** Deletes one message (its rows and reactions go with it); the channel's new first message when it moved, null when the message was gone. */
-  async deleteOne(messageId: number): Promise<{ firstMessageId: number | null; moved: boolean } | null> {
-    return (await this.pg.run(deleteOneMessage, messageId))[0] ?? null;
+  async deleteOne(messageId: number, tx: Tx = this.pg): Promise<{ firstMessageId: number | null; moved: boolean } | null> {
+    return (await tx.run(deleteOneMessage, messageId))[0] ?? null;
   }
 
   /** Where a message was sent (the `with` operator's conversation). */

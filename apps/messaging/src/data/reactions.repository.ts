@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Tx } from './transactions';
 import { PgService } from '@teamchat/db';
 import { deleteReaction, insertReaction, reactionsOfMessages } from './reactions.sql';
 
@@ -21,12 +22,12 @@ export class ReactionsRepository {
   }
 
   /** Adds a reaction; false when the user already reacted with that emoji. */
-  async add(messageId: number, userId: number, name: string, code: string, type: string): Promise<boolean> {
-    return (await this.pg.run(insertReaction, messageId, userId, name, code, type)).length > 0;
+  async add(messageId: number, userId: number, name: string, code: string, type: string, tx: Tx = this.pg): Promise<boolean> {
+    return (await tx.run(insertReaction, messageId, userId, name, code, type)).length > 0;
   }
 
   /** Removes a user's reaction; its name, null when there was none. */
-  async remove(messageId: number, userId: number, code: string, type: string): Promise<string | null> {
-    return (await this.pg.run(deleteReaction, messageId, userId, code, type))[0]?.emojiName ?? null;
+  async remove(messageId: number, userId: number, code: string, type: string, tx: Tx = this.pg): Promise<string | null> {
+    return (await tx.run(deleteReaction, messageId, userId, code, type))[0]?.emojiName ?? null;
   }
 }

@@ -55,8 +55,8 @@ export class TopicsRepository {
   }
 
   /** Removes a user's policy of a topic (back to inherit); false when there was none. */
-  async clearVisibility(userId: number, streamId: number, topic: string): Promise<boolean> {
-    return (await this.pg.run(clearTopicVisibility, userId, streamId, topic)).length > 0;
+  async clearVisibility(userId: number, streamId: number, topic: string, tx: Tx = this.pg): Promise<boolean> {
+    return (await tx.run(clearTopicVisibility, userId, streamId, topic)).length > 0;
   }
 
   /** A whole topic moved: its policies move with it; each user's policy, now in the new topic. */

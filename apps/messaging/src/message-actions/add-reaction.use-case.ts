@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isGuestRole } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { ReactionsRepository } from '../data/reactions.repository';
@@ -24,7 +24,7 @@ export class AddReaction {
     private readonly flags: MessageFlagsRepository,
     private readonly messages: ActedMessages,
     private readonly emoji: ReactionEmoji,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
@@ -37,16 +37,15 @@ export class AddReaction {
     }
     if (!existing.some((r) => r.emojiCode === code && r.reactionType === type)) await this.emoji.check(realm.id, params.emoji_name, code, type);
 
-    if (message.flags === null && !isGuestRole(caller.role)) {
-      await this.flags.insertHistorical(caller.id, message.id, Flag.read | Flag.historical);
-    }
-    const added = await this.reactions.add(message.id, caller.id, params.emoji_name, code, type);
-    if (!added) throw badRequest('Reaction already exists.'); // a concurrent request added it first
     const audience = await this.messages.audience([message.id], message);
-    await this.events.publishAll(
-      [reactionEvent(realm.id, audience.map((u) => u.id), 'add', caller, message.id, { name: params.emoji_name, code, type })],
-      requestId,
-    );
-    return {};
+    return this.outbox.run(async (tx) => {
+      if (message.flags === null && !isGuestRole(caller.role)) {
+        await this.flags.insertHistorical(caller.id, message.id, Flag.read | Flag.historical, tx);
+      }
+      const added = await this.reactions.add(message.id, caller.id, params.emoji_name, code, type, tx);
+      if (!added) throw badRequest('Reaction already exists.'); // a concurrent request added it first
+      const event = reactionEvent(realm.id, audience.map((u) => u.id), 'add', caller, message.id, { name: params.emoji_name, code, type });
+      return { value: {}, events: [event] };
+    }, requestId);
   }
 }

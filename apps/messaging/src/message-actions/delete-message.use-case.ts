@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { MessagesRepository } from '../data/messages.repository';
 import { firstMessageChangedEvent } from '../topics/topic-events';
@@ -23,7 +23,7 @@ export class DeleteMessage {
     private readonly messageRows: MessagesRepository,
     private readonly messages: ActedMessages,
     private readonly permissions: ActionPermissions,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
@@ -39,13 +39,14 @@ export class DeleteMessage {
     }
 
     const audience = (await this.messages.audience([message.id], message)).map((u) => u.id).sort((a, b) => a - b);
-    const deleted = await this.messageRows.deleteOne(message.id);
-    if (!deleted) throw badRequest('Invalid message(s)'); // deleted meanwhile
-    const events = [messagesDeletedEvent(realm.id, audience, { messageIds: [message.id], streamId: message.streamId, topic: message.topic })];
-    if (deleted.moved && message.streamId !== null) {
-      events.push(firstMessageChangedEvent(realm.id, audience, { id: message.streamId, name: message.channelName ?? '' }, deleted.firstMessageId));
-    }
-    await this.events.publishAll(events, requestId);
-    return {};
+    return this.outbox.run(async (tx) => {
+      const deleted = await this.messageRows.deleteOne(message.id, tx);
+      if (!deleted) throw badRequest('Invalid message(s)'); // deleted meanwhile
+      const events = [messagesDeletedEvent(realm.id, audience, { messageIds: [message.id], streamId: message.streamId, topic: message.topic })];
+      if (deleted.moved && message.streamId !== null) {
+        events.push(firstMessageChangedEvent(realm.id, audience, { id: message.streamId, name: message.channelName ?? '' }, deleted.firstMessageId));
+      }
+      return { value: {}, events };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { ReactionsRepository } from '../data/reactions.repository';
 import { ActedMessages } from './acted-message';
@@ -19,20 +19,18 @@ export class RemoveReaction {
     private readonly reactions: ReactionsRepository,
     private readonly messages: ActedMessages,
     private readonly emoji: ReactionEmoji,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: Command): Promise<Record<string, never>> {
     const caller = user;
     const message = await this.messages.readable(realm, caller, params.message_id);
     const { code, type } = await this.emoji.resolve(realm.id, params.emoji_name, params.emoji_code, this.emoji.typeOf(params.reaction_type) ?? 'unicode_emoji');
-    const removed = await this.reactions.remove(message.id, caller.id, code, type);
-    if (removed === null) throw badRequest("Reaction doesn't exist.");
     const audience = await this.messages.audience([message.id], message);
-    await this.events.publishAll(
-      [reactionEvent(realm.id, audience.map((u) => u.id), 'remove', caller, message.id, { name: removed, code, type })],
-      requestId,
-    );
-    return {};
+    return this.outbox.run(async (tx) => {
+      const removed = await this.reactions.remove(message.id, caller.id, code, type, tx);
+      if (removed === null) throw badRequest("Reaction doesn't exist.");
+      return { value: {}, events: [reactionEvent(realm.id, audience.map((u) => u.id), 'remove', caller, message.id, { name: removed, code, type })] };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { messagesReadEvent } from '../topics/topic-events';
@@ -14,12 +14,13 @@ import { messagesReadEvent } from '../topics/topic-events';
 export class MarkAllAsRead {
   constructor(
     private readonly flags: MessageFlagsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, requestId }: UserCommand<DecodedParams<typeof Messaging.markAllAsReadParams>>): Promise<{ complete: boolean }> {
-    const read = (await this.flags.markAllRead(user.id)).sort((a, b) => a - b);
-    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user.id, read)], requestId);
-    return { complete: true };
+    return this.outbox.run(async (tx) => {
+      const read = (await this.flags.markAllRead(user.id, tx)).sort((a, b) => a - b);
+      return { value: { complete: true }, events: read.length > 0 ? [messagesReadEvent(realm.id, user.id, read)] : [] };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
@@ -17,13 +17,14 @@ export class MarkChannelAsRead {
   constructor(
     private readonly flags: MessageFlagsRepository,
     private readonly channels: ChannelAccess,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.markChannelAsReadParams>>): Promise<Record<string, never>> {
     const { access } = await readableChannel(this.channels, realm.id, user, params.stream_id);
-    const read = (await this.flags.markChannelRead(user.id, access.channel.id)).sort((a, b) => a - b);
-    if (read.length > 0) await this.events.publishAll([messagesReadEvent(realm.id, user.id, read)], requestId);
-    return {};
+    return this.outbox.run(async (tx) => {
+      const read = (await this.flags.markChannelRead(user.id, access.channel.id, tx)).sort((a, b) => a - b);
+      return { value: {}, events: read.length > 0 ? [messagesReadEvent(realm.id, user.id, read)] : [] };
+    }, requestId);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type UserCommand, type Messaging } from '@teamchat/contracts';
-import { isStoredId } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, isStoredId } from '@teamchat/db';
 import { EMPTY_TOPIC_DISPLAY_NAME, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { MessageFlagsRepository, type FlaggableRow } from '../data/message-flags.repository';
 import { Flag } from './message-flags';
@@ -23,7 +22,7 @@ const SERVER_KEPT = new Set(['mentioned', 'stream_wildcard_mentioned', 'topic_wi
 export class UpdateMessageFlags {
   constructor(
     private readonly flags: MessageFlagsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>) {
@@ -46,17 +45,19 @@ export class UpdateMessageFlags {
       targets = rows.filter((row) => row.streamId === null || row.subscribed);
       for (const row of rows) if (row.streamId !== null && !row.subscribed) ignoredChannels.add(row.streamId);
     }
-    const changed = targets.length === 0 ? [] : await this.flags.changeFlag(op, userId, targets.map((row) => row.messageId), bit);
-    const messages = changed.sort((a, b) => a - b);
-
-    if (messages.length > 0) {
-      const byId = new Map(rows.map((row) => [row.messageId, row]));
-      const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
-      if (op === 'remove' && flag === 'read') {
-        event.message_details = Object.fromEntries(messages.map((id) => [String(id), messageDetails(byId.get(id)!, userId)]));
-      }
-      await this.events.publishAll([{ def: MessagingEvents.messageFlagsChanged, payload: { realmId, users: [userId], event: event as { type: string } } }], requestId);
-    }
+    const messages =
+      targets.length === 0
+        ? []
+        : await this.outbox.run(async (tx) => {
+            const changed = (await this.flags.changeFlag(op, userId, targets.map((row) => row.messageId), bit, tx)).sort((a, b) => a - b);
+            if (changed.length === 0) return { value: changed, events: [] };
+            const byId = new Map(rows.map((row) => [row.messageId, row]));
+            const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false };
+            if (op === 'remove' && flag === 'read') {
+              event.message_details = Object.fromEntries(changed.map((id) => [String(id), messageDetails(byId.get(id)!, userId)]));
+            }
+            return { value: changed, events: [{ def: MessagingEvents.messageFlagsChanged, payload: { realmId, users: [userId], event: event as { type: string } } }] };
+          }, requestId);
     return { messages, ignored_because_not_subscribed_channels: [...ignoredChannels].sort((a, b) => a - b) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import type { UserCommand, AuthUser, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
@@ -34,7 +34,7 @@ export class UpdateUserTopic {
     private readonly topics: TopicsRepository,
     private readonly channelRows: ChannelsRepository,
     private readonly channels: ChannelAccess,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.updateUserTopicParams>>): Promise<Record<string, never>> {
@@ -50,15 +50,16 @@ export class UpdateUserTopic {
       // Zulip's access_stream_to_remove_visibility_policy_by_id: any channel of the organization.
       const exists = isStoredId(streamId) && (await this.channelRows.existsInRealm(streamId, realmId));
       if (!exists) throw badRequest('Invalid channel ID');
-      if (!(await this.topics.clearVisibility(user.id, streamId, topic))) return {};
     } else {
       const access = await this.channels.readable(realmId, user, streamId);
       if (!access) throw badRequest('Invalid channel ID');
       const current = await this.topics.visibilityOf(user.id, streamId, topic);
       if (current?.policy === policy) return {};
-      await this.topics.setVisibility(user.id, streamId, topic, policy);
     }
-    await this.events.publishAll([userTopicChangedEvent(realmId, user.id, streamId, topic, policy, new Date())], change.requestId);
-    return {};
+    return this.outbox.run(async (tx) => {
+      if (policy !== VisibilityPolicy.INHERIT) await this.topics.setVisibility(user.id, streamId, topic, policy, tx);
+      else if (!(await this.topics.clearVisibility(user.id, streamId, topic, tx))) return { value: {}, events: [] };
+      return { value: {}, events: [userTopicChangedEvent(realmId, user.id, streamId, topic, policy, new Date())] };
+    }, change.requestId);
   }
 }
