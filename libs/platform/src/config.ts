@@ -153,6 +153,13 @@ export const configSchema = z.object({
   ENABLE_GRAVATAR: bool(true),
   AVATAR_SALT: z.string().default('teamchat-avatar-salt'),
   AVATAR_CHANGES_DISABLED: bool(false),
+  /**
+   * Video calls (Zulip's JITSI_SERVER_URL, BIG_BLUE_BUTTON_URL, BIG_BLUE_BUTTON_SECRET): the
+   * server's Jitsi Meet (empty: none), and BigBlueButton, offered only when both are set.
+   */
+  JITSI_SERVER_URL: z.union([z.literal(''), z.string().url()]).default('https://meet.jit.si'),
+  BIG_BLUE_BUTTON_URL: z.union([z.literal(''), z.string().url()]).default(''),
+  BIG_BLUE_BUTTON_SECRET: z.string().default(''),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
 

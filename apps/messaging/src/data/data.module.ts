@@ -16,6 +16,7 @@ import { MessageFlagsRepository } from './message-flags.repository';
 import { MessagesRepository } from './messages.repository';
 import { ReactionsRepository } from './reactions.repository';
 import { RealmsReadonlyRepository } from './realms.readonly.repository';
+import { SubmessagesRepository } from './submessages.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { TopicsRepository } from './topics.repository';
 import { Transactions } from './transactions';
@@ -30,6 +31,7 @@ const REPOSITORIES = [
   MessagesRepository,
   MessageFlagsRepository,
   ReactionsRepository,
+  SubmessagesRepository,
   TopicsRepository,
   DirectMessageGroupsRepository,
   EditHistoryRepository,

@@ -4,6 +4,7 @@ import {
   clearMessageFlag,
   flaggableMessages,
   insertHistoricalRow,
+  messageHolders,
   markAllRead,
   markChannelRead,
   markSenderRead,
@@ -60,6 +61,11 @@ export class MessageFlagsRepository {
   /** Who is told of an action on these messages, with their flags on `messageId` (null without a row). */
   audience(messageIds: number[], messageId: number, streamId: number | null): Promise<{ userId: number; flags: number | null }[]> {
     return this.pg.run(messagesAudience, messageIds, messageId, streamId);
+  }
+
+  /** Who received the message (has a row for it), in id order. */
+  async holders(messageId: number): Promise<number[]> {
+    return (await this.pg.run(messageHolders, messageId)).map((row) => row.userId);
   }
 
   /** After a content edit: each recipient's mention bits (`clearBits` cleared first) as the new content says. */

@@ -188,3 +188,9 @@ export const readReceipts = statement<{ userId: number }, [messageId: number, vi
                        WHERE (mu.user_id = $2 AND mu.muted_user_id = um.user_id) OR (mu.user_id = um.user_id AND mu.muted_user_id = $2))
     ORDER BY um.user_id`,
 );
+
+/** Everyone who has a row for the message (Zulip's UserMessage rows): who received it. */
+export const messageHolders = statement<{ userId: number }, [messageId: number]>(
+  'messaging.message_holders',
+  `SELECT user_id AS "userId" FROM user_messages WHERE message_id = $1 ORDER BY user_id`,
+);

@@ -114,7 +114,7 @@ export class MessagesRepository {
    * message) in one statement, answering the topic's state before it. With a scheduled message's id, a key
    * already used inserts nothing: then null.
    */
-  async insert(message: NewMessage, scheduledMessageId: number | null): Promise<InsertedMessageRow | null> {
+  async insert(message: NewMessage, scheduledMessageId: number | null, tx: Tx = this.pg): Promise<InsertedMessageRow | null> {
     const m = message;
     const values = [
       m.realmId,
@@ -136,7 +136,7 @@ export class MessagesRepository {
       m.events.map((e) => e.tail),
     ] as const;
     // The keyed statement only when there is a key: an ordinary send's statement is unchanged.
-    const [saved] = scheduledMessageId === null ? await this.pg.run(insertMessage, ...values) : await this.pg.run(insertKeyedMessage, ...values, scheduledMessageId);
+    const [saved] = scheduledMessageId === null ? await tx.run(insertMessage, ...values) : await tx.run(insertKeyedMessage, ...values, scheduledMessageId);
     return saved ?? null;
   }
 

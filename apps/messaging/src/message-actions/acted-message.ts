@@ -8,8 +8,9 @@ import { DirectMessageGroupsRepository } from '../data/direct-message-groups.rep
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { MessagesRepository, type ActionableMessageRow } from '../data/messages.repository';
 import { ReactionsRepository } from '../data/reactions.repository';
+import { SubmessagesRepository } from '../data/submessages.repository';
 import { flagNames } from '../messages/message-flags';
-import { toMessageRecord } from '../messages/message-record';
+import { submessagesByMessage, toMessageRecord } from '../messages/message-record';
 
 export type Reaction = Messaging.MessageRecord['reactions'][number];
 
@@ -24,6 +25,7 @@ export class ActedMessages {
     private readonly messages: MessagesRepository,
     private readonly flags: MessageFlagsRepository,
     private readonly reactionRows: ReactionsRepository,
+    private readonly submessageRows: SubmessagesRepository,
     private readonly channels: ChannelsRepository,
     private readonly dmGroups: DirectMessageGroupsRepository,
     private readonly profiles: MemberProfiles,
@@ -63,10 +65,11 @@ export class ActedMessages {
     row: ActionableMessageRow,
     options: { applyMarkdown: boolean; allowEmptyTopic: boolean },
   ): Promise<Messaging.MessageRecord & { flags: string[] }> {
-    const [channels, groups, reactions] = await Promise.all([
+    const [channels, groups, reactions, submessages] = await Promise.all([
       row.streamId !== null ? this.channels.names([row.streamId]) : [],
       row.dmGroupId !== null ? this.dmGroups.byIds([row.dmGroupId]) : [],
       this.reactions([row.id]),
+      this.submessageRows.ofMessages([row.id]),
     ]);
     const profiles = await this.profiles.of(realm.host, [row.senderId, ...groups.flatMap((group) => group.memberIds)]);
     const record = toMessageRecord(row, {
@@ -78,6 +81,7 @@ export class ActedMessages {
       clientGravatar: false,
       allowEmptyTopic: options.allowEmptyTopic,
       reactions,
+      submessages: submessagesByMessage(submessages),
     });
     return { ...record, flags: row.flags === null ? ['read', 'historical'] : flagNames(row.flags) };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
-import { isAdminRole, isGuestRole } from '@teamchat/zulip';
+import { badRequest, isAdminRole, isGuestRole } from '@teamchat/zulip';
 import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import type { ActionableMessageRow } from '../data/messages.repository';
 import { RealmsReadonlyRepository, type RealmEditSettingsRow } from '../data/realms.readonly.repository';
@@ -52,5 +52,23 @@ export class ActionPermissions {
 export const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
 /** Whether more than `limitSeconds` (plus the buffer) passed since `sent`; a null limit never passes. */
-export const pastLimit = (sent: Date, limitSeconds: number | null, now = Date.now()): boolean =>
-  limitSeconds !== null && now - sent.getTime() > (limitSeconds + EDIT_LIMIT_BUFFER_SECONDS) * 1000;
+export const pastLimit = (sent: Date, limitSeconds: number | null, now = Date.now(), bufferSeconds = EDIT_LIMIT_BUFFER_SECONDS): boolean =>
+  limitSeconds !== null && now - sent.getTime() > (limitSeconds + bufferSeconds) * 1000;
+
+/**
+ * Zulip's validate_user_can_edit_message: editing on in the organization, the caller the
+ * message's sender, within the organization's limit (plus `bufferSeconds`: an edit's request
+ * gets Zulip's buffer, the typing notification before it none).
+ */
+export function checkContentEditable(
+  settings: Pick<RealmEditSettingsRow, 'allowMessageEditing' | 'editLimitSeconds'>,
+  message: { senderId: number; dateSent: Date },
+  callerId: number,
+  bufferSeconds = EDIT_LIMIT_BUFFER_SECONDS,
+): void {
+  if (!settings.allowMessageEditing) throw badRequest('Your organization has turned off message editing');
+  if (message.senderId !== callerId) throw badRequest("You don't have permission to edit this message");
+  if (pastLimit(message.dateSent, settings.editLimitSeconds, Date.now(), bufferSeconds)) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}

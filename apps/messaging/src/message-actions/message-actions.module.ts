@@ -31,6 +31,6 @@ import { UpdateMessage } from './update-message.use-case';
     RemoveReaction,
     RenderMessage,
   ],
-  exports: [ActedMessages],
+  exports: [ActedMessages, ActionPermissions],
 })
 export class MessageActionsModule {}

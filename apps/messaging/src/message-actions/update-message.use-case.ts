@@ -20,7 +20,7 @@ import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
 import { messagesDeletedEvent, outgoing, type OutgoingEvent } from '../core/outgoing-events';
 import { ActedMessages } from './acted-message';
-import { ActionPermissions, pastLimit } from './action-permissions';
+import { ActionPermissions, checkContentEditable, pastLimit } from './action-permissions';
 import { ContentRenderer } from '../core/content-renderer';
 import type { EditHistoryEntry } from './edit-history';
 import { MoveNotices } from './move-notices';
@@ -137,9 +137,7 @@ export class UpdateMessage {
     const plan: Plan = {};
 
     if (params.content !== undefined) {
-      if (!settings.allowMessageEditing) throw badRequest('Your organization has turned off message editing');
-      if (message.senderId !== caller.id) throw badRequest("You don't have permission to edit this message");
-      if (pastLimit(message.dateSent, settings.editLimitSeconds)) throw badRequest('The time limit for editing this message has passed');
+      checkContentEditable(settings, message, caller.id);
     }
 
     if (params.topic !== undefined) {

@@ -5,9 +5,10 @@ import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelsRepository } from '../data/channels.repository';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
 import { ReactionsRepository } from '../data/reactions.repository';
+import { SubmessagesRepository } from '../data/submessages.repository';
 import { MemberProfiles } from '../core/member-profiles';
 import { flagNames } from './message-flags';
-import { toMessageRecord } from './message-record';
+import { submessagesByMessage, toMessageRecord } from './message-record';
 import { normalizeNarrow } from './narrow';
 import { NEWEST_ANCHOR, NarrowQuery, type NarrowRow, type Scope } from './narrow-query';
 
@@ -29,6 +30,7 @@ export class GetMessages {
     private readonly channels: ChannelsRepository,
     private readonly dmGroups: DirectMessageGroupsRepository,
     private readonly reactionRows: ReactionsRepository,
+    private readonly submessageRows: SubmessagesRepository,
     private readonly narrows: NarrowQuery,
     private readonly profiles: MemberProfiles,
   ) {}
@@ -80,11 +82,13 @@ export class GetMessages {
   private async records({ realm, params }: Command, scope: Scope, rows: NarrowRow[]): Promise<MessagesPage['messages']> {
     const channelIds = [...new Set(rows.flatMap((row) => (row.streamId !== null ? [row.streamId] : [])))];
     const groupIds = [...new Set(rows.flatMap((row) => (row.dmGroupId !== null ? [row.dmGroupId] : [])))];
-    const [channels, groups, matches, reactionRows] = await Promise.all([
+    const [channels, groups, matches, reactionRows, submessageRows] = await Promise.all([
       this.channels.names(channelIds),
       this.dmGroups.byIds(groupIds),
       scope.search !== undefined ? this.narrows.highlights(rows.map((row) => row.id), scope.search) : undefined,
       this.reactionRows.ofMessages(rows.map((row) => row.id)),
+      // Widgets' submessages: one statement for the page.
+      this.submessageRows.ofMessages(rows.map((row) => row.id)),
     ]);
     const reactions = new Map<number, Messaging.MessageRecord['reactions']>();
     for (const r of reactionRows) {
@@ -102,6 +106,7 @@ export class GetMessages {
       clientGravatar: params.client_gravatar,
       allowEmptyTopic: params.allow_empty_topic_name,
       reactions,
+      submessages: submessagesByMessage(submessageRows),
     };
     return rows.map((row) => ({
       ...toMessageRecord(row, context),

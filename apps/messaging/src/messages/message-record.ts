@@ -14,6 +14,21 @@ export interface RecordContext {
   allowEmptyTopic: boolean;
   /** The messages' reactions, by message id (none when absent). */
   reactions?: Map<number, Messaging.MessageRecord['reactions']>;
+  /** The messages' submessages (widgets), by message id (none when absent). */
+  submessages?: Map<number, Messaging.MessageRecord['submessages']>;
+}
+
+/** Submessage rows as message records list them (Zulip's SubMessage.get_raw_db_rows), by message id. */
+export function submessagesByMessage(
+  rows: { id: number; messageId: number; senderId: number; msgType: string; content: string }[],
+): Map<number, Messaging.MessageRecord['submessages']> {
+  const byMessage = new Map<number, Messaging.MessageRecord['submessages']>();
+  for (const row of rows) {
+    const list = byMessage.get(row.messageId) ?? [];
+    list.push({ id: row.id, message_id: row.messageId, sender_id: row.senderId, msg_type: row.msgType, content: row.content });
+    byMessage.set(row.messageId, list);
+  }
+  return byMessage;
 }
 
 /** The stored columns a message record shows (edit and move times when read). */
@@ -53,7 +68,7 @@ export function toMessageRecord(message: StoredMessage, ctx: RecordContext): Mes
     topic_links: [],
     is_me_message: message.content.startsWith('/me '),
     reactions: ctx.reactions?.get(message.id) ?? [],
-    submessages: [],
+    submessages: ctx.submessages?.get(message.id) ?? [],
     sender_full_name: sender?.fullName ?? '',
     sender_email: sender?.email ?? '',
     sender_realm_str: ctx.realm.subdomain,

@@ -9,6 +9,7 @@ import { ChannelSendContexts } from './channel-send-contexts';
 import { AlertWordsCache } from '../alert-words/alert-words-cache';
 import { MutersCache } from '../muted-users/muters-cache';
 import { SendScheduledMessage } from './send-scheduled-message.use-case';
+import { StoredSenders } from './stored-senders';
 import { UpdateMessageFlags } from './update-message-flags.use-case';
 import { MarkAllAsRead } from './mark-all-as-read.use-case';
 import { MarkChannelAsRead } from './mark-channel-as-read.use-case';
@@ -28,6 +29,7 @@ import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.u
     GetMessages,
     CheckMessage,
     SendScheduledMessage,
+    StoredSenders,
     ReadableMessages,
     UpdateMessageFlags,
     MarkAllAsRead,
@@ -36,6 +38,6 @@ import { UpdateMessageFlagsForNarrow } from './update-message-flags-for-narrow.u
     UpdateMessageFlagsForNarrow,
     MessagesMatchNarrow,
   ],
-  exports: [SendScheduledMessage],
+  exports: [SendScheduledMessage, SendMessage, StoredSenders],
 })
 export class MessagesModule {}

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
 import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
+import type { StoredEvent } from '@teamchat/platform';
 import { ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom, channelFrom } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
 import type { MemberProfileRow } from '../data/member-profiles.readonly.repository';
 import { MessagesRepository } from '../data/messages.repository';
+import type { InsertedMessageRow } from '../data/messages.sql';
+import { SubmessagesRepository, type SubmessageRow } from '../data/submessages.repository';
 import { TopicsRepository } from '../data/topics.repository';
 import { Transactions } from '../data/transactions';
 import { MemberProfiles } from '../core/member-profiles';
@@ -18,7 +21,8 @@ import { contentFlags } from '../rendering/content-flags';
 import type { MentionEnv } from '../rendering/mentions';
 import { ContentRenderer } from '../core/content-renderer';
 import { Flag, flagNames } from './message-flags';
-import { toMessageRecord, type StoredMessage } from './message-record';
+import { submessagesByMessage, toMessageRecord, type StoredMessage } from './message-record';
+import { pythonJson, widgetOf } from '../widgets/widget-data';
 import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
@@ -82,6 +86,7 @@ export class SendMessage {
     private readonly renderer: ContentRenderer,
     private readonly alertWords: AlertWordsCache,
     private readonly muters: MutersCache,
+    private readonly submessages: SubmessagesRepository,
   ) {}
 
   async execute(command: Command): Promise<{ id: number; automatic_new_visibility_policy?: number }> {
@@ -181,39 +186,50 @@ export class SendMessage {
       dateSent: new Date(),
       ...contentFlags(content, renderedContent),
     };
-    const record = toMessageRecord(
-      { ...unsaved, id: 0, scheduledMessageId },
-      {
-        realm,
-        profiles,
-        channelNames: new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []),
-        dmMembers: new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []),
-        applyMarkdown: true,
-        clientGravatar: false,
-        allowEmptyTopic: true,
-      },
-    );
-    const announcements = [
-      {
-        def: MessagingEvents.messageSent,
-        payload: {
-          realmId: realm.id,
-          message: { ...record, id: NEW_MESSAGE_ID as unknown as number, raw_content: content },
-          recipients: delivery.recipientIds.map((id) => ({ id, flags: flagNames(flagsOf(id)) })),
-          senderGravatar: clientComputesAvatar(profiles.get(sender.id)?.avatarSource ?? ''),
-          publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
-          ...(params.queue_id !== undefined ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } } : {}),
+    const channelNames = new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []);
+    const dmMembers = new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []);
+    /** The message's events, given its id (or the outbox's placeholder for it) and its submessages. */
+    const announcementsOf = (id: number, submessages: SubmessageRow[]) => {
+      const record = toMessageRecord(
+        { ...unsaved, id, scheduledMessageId },
+        { realm, profiles, channelNames, dmMembers, applyMarkdown: true, clientGravatar: false, allowEmptyTopic: true, submessages: submessagesByMessage(submessages) },
+      );
+      return [
+        {
+          def: MessagingEvents.messageSent,
+          payload: {
+            realmId: realm.id,
+            message: { ...record, raw_content: content },
+            recipients: delivery.recipientIds.map((userId) => ({ id: userId, flags: flagNames(flagsOf(userId)) })),
+            senderGravatar: clientComputesAvatar(profiles.get(sender.id)?.avatarSource ?? ''),
+            publicChannel: delivery.channel ? !delivery.channel.inviteOnly : false,
+            ...(params.queue_id !== undefined ? { senderQueue: { userId: sender.id, queueId: params.queue_id, localId: params.local_id! } } : {}),
+          },
         },
-      },
-      ...attachmentLinks(realm.id, { senderId: sender.id, dateSent: unsaved.dateSent }, content),
-    ];
-    const drafts = announcements.map((event) => outboxDraft(event, NEW_MESSAGE_ID));
-    const saved = await this.messages.insert(
-      { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf), events: drafts },
-      scheduledMessageId,
-    );
-    if (!saved) return { id: null };
-    const announced = this.outbox.stored(drafts, saved.outboxIds, saved.id);
+        ...attachmentLinks(realm.id, { id, senderId: sender.id, dateSent: unsaved.dateSent }, content),
+      ];
+    };
+    const rows = { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf) };
+    // Zulip's do_widget_post_save_actions: only content starting /poll or /todo has a widget.
+    const widget = widgetOf(content);
+    let saved: InsertedMessageRow;
+    let announced: StoredEvent[];
+    if (!widget) {
+      const drafts = announcementsOf(NEW_MESSAGE_ID as unknown as number, []).map((event) => outboxDraft(event, NEW_MESSAGE_ID));
+      const row = await this.messages.insert({ ...rows, events: drafts }, scheduledMessageId);
+      if (!row) return { id: null };
+      [saved, announced] = [row, this.outbox.stored(drafts, row.outboxIds, row.id)];
+    } else {
+      // The widget's submessage needs the message's id, and the event both: one transaction.
+      const written = await this.transactions.run(async (tx) => {
+        const row = await this.messages.insert({ ...rows, events: [] }, scheduledMessageId, tx);
+        if (!row) return null;
+        const submessage = await this.submessages.add(row.id, sender.id, 'widget', pythonJson(widget), tx);
+        return { row, staged: await this.outbox.stage(tx, announcementsOf(row.id, [submessage])) };
+      });
+      if (!written) return { id: null };
+      [saved, announced] = [written.row, written.staged];
+    }
     const visibilityChanges = isChannel
       ? this.visibilityChanges(delivery, { policies: saved.topicPolicies, hasMessages: saved.topicHadMessages }, sender.id, mentions, profiles)
       : [];
@@ -364,15 +380,15 @@ export class SendMessage {
  * The attachments_linked event for the uploads service when the content links uploaded files
  * (a substring test first: most messages link none, and pay nothing more).
  */
-/** The attachments a new message links (its id the outbox placeholder, NEW_MESSAGE_ID). */
-function attachmentLinks(realmId: number, message: { senderId: number; dateSent: Date }, content: string) {
+/** The attachments a new message links. */
+function attachmentLinks(realmId: number, message: { id: number; senderId: number; dateSent: Date }, content: string) {
   if (!content.includes('/user_uploads/')) return [];
   const pathIds = linkedPathIds(content);
   if (pathIds.length === 0) return [];
   return [
     {
       def: MessagingEvents.attachmentsLinked,
-      payload: { realmId, messageId: NEW_MESSAGE_ID as unknown as number, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
+      payload: { realmId, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
     },
   ];
 }

@@ -57,6 +57,8 @@ export const MessagingEvents = {
   messageUpdated: defineEvent('messaging', 'message_updated', clientEventSchema),
   /** `reaction` add/remove events. */
   reactionChanged: defineEvent('messaging', 'reaction_changed', clientEventSchema),
+  /** `submessage` events: a widget's vote or change, to everyone who received the message. */
+  submessageAdded: defineEvent('messaging', 'submessage_added', clientEventSchema),
   /** `update_message_flags` events (read state). */
   messageFlagsChanged: defineEvent('messaging', 'message_flags_changed', clientEventSchema),
 };

@@ -12,3 +12,5 @@ export * from './default-channels';
 export * from './linkifiers';
 export * from './muted-users-alert-words';
 export * from './read-receipts-reports';
+export * from './widgets';
+export * from './subscription-changes';

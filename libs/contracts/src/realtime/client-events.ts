@@ -25,6 +25,13 @@ import {
   updateMessageFlagsRemoveEvent,
 } from './message-client-events';
 import {
+  remindersAddEvent,
+  remindersRemoveEvent,
+  submessageEvent,
+  typingEditMessageStartEvent,
+  typingEditMessageStopEvent,
+} from './widget-client-events';
+import {
   channelFolderAddEvent,
   channelFolderReorderEvent,
   channelFolderUpdateEvent,
@@ -67,6 +74,7 @@ export * from './message-client-events';
 export * from './channel-client-events';
 export * from './user-client-events';
 export * from './organization-config-client-events';
+export * from './widget-client-events';
 
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
@@ -127,6 +135,11 @@ export const clientEventSchema = apiSchema(
     realmLinkifiersEvent,
     realmPlaygroundsEvent,
     customProfileFieldsEvent,
+    remindersAddEvent,
+    remindersRemoveEvent,
+    submessageEvent,
+    typingEditMessageStartEvent,
+    typingEditMessageStopEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

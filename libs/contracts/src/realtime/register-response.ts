@@ -8,6 +8,7 @@ import { linkifierSchema, realmPlaygroundSchema } from '../messaging/linkifiers'
 import { userStatusSchema } from '../presence/status';
 import { legacyPresenceSchema, modernPresenceSchema } from '../presence/presence';
 import { scheduledMessageSchema } from '../scheduler/scheduled-messages';
+import { reminderSchema } from '../scheduler/reminders';
 import { pushDeviceStateSchema } from '../push/devices';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { userSchema } from '../users-groups/users';
@@ -285,12 +286,14 @@ export const registerResponseSchema = apiSchema(
     realm_domains: z.array(z.object({ domain: z.string(), allow_subdomains: z.boolean() })).optional(),
     onboarding_steps: z.array(z.object({ type: z.string(), name: z.string() })).optional(),
     navigation_tour_video_url: z.string().nullable().optional(),
-    reminders: z.array(z.unknown()).optional(),
     has_zoom_token: z.boolean().optional(),
 
     // `scheduled_messages` (scheduler).
     /** The caller's undelivered scheduled messages, failed ones included, earliest first. */
     scheduled_messages: z.array(scheduledMessageSchema).optional(),
+    // `reminders` (scheduler).
+    /** The caller's undelivered reminders, failed ones included, earliest first. */
+    reminders: z.array(reminderSchema).optional(),
     // `push_device` (push).
     /** By push account ID: the caller's E2EE push devices and their registration status. */
     push_devices: z.record(z.string().regex(/^-?[0-9]+$/), pushDeviceStateSchema).optional(),

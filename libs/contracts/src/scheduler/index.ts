@@ -1,2 +1,3 @@
 export * from './scheduled-messages';
 export * from './events';
+export * from './reminders';

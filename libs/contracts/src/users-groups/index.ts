@@ -11,3 +11,4 @@ export * from './system-bots';
 export * from './custom-emoji';
 export * from './avatars';
 export * from './profile-fields';
+export * from './video-calls';
