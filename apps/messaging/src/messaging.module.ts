@@ -23,6 +23,7 @@ import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
 import { Unsubscribe } from './channels/unsubscribe.use-case';
 import { UpdateSubscriptionProperties } from './channels/update-subscription-properties.use-case';
+import { UpdateSubscriptions } from './channels/update-subscriptions.use-case';
 import { ChannelFoldersModule } from './channel-folders/channel-folders.module';
 import { MessagingCoreModule } from './core/core.module';
 import { DraftsModule } from './drafts/drafts.module';
@@ -51,6 +52,7 @@ import { WidgetsModule } from './widgets/widgets.module';
     ListSubscriptions,
     ListChannels,
     UpdateSubscriptionProperties,
+    UpdateSubscriptions,
     ChannelPermissions,
     GetChannel,
     UpdateChannel,

@@ -12,14 +12,20 @@ import { ScheduledMessageEvents } from './scheduled-messages/scheduled-message-e
 import { ScheduledMessagesHandler } from './scheduled-messages/scheduled-messages.handler';
 import { ScheduledMessagesRepository } from './data/scheduled-messages.repository';
 import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-message.use-case';
+import { DeliverReminder } from './delivery/deliver-reminder.use-case';
+import { CreateReminder } from './reminders/create-reminder.use-case';
+import { DeleteReminder } from './reminders/delete-reminder.use-case';
+import { ListReminders } from './reminders/list-reminders.use-case';
+import { ReminderEvents } from './reminders/reminder-events';
+import { RemindersHandler } from './reminders/reminders.handler';
 
 /**
- * The scheduler service: scheduled messages (`scheduled_messages`) and their delivery worker,
+ * The scheduler service: scheduled messages and reminders (`scheduled_messages`) and their delivery worker,
  * which runs in every replica (BullMQ queue `scheduled-delivery`).
  */
 @Module({
   imports: [DbModule],
-  controllers: [ScheduledMessagesHandler],
+  controllers: [ScheduledMessagesHandler, RemindersHandler],
   providers: [
     ScheduledMessagesRepository,
     ScheduledMessageEvents,
@@ -32,6 +38,11 @@ import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-me
     DeliverScheduledMessage,
     RecoverDeliveries,
     FailureNotice,
+    ReminderEvents,
+    CreateReminder,
+    ListReminders,
+    DeleteReminder,
+    DeliverReminder,
   ],
 })
 export class SchedulerModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { VideoCallsModule } from './video-calls/video-calls.module';
 import { MailQueue, MailWorker, Mailer } from '@teamchat/platform';
 import { DataModule } from './data/data.module';
 import { RegisterStateModule } from './register/register-state.module';
@@ -45,7 +46,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
 
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
-  imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule],
+  imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule, VideoCallsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
   providers: [
     UpdateSettings,

@@ -169,7 +169,6 @@ export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown
   default_stream_groups: () => ({ realm_default_stream_groups: [] }),
   realm_domains: () => ({ realm_domains: [] }),
   onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
-  reminders: () => ({ reminders: [] }),
   video_calls: () => ({ has_zoom_token: false }),
 };
 

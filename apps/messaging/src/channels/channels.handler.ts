@@ -12,6 +12,7 @@ import { ListSubscriptions } from './list-subscriptions.use-case';
 import { Subscribe } from './subscribe.use-case';
 import { Unsubscribe } from './unsubscribe.use-case';
 import { UpdateSubscriptionProperties } from './update-subscription-properties.use-case';
+import { UpdateSubscriptions } from './update-subscriptions.use-case';
 
 @Controller()
 export class ChannelsHandler {
@@ -26,6 +27,7 @@ export class ChannelsHandler {
     private readonly getSubscribersUseCase: GetChannelSubscribers,
     private readonly getSubscriptionStatusUseCase: GetSubscriptionStatus,
     private readonly getEmailAddressUseCase: GetChannelEmailAddress,
+    private readonly updateSubscriptionsUseCase: UpdateSubscriptions,
   ) {}
 
   @CommandHandler(Messaging.createChannel)
@@ -76,5 +78,10 @@ export class ChannelsHandler {
   @CommandHandler(Messaging.updateSubscriptionProperties)
   updateProperties(@Payload() payload: PayloadOf<typeof Messaging.updateSubscriptionProperties>) {
     return this.updatePropertiesUseCase.execute(payload);
+  }
+
+  @CommandHandler(Messaging.updateSubscriptions)
+  updateSubscriptions(@Payload() payload: PayloadOf<typeof Messaging.updateSubscriptions>) {
+    return this.updateSubscriptionsUseCase.execute(payload);
   }
 }

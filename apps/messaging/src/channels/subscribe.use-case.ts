@@ -104,6 +104,8 @@ export class Subscribe {
       throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
     }
 
+    // A color asked for (PATCH /users/me/subscriptions' `add`) is the new subscription's.
+    const colors = new Map(input.channels.flatMap((r) => (r.color !== undefined ? [[r.name.toLowerCase(), r.color] as const] : [])));
     const creationSettings = toCreate.length > 0 ? await this.creation.settings(realmId, options) : {};
     const audience = await this.users.activeUsers(realmId);
     const transaction = this.transactions.runCold(async (tx) => {
@@ -126,7 +128,7 @@ export class Subscribe {
           const target = active.has(channel.id) ? already : subscribed;
           (target[String(principal.id)] ??= []).push(channel.name);
           if (active.has(channel.id)) continue;
-          const color = CHANNEL_COLORS[colorIndex++ % CHANNEL_COLORS.length];
+          const color = colors.get(channel.name.toLowerCase()) ?? CHANNEL_COLORS[colorIndex++ % CHANNEL_COLORS.length];
           const subscription = await this.subscriptions.subscribe(principal.id, channel.id, color, newest, tx);
           added.push({ user: principal, channel, subscription });
         }
@@ -216,7 +218,8 @@ export class Subscribe {
 export interface SubscribeInput {
   realmId: number;
   caller: AuthUser;
-  channels: NewChannel[];
+  /** With `color`: the color of the subscriptions made to that channel. */
+  channels: (NewChannel & { color?: string })[];
   principals: DirectoryUser[];
   othersIncluded: boolean;
   options: ChannelCreationOptions;

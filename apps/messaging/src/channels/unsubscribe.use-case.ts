@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { UserCommand, Messaging } from '@teamchat/contracts';
+import type { AuthUser, UserCommand, Messaging } from '@teamchat/contracts';
 import type { StreamModel } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -33,12 +33,19 @@ export class Unsubscribe {
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ removed: string[]; not_removed: string[] }> {
-    const caller = user;
-    const principals = await resolvePrincipals(this.users, realm.id, caller, params.principals);
+    return this.apply(await this.prepare(realm.id, user, params), requestId);
+  }
+
+  /**
+   * Every check, nothing written: the principals and the channels named, each one the caller
+   * can see (else Zulip's "does not exist"), and the permission to remove others.
+   */
+  async prepare(realmId: number, caller: AuthUser, params: Params): Promise<Unsubscription> {
+    const principals = await resolvePrincipals(this.users, realmId, caller, params.principals);
     const names = [...new Set(params.subscriptions.map((name) => name.trim()))];
     const channels: StreamModel[] = [];
     for (const name of names) {
-      const [id] = await this.channelsRepository.idsNamed(realm.id, [name]);
+      const [id] = await this.channelsRepository.idsNamed(realmId, [name]);
       const channel = id === undefined ? null : ((await this.channelsRepository.withCallerSubscription(null, [id], caller.id))[0] ?? null);
       if (!channel || !canSeeChannel(channel, caller, channel.subscriptions.length > 0)) {
         throw new ZulipError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
@@ -51,10 +58,14 @@ export class Unsubscribe {
         if (!(await this.access.may(caller, channel, 'can_remove_subscribers_group'))) throw badRequest('Insufficient permission');
       }
     }
+    return { realmId, principals, channels };
+  }
 
+  /** Ends the subscriptions prepared, in one transaction, then announces them. */
+  async apply({ realmId, principals, channels }: Unsubscription, requestId: string): Promise<{ removed: string[]; not_removed: string[] }> {
     const removed: string[] = [];
     const notRemoved: string[] = [];
-    const audience = await this.users.activeUsers(realm.id);
+    const audience = await this.users.activeUsers(realmId);
     const events = await this.transactions.runCold(async (tx) => {
       const removals: Removal[] = [];
       for (const principal of principals) {
@@ -65,11 +76,18 @@ export class Unsubscribe {
         }
       }
       const subscribers = await subscribersOf(this.subscriptions, [...new Set(removals.map((r) => r.channel.id))], audience, tx);
-      return removalEvents(realm.id, removals, subscribers, audience);
+      return removalEvents(realmId, removals, subscribers, audience);
     });
     await this.events.publishAll(events, requestId);
     return { removed, not_removed: notRemoved };
   }
+}
+
+/** An unsubscription checked and not yet written (Unsubscribe.prepare). */
+export interface Unsubscription {
+  realmId: number;
+  principals: DirectoryUser[];
+  channels: StreamModel[];
 }
 
 interface Removal {

@@ -26,6 +26,17 @@ export function typingAudience(people: Iterable<Person>, senderId: number): numb
 }
 
 /**
+ * Who hears of someone editing a message (Zulip's do_send_*_message_edit_typing_notification):
+ * the active people among those who would see the edit that receive typing notifications, the
+ * one editing included.
+ */
+export function editTypingAudience(people: Iterable<Person>): number[] {
+  const ids = new Set<number>();
+  for (const person of people) if (person.isActive && person.settings.receives_typing_notifications) ids.add(person.id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/**
  * The people a direct typing notification names, in Zulip's order: those given, once each,
  * then the sender when they were not among them.
  */

@@ -3,6 +3,15 @@ import { PrismaService, isStoredId, type ScheduledMessageModel } from '@teamchat
 
 export type StoredScheduledMessage = ScheduledMessageModel;
 
+/** Zulip's ScheduledMessage.delivery_type: a message sent later as its sender, or a reminder from the notification bot. */
+export const DeliveryType = { SEND_LATER: 1, REMIND: 2 } as const;
+
+/** What a reminder stores besides the message fields: the message it is about and the note. */
+export interface ReminderFields {
+  reminderTargetMessageId: number;
+  reminderNote: string | null;
+}
+
 /** What a create or an edit stores (the message as messaging checked it). */
 export interface ScheduledMessageFields {
   type: 'stream' | 'private';
@@ -28,18 +37,38 @@ export class ScheduledMessagesRepository {
     return this.prisma.scheduledMessage.create({ data: { realmId, senderId, ...fields, readBySender } });
   }
 
-  /** The caller's undelivered ones, failed ones included, earliest first. */
-  undeliveredOf(realmId: number, senderId: number): Promise<StoredScheduledMessage[]> {
+  /** A reminder: a direct message to its owner alone, of delivery type REMIND. */
+  createReminder(realmId: number, senderId: number, fields: ScheduledMessageFields, reminder: ReminderFields): Promise<StoredScheduledMessage> {
+    return this.prisma.scheduledMessage.create({
+      data: { realmId, senderId, ...fields, ...reminder, deliveryType: DeliveryType.REMIND, readBySender: false },
+    });
+  }
+
+  /** The caller's undelivered ones of a delivery type (scheduled messages by default), failed ones included, earliest first. */
+  undeliveredOf(realmId: number, senderId: number, deliveryType: number = DeliveryType.SEND_LATER): Promise<StoredScheduledMessage[]> {
     return this.prisma.scheduledMessage.findMany({
-      where: { realmId, senderId, delivered: false },
+      where: { realmId, senderId, delivered: false, deliveryType },
       orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
     });
   }
 
-  /** One of the caller's, not yet delivered (Zulip's access_scheduled_message). */
+  /** One of the caller's scheduled messages, not yet delivered (Zulip's access_scheduled_message). */
   async ownUndelivered(realmId: number, senderId: number, id: number): Promise<StoredScheduledMessage | null> {
     if (!isStoredId(id)) return null;
-    return this.prisma.scheduledMessage.findFirst({ where: { id, realmId, senderId, delivered: false } });
+    return this.prisma.scheduledMessage.findFirst({ where: { id, realmId, senderId, delivered: false, deliveryType: DeliveryType.SEND_LATER } });
+  }
+
+  /** One of the caller's reminders, delivered or not (Zulip's access_reminder). */
+  async ownReminder(realmId: number, senderId: number, id: number): Promise<StoredScheduledMessage | null> {
+    if (!isStoredId(id)) return null;
+    return this.prisma.scheduledMessage.findFirst({ where: { id, realmId, senderId, deliveryType: DeliveryType.REMIND } });
+  }
+
+  /** Deletes one of the caller's reminders; false when there was none. */
+  async deleteReminder(realmId: number, senderId: number, id: number): Promise<boolean> {
+    if (!isStoredId(id)) return false;
+    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, deliveryType: DeliveryType.REMIND } });
+    return count > 0;
   }
 
   byId(id: number): Promise<StoredScheduledMessage | null> {
@@ -58,7 +87,7 @@ export class ScheduledMessagesRepository {
   /** Deletes one of the caller's undelivered ones; false when there was none. */
   async delete(realmId: number, senderId: number, id: number): Promise<boolean> {
     if (!isStoredId(id)) return false;
-    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false } });
+    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false, deliveryType: DeliveryType.SEND_LATER } });
     return count > 0;
   }
 

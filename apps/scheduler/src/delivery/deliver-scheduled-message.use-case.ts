@@ -5,7 +5,8 @@ import { ZulipError } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { ScheduledMessageEvents } from '../scheduled-messages/scheduled-message-events';
 import { sendTargetOf } from '../scheduled-messages/scheduled-message-record';
-import { ScheduledMessagesRepository, type StoredScheduledMessage } from '../data/scheduled-messages.repository';
+import { DeliveryType, ScheduledMessagesRepository, type StoredScheduledMessage } from '../data/scheduled-messages.repository';
+import { DeliverReminder } from './deliver-reminder.use-case';
 import { DELIVERY } from './delivery.settings';
 import { FailureNotice } from './failure-notice';
 
@@ -27,6 +28,7 @@ export class DeliverScheduledMessage {
     private readonly commands: CommandClient,
     private readonly events: ScheduledMessageEvents,
     private readonly notice: FailureNotice,
+    private readonly reminders: DeliverReminder,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -34,6 +36,8 @@ export class DeliverScheduledMessage {
     const stored = await this.scheduledMessages.byId(job.id);
     // Delivered, failed, edited (a newer job exists) or deleted meanwhile: nothing to do.
     if (!stored || stored.delivered || stored.failed || stored.version !== job.version) return 'stale';
+    // Reminders go their own way (and are delivered however late).
+    if (stored.deliveryType === DeliveryType.REMIND) return this.reminders.execute(stored);
     if (Date.now() > stored.scheduledAt.getTime() + DELIVERY.lateCutoffMs) {
       return this.fail(stored, new ZulipError('BAD_REQUEST', 'Message could not be sent at the scheduled time.'));
     }

@@ -6,6 +6,7 @@ import { CreateScheduledMessage } from './create-scheduled-message.use-case';
 import { DeleteScheduledMessage } from './delete-scheduled-message.use-case';
 import { ListScheduledMessages } from './list-scheduled-messages.use-case';
 import { UpdateScheduledMessage } from './update-scheduled-message.use-case';
+import { ListReminders } from '../reminders/list-reminders.use-case';
 
 @Controller()
 export class ScheduledMessagesHandler {
@@ -14,6 +15,7 @@ export class ScheduledMessagesHandler {
     private readonly listUseCase: ListScheduledMessages,
     private readonly updateUseCase: UpdateScheduledMessage,
     private readonly deleteUseCase: DeleteScheduledMessage,
+    private readonly listReminders: ListReminders,
   ) {}
 
   @CommandHandler(Scheduler.createScheduledMessage)
@@ -36,10 +38,13 @@ export class ScheduledMessagesHandler {
     return this.deleteUseCase.execute(payload);
   }
 
-  /** POST /register's `scheduled_messages`. */
+  /** POST /register's `scheduled_messages` and `reminders`. */
   @CommandHandler(Realtime.registerState.scheduler)
   async registerState(@Payload() request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
-    if (!Realtime.wants(request, 'scheduled_messages')) return {};
-    return this.listUseCase.execute(request);
+    const [scheduled, reminders] = await Promise.all([
+      Realtime.wants(request, 'scheduled_messages') ? this.listUseCase.execute(request) : {},
+      Realtime.wants(request, 'reminders') ? this.listReminders.execute(request) : {},
+    ]);
+    return { ...scheduled, ...reminders };
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Realtime } from '@teamchat/contracts';
+import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, avatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
 import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
@@ -15,6 +16,7 @@ import { navigationViewsOf } from '../navigation-views/list-navigation-views.use
 import { toUserRecord } from '../users/user-record';
 import { CUSTOM_PROFILE_FIELD_TYPES, customProfileFieldRecord, organizationState } from './organization-state';
 import { legacySettingsState, settingsDefaultsState, userSettingsState } from './settings-state';
+import { videoCallState } from '../video-calls/video-call-providers';
 
 type State = Record<string, unknown>;
 
@@ -35,6 +37,7 @@ export class RegisterStateReader {
     private readonly customEmoji: CustomEmojiRepository,
     private readonly realms: RealmDirectory,
     private readonly groups: UserGroupRecords,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'JITSI_SERVER_URL' | 'BIG_BLUE_BUTTON_URL' | 'BIG_BLUE_BUTTON_SECRET'>,
   ) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<State> {
@@ -58,6 +61,7 @@ export class RegisterStateReader {
     const state: State = {};
     if (caller && realmGroupSettings) {
       Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl), realmGroupSettings);
+      Object.assign(state, videoCallState(caller.realm, this.config));
       // The `stream` part comes from messaging; the gateway joins them.
       state.server_supported_permission_settings = supportedPermissionSettings();
     }

@@ -44,10 +44,7 @@ export const REALM_DEFAULTS_UNTIL_FEATURE = {
   realm_inline_image_preview: false,
   realm_inline_url_embed_preview: false,
   realm_default_code_block_language: '',
-  // Video calls and GIPHY: none configured.
-  realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
-  jitsi_server_url: '',
-  server_jitsi_server_url: null,
+  // GIPHY: none configured.
   realm_giphy_rating: 2,
   giphy_rating_options: {
     disabled: { name: 'GIPHY integration disabled', id: 0 },
