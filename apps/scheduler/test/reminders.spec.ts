@@ -268,4 +268,18 @@ describe('reminders', () => {
       }
     }, 120_000);
   });
+
+  // This file's system runs with the server's defaults, which widgets.spec cannot (it configures BigBlueButton).
+  describe('video calls with the default configuration', () => {
+    it('offers Jitsi Meet at meet.jit.si and refuses BigBlueButton calls, which are not configured', async () => {
+      const queue = await EventQueueClient.register(system.api, as(member), { fetch_event_types: JSON.stringify(['realm']) } as never);
+      expect(queue.state).toMatchObject({
+        realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
+        server_jitsi_server_url: 'https://meet.jit.si',
+        jitsi_server_url: 'https://meet.jit.si',
+      });
+      expect(queue.state.realm_available_video_chat_providers).not.toHaveProperty('big_blue_button');
+      expectError(await system.api.get('/calls/bigbluebutton/create', { meeting_name: 'm' } as never, as(member)), 400, 'BAD_REQUEST', 'BigBlueButton is not configured.');
+    });
+  });
 });
