@@ -102,6 +102,7 @@ const KEYS_OF: Record<string, string[]> = {
   channel_folders: ['channel_folders'],
   drafts: ['drafts'],
   scheduled_messages: ['scheduled_messages'],
+  reminders: ['reminders'],
   message: ['max_message_id'],
   user_topic: ['user_topics'],
   recent_private_conversations: ['recent_private_conversations'],
@@ -125,7 +126,6 @@ const KEYS_OF: Record<string, string[]> = {
   default_stream_groups: ['realm_default_stream_groups'],
   realm_domains: ['realm_domains'],
   onboarding_steps: ['onboarding_steps', 'navigation_tour_video_url'],
-  reminders: ['reminders'],
   video_calls: ['has_zoom_token'],
 };
 

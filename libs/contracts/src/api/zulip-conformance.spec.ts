@@ -24,6 +24,16 @@ const KNOWN_GAPS: { pattern: RegExp; reason: string }[] = [
     pattern: /^POST \/register parameter queue_lifespan_secs: not in Zulip's description$/,
     reason: 'Zulip accepts queue_lifespan_secs (zerver/views/events_register.py) without documenting it; the interface asks for it.',
   },
+  {
+    pattern: /^POST \/register response\.reminders\[\]\.(reminder_id|reminder_target_message_id: not in Zulip's description|scheduled_message_id: required in Zulip's, not returned here)/,
+    reason:
+      "Zulip's OpenAPI file describes register's `reminders` as ScheduledMessage objects, but its server sends get_undelivered_reminders' to_reminder_dict (reminder_id, reminder_target_message_id), as GET /reminders and the `reminders` events document.",
+  },
+];
+
+/** Operations Zulip serves (zproject/urls.py) that its OpenAPI file leaves out: nothing to compare them with. */
+const SERVED_BUT_UNDOCUMENTED: { operation: string; reason: string }[] = [
+  { operation: 'POST /submessage', reason: 'process_submessage (widgets\' votes and changes): rest_path("submessage", POST=process_submessage)' },
 ];
 
 /**
@@ -78,6 +88,7 @@ if (!reference) {
 
   it.each(documented.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_name, { path, method, operation }) => {
     const theirs = theirPaths[path]?.[method];
+    if (!theirs && SERVED_BUT_UNDOCUMENTED.some(({ operation }) => operation === `${method.toUpperCase()} ${path}`)) return;
     expect(theirs ? 'served by Zulip' : `${method.toUpperCase()} ${path} is not a Zulip operation`).toBe('served by Zulip');
 
     const problems: string[] = [];
