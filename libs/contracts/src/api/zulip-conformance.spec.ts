@@ -31,11 +31,6 @@ const KNOWN_GAPS: { pattern: RegExp; reason: string }[] = [
   },
 ];
 
-/** Operations Zulip serves (zproject/urls.py) that its OpenAPI file leaves out: nothing to compare them with. */
-const SERVED_BUT_UNDOCUMENTED: { operation: string; reason: string }[] = [
-  { operation: 'POST /submessage', reason: 'process_submessage (widgets\' votes and changes): rest_path("submessage", POST=process_submessage)' },
-];
-
 /**
  * Operations Zulip serves (zproject/urls.py) but leaves out of its OpenAPI description: there
  * is nothing to compare them with, only that they are these.
@@ -48,6 +43,7 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'DELETE /realm/profile_fields/{field_id}': 'zerver/views/custom_profile_fields.py delete_realm_custom_profile_field',
   'PATCH /users/me/profile_data': 'zerver/views/custom_profile_fields.py update_user_custom_profile_data',
   'DELETE /users/me/profile_data': 'zerver/views/custom_profile_fields.py remove_user_custom_profile_data',
+  'POST /submessage': 'zerver/views/submessage.py process_submessage (widgets\' votes and changes)',
 };
 
 const reference = loadZulipReference();
