@@ -29,6 +29,11 @@ const KNOWN_GAPS: { pattern: RegExp; reason: string }[] = [
     reason:
       "Zulip's OpenAPI file describes register's `reminders` as ScheduledMessage objects, but its server sends get_undelivered_reminders' to_reminder_dict (reminder_id, reminder_target_message_id), as GET /reminders and the `reminders` events document.",
   },
+  {
+    pattern: /^POST \/register response\.jitsi_server_url: null here, string in Zulip's$/,
+    reason:
+      "Zulip's server sends realm.jitsi_server_url or the server's JITSI_SERVER_URL, None when neither is set (zerver/lib/events.py); its OpenAPI file says string. Ours is null in that case too.",
+  },
 ];
 
 /**
@@ -84,7 +89,6 @@ if (!reference) {
 
   it.each(documented.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', (_name, { path, method, operation }) => {
     const theirs = theirPaths[path]?.[method];
-    if (!theirs && SERVED_BUT_UNDOCUMENTED.some(({ operation }) => operation === `${method.toUpperCase()} ${path}`)) return;
     expect(theirs ? 'served by Zulip' : `${method.toUpperCase()} ${path} is not a Zulip operation`).toBe('served by Zulip');
 
     const problems: string[] = [];

@@ -138,6 +138,8 @@ export const registerResponseSchema = apiSchema(
     realm_push_notifications_enabled_end_timestamp: int().nullable().optional(),
     realm_jitsi_server_url: z.string().nullable().optional(),
     server_jitsi_server_url: z.string().nullable().optional(),
+    /** Deprecated: `realm_jitsi_server_url`, else `server_jitsi_server_url` (null when the server has none, as Zulip's server sends). */
+    jitsi_server_url: z.string().nullable().optional(),
     server_min_deactivated_realm_deletion_days: int().nullable().optional(),
     server_max_deactivated_realm_deletion_days: int().nullable().optional(),
     realm_available_video_chat_providers: z.record(z.string(), z.object({ name: z.string(), id: int() })).optional(),
