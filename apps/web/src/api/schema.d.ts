@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/bigbluebutton/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed join URL for a new BigBlueButton meeting, when the server has BigBlueButton configured. */
+        get: operations["getCallsBigbluebuttonCreate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channel_folders": {
         parameters: {
             query?: never;
@@ -360,6 +377,23 @@ export interface paths {
         put?: never;
         /** Reports a message the caller may read to the organization's moderation request channel. */
         post: operations["postMessagesMessageIdReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/{message_id}/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Tells those who would see an edit of a message that the caller started or stopped editing it. */
+        post: operations["postMessagesMessageIdTyping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -731,6 +765,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's undelivered reminders, failed ones included, earliest first. */
+        get: operations["getReminders"];
+        put?: never;
+        /** Schedules a reminder of a message the caller can read: the notification bot sends it to them at that time. */
+        post: operations["postReminders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reminders/{reminder_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes (cancels) a reminder of the caller's. */
+        delete: operations["deleteRemindersReminderId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/saved_snippets": {
         parameters: {
             query?: never;
@@ -918,6 +987,23 @@ export interface paths {
         get: operations["getStreamsStreamIdMembers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submessage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a submessage (a widget's vote or change) to a message the caller can read. */
+        post: operations["postSubmessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1448,7 +1534,8 @@ export interface paths {
         delete: operations["deleteUsersMeSubscriptions"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Subscribes the caller to the channels in `add` (creating new ones) and unsubscribes them from those in `delete`. */
+        patch: operations["patchUsersMeSubscriptions"];
         trace?: never;
     };
     "/users/me/subscriptions/muted_topics": {
@@ -1697,6 +1784,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteRemindersReminderIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteSavedSnippetsSavedSnippetIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1814,7 +1907,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1822,6 +1915,13 @@ export interface components {
             /** @constant */
             result: "success";
             upload_space_used: number;
+        };
+        GetCallsBigbluebuttonCreateResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            url: string;
         };
         GetChannelFoldersResponse: {
             channel_folders: components["schemas"]["ChannelFolder"][];
@@ -2048,6 +2148,13 @@ export interface components {
             custom_fields: components["schemas"]["CustomProfileField"][];
             ignored_parameters_unsupported?: string[];
             msg: string;
+            /** @constant */
+            result: "success";
+        };
+        GetRemindersResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            reminders: components["schemas"]["Reminder"][];
             /** @constant */
             result: "success";
         };
@@ -2510,6 +2617,20 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PatchUsersMeSubscriptionsResponse: {
+            already_subscribed: {
+                [key: string]: string[];
+            };
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            not_removed: string[];
+            removed: string[];
+            /** @constant */
+            result: "success";
+            subscribed: {
+                [key: string]: string[];
+            };
+        };
         PatchUsersUserIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -2599,6 +2720,12 @@ export interface components {
             result: "success";
         };
         PostMessagesMessageIdReportResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostMessagesMessageIdTypingResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -2733,7 +2860,7 @@ export interface components {
             is_guest?: boolean;
             is_moderator?: boolean;
             is_owner?: boolean;
-            jitsi_server_url?: string;
+            jitsi_server_url?: string | null;
             last_event_id: number;
             left_side_userlist?: boolean;
             max_avatar_file_size_mib?: number;
@@ -2968,7 +3095,7 @@ export interface components {
                 max_message_id: number;
                 user_ids: number[];
             }[];
-            reminders?: unknown[];
+            reminders?: components["schemas"]["Reminder"][];
             /** @constant */
             result: "success";
             saved_snippets?: components["schemas"]["SavedSnippet"][];
@@ -3056,6 +3183,13 @@ export interface components {
             zulip_plan_is_not_limited?: boolean;
             zulip_version: string;
         };
+        PostRemindersResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            reminder_id: number;
+            /** @constant */
+            result: "success";
+        };
         PostSavedSnippetsResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -3072,6 +3206,12 @@ export interface components {
         };
         PostStreamsStreamIdDeleteTopicResponse: {
             complete: boolean;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostSubmessageResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -3578,7 +3718,7 @@ export interface components {
             is_guest?: boolean;
             is_moderator?: boolean;
             is_owner?: boolean;
-            jitsi_server_url?: string;
+            jitsi_server_url?: string | null;
             last_event_id: number;
             left_side_userlist?: boolean;
             max_avatar_file_size_mib?: number;
@@ -3812,7 +3952,7 @@ export interface components {
                 max_message_id: number;
                 user_ids: number[];
             }[];
-            reminders?: unknown[];
+            reminders?: components["schemas"]["Reminder"][];
             saved_snippets?: components["schemas"]["SavedSnippet"][];
             scheduled_messages?: components["schemas"]["ScheduledMessage"][];
             server_avatar_changes_disabled?: boolean;
@@ -3897,6 +4037,33 @@ export interface components {
             zulip_merge_base: string;
             zulip_plan_is_not_limited?: boolean;
             zulip_version: string;
+        };
+        Reminder: {
+            content: string;
+            failed: boolean;
+            reminder_id: number;
+            reminder_target_message_id: number;
+            rendered_content: string;
+            scheduled_delivery_timestamp: number;
+            to: number[];
+            /** @enum {string} */
+            type: "private";
+        };
+        RemindersAddEvent: {
+            id: number;
+            /** @constant */
+            op: "add";
+            reminders: components["schemas"]["Reminder"][];
+            /** @constant */
+            type: "reminders";
+        };
+        RemindersRemoveEvent: {
+            id: number;
+            /** @constant */
+            op: "remove";
+            reminder_id: number;
+            /** @constant */
+            type: "reminders";
         };
         SavedSnippet: {
             content: string;
@@ -4032,6 +4199,16 @@ export interface components {
             type: "stream";
             value: (string | boolean | number | components["schemas"]["GroupSettingValue"]) | null;
         };
+        SubmessageEvent: {
+            content: string;
+            id: number;
+            message_id: number;
+            msg_type: string;
+            sender_id: number;
+            submessage_id: number;
+            /** @constant */
+            type: "submessage";
+        };
         Subscription: {
             audible_notifications: boolean | null;
             can_add_subscribers_group: components["schemas"]["GroupSettingValue"];
@@ -4128,6 +4305,44 @@ export interface components {
             /** @constant */
             type: "subscription";
             value: boolean;
+        };
+        TypingEditMessageStartEvent: {
+            id: number;
+            message_id: number;
+            /** @constant */
+            op: "start";
+            recipient: {
+                channel_id: number;
+                topic: string;
+                /** @constant */
+                type: "channel";
+            } | {
+                /** @constant */
+                type: "direct";
+                user_ids: number[];
+            };
+            sender_id: number;
+            /** @constant */
+            type: "typing_edit_message";
+        };
+        TypingEditMessageStopEvent: {
+            id: number;
+            message_id: number;
+            /** @constant */
+            op: "stop";
+            recipient: {
+                channel_id: number;
+                topic: string;
+                /** @constant */
+                type: "channel";
+            } | {
+                /** @constant */
+                type: "direct";
+                user_ids: number[];
+            };
+            sender_id: number;
+            /** @constant */
+            type: "typing_edit_message";
         };
         TypingStartEvent: {
             id: number;
@@ -4607,6 +4822,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getCallsBigbluebuttonCreate: {
+        parameters: {
+            query: {
+                meeting_name: string;
+                voice_only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCallsBigbluebuttonCreateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -5483,6 +5724,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostMessagesMessageIdReportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postMessagesMessageIdTyping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    op: "start" | "stop";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostMessagesMessageIdTypingResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6425,6 +6699,86 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRemindersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postReminders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    message_id: number;
+                    note?: string;
+                    scheduled_delivery_timestamp: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRemindersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRemindersReminderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reminder_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRemindersReminderIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getSavedSnippets: {
         parameters: {
             query?: never;
@@ -7050,6 +7404,37 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postSubmessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    content: string;
+                    message_id: number;
+                    msg_type: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostSubmessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -8517,6 +8902,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteUsersMeSubscriptionsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchUsersMeSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    add?: {
+                        color?: string;
+                        description?: string;
+                        name: string;
+                    }[];
+                    delete?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchUsersMeSubscriptionsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
