@@ -159,7 +159,12 @@ async function main() {
   const steps = (process.env.CHAOS_STEPS ?? 'roll,kill,deps,outbox').split(',');
   const messagingKills = Number(process.env.CHAOS_MESSAGING_KILLS ?? 30);
   // A deployment's shutdown grace (the tests run without): balancers see readiness drop before a gateway closes.
-  const system = await startBenchSystem({ AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20', SHUTDOWN_GRACE_SECONDS: '2' }, 2);
+  // Two replicas of six services that own tables: 12 × (4 + 2 + 1) = 84 connections, within
+  // Postgres's default 100 (the capacity section of docs/architecture.md: the connection budget).
+  const system = await startBenchSystem(
+    { AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20', SHUTDOWN_GRACE_SECONDS: '2', DATABASE_POOL_SIZE: '4', DATABASE_COLD_POOL_SIZE: '2' },
+    2,
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: pollerCount + 64 });
   const table: string[][] = [];
   let broken = 0;

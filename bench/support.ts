@@ -12,7 +12,7 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   const otel = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('OTEL_') && e[1] !== undefined));
   // The caches keep their deployment defaults (the tests shorten or turn them off, to see
   // changes made behind the services' backs).
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', ...otel, ...env }, gateways, nodeArgs });
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', DATABASE_POOL_SIZE: '10', DATABASE_COLD_POOL_SIZE: '4', ...otel, ...env }, gateways, nodeArgs });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -14,12 +14,12 @@ import { PrismaService } from './prisma.service';
     {
       provide: PrismaService,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new PrismaService(config.DATABASE_URL),
+      useFactory: (config: AppConfig) => new PrismaService(config.DATABASE_URL, config.DATABASE_COLD_POOL_SIZE),
     },
     {
       provide: PgService,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL),
+      useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
     },
     { provide: DATABASE_PING, useExisting: PrismaService },
     EventOutbox,

@@ -50,8 +50,8 @@ const DB_ATTRIBUTES = (name: string) => ({ 'db.system.name': 'postgresql', 'db.o
 export class PgService implements Queryable, OnApplicationShutdown {
   private readonly pool: Pool;
 
-  constructor(databaseUrl: string) {
-    this.pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  constructor(databaseUrl: string, poolSize = 10) {
+    this.pool = new Pool({ connectionString: databaseUrl, max: poolSize });
     // An idle connection that breaks (Postgres restarted) is dropped from the pool, and the next
     // query opens a new one; unhandled, the pool's 'error' event would end the process.
     this.pool.on('error', () => undefined);

@@ -5,8 +5,8 @@ import { PrismaClient } from './generated/prisma/client';
 /** The Prisma client over the pg driver adapter (no native engine). One pool per process. */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
-  constructor(databaseUrl: string) {
-    super({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  constructor(databaseUrl: string, poolSize = 4) {
+    super({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }) });
   }
 
   /** Readiness: does the database answer? */

@@ -16,8 +16,19 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/teamchat'),
+  /**
+   * The connection budget (docs/architecture.md, "Capacity"): each process that owns tables opens
+   * at most DATABASE_POOL_SIZE connections for its hot paths (pg), DATABASE_COLD_POOL_SIZE for
+   * Prisma's cold paths, and one that LISTENs for the outbox relay. Replicas × their sum, over
+   * every service, must stay under what Postgres (or PgBouncer in front of it) accepts.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  DATABASE_COLD_POOL_SIZE: z.coerce.number().int().positive().default(4),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** One NATS server, or a cluster's servers separated by commas (each connection fails over between them). */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** How many NATS servers keep a copy of the event stream (and so of its consumers): 3 on a three-node JetStream cluster. */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   NATS_SUBJECT_PREFIX: z
     .string()
     .regex(/^([A-Za-z0-9_-]+\.)?$/, 'must be empty or a token followed by a dot')
@@ -184,3 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
+
+/** NATS_URL's servers: one, or a cluster's, comma-separated. */
+export const natsServers = (config: Pick<AppConfig, 'NATS_URL'>): string[] =>
+  config.NATS_URL.split(',')
+    .map((server) => server.trim())
+    .filter((server) => server.length > 0);

@@ -124,6 +124,10 @@ export class TestSystem {
       // register-people-cache.spec turns it on.
       REGISTER_CACHE_MAX_AGE_SECONDS: '0',
       SHUTDOWN_GRACE_SECONDS: '0',
+      // Two test files run side by side, each with six processes that own tables: small pools
+      // keep them within the machine's Postgres connection limit (a deployment's are larger).
+      DATABASE_POOL_SIZE: '5',
+      DATABASE_COLD_POOL_SIZE: '2',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       ...options.env,
@@ -171,7 +175,8 @@ export class TestSystem {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.processes.set(name, child);
-    if (waitForReady) await this.waitUntilReady();
+    // A process started again is waited for itself too: a test's next request may need it.
+    if (waitForReady) await this.waitUntilReady(undefined, [name]);
   }
 
   /** Starts one more replica of a service (`<service>#<n>`), beside the ones running; gateways only through `gateways`. */
@@ -207,15 +212,14 @@ export class TestSystem {
     return (this.logs.get(name) ?? []).join('');
   }
 
-  /** Waits until every running gateway replica answers ready (so every service is up). */
   // Generous: seven processes starting at once on a 2-core machine that is busy with other test files.
   /**
-   * Waits until the gateways answer ready on /health/ready (the services need not be: a test
-   * may have one down on purpose). As long as a slow machine needs, within the test hook's own
+   * Waits until the gateways (and the processes in `also`) answer ready on /health/ready (the
+   * other services need not be: a test may have one down on purpose). As long as a slow machine needs, within the test hook's own
    * limit (a fresh-clone CI run beside a running system took over 30 s), so that a failure is
    * ours and says which processes were not ready, what they answered and their last log lines.
    */
-  async waitUntilReady(timeoutMs = 100_000): Promise<void> {
+  async waitUntilReady(timeoutMs = 100_000, also: ProcessName[] = []): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     const answers = new Map<ProcessName, string>();
     const ready = async (name: ProcessName) => {
@@ -229,7 +233,7 @@ export class TestSystem {
       }
     };
     while (Date.now() < deadline) {
-      const running = this.gatewayNames.filter((name) => this.processes.has(name));
+      const running = [...new Set([...this.gatewayNames, ...also])].filter((name) => this.processes.has(name));
       if ((await Promise.all(running.map(ready))).every(Boolean)) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -3,7 +3,7 @@ import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestj
 import type { CommandDef, CommandReply } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
 import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnection, type NatsError } from 'nats';
-import { APP_CONFIG, type AppConfig } from '../config';
+import { APP_CONFIG, natsServers, type AppConfig } from '../config';
 import { MetricsService } from '../metrics';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
 import { DEADLINE_MARGIN_MS } from './command-deadline';
@@ -88,7 +88,7 @@ export class CommandClient implements OnApplicationShutdown {
 
   private connected(): Promise<{ nats: NatsConnection; inbox: ReplyInbox }> {
     this.connection ??= connect({
-      servers: this.config.NATS_URL,
+      servers: natsServers(this.config),
       name: 'command-client',
       // A service outlives any NATS outage: it keeps reconnecting rather than giving up.
       maxReconnectAttempts: -1,

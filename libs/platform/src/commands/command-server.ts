@@ -4,7 +4,7 @@ import type { CommandDef, CommandReply, ServiceName } from '@teamchat/contracts'
 import { ZulipError } from '@teamchat/zulip';
 import { JSONCodec, connect, type Msg, type NatsConnection, type Subscription } from 'nats';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '../config';
+import { APP_CONFIG, natsServers, type AppConfig } from '../config';
 import { LOGGER } from '../logger';
 import { MetricsService } from '../metrics';
 import { SERVICE_NAME } from '../service-name';
@@ -56,7 +56,7 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
   async onApplicationBootstrap(): Promise<void> {
     const handlers = this.handlers();
     this.connection = await connect({
-      servers: this.config.NATS_URL,
+      servers: natsServers(this.config),
       name: this.service,
       maxReconnectAttempts: -1,
       // A stack captured per request is pure cost here: replies are matched by subject.

@@ -3,7 +3,7 @@ import { EVENT_STREAM, EVENT_SUBJECTS, REALM_HEADER, type EventDef } from '@team
 import { JSONCodec, RetentionPolicy, StorageType, connect, headers, type MsgHdrs, type NatsConnection } from 'nats';
 import { ReplyInbox } from '../commands/reply-inbox';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig } from '../config';
+import { APP_CONFIG, natsServers, type AppConfig } from '../config';
 import { LOGGER } from '../logger';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
 
@@ -51,11 +51,11 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     // Like every connection of a service, it outlives a NATS outage: it keeps reconnecting.
-    this.connection = await connect({ servers: this.config.NATS_URL, name: 'event-bus', maxReconnectAttempts: -1, noAsyncTraces: true });
+    this.connection = await connect({ servers: natsServers(this.config), name: 'event-bus', maxReconnectAttempts: -1, noAsyncTraces: true });
     const manager = await this.connection.jetstreamManager();
-    try {
-      await manager.streams.info(EVENT_STREAM);
-    } catch {
+    const replicas = this.config.NATS_STREAM_REPLICAS;
+    const existing = await manager.streams.info(EVENT_STREAM).catch(() => null);
+    if (!existing) {
       await manager.streams
         .add({
           name: EVENT_STREAM,
@@ -64,9 +64,15 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
           storage: StorageType.File,
           max_age: MAX_AGE_NANOS,
           duplicate_window: DUPLICATE_WINDOW_NANOS,
+          // Its consumers (the fan-out's, the services' durable ones) take the stream's replicas.
+          num_replicas: replicas,
         })
         // Another replica may have created it meanwhile.
         .catch(async (error: unknown) => manager.streams.info(EVENT_STREAM).catch(() => Promise.reject(error)));
+    } else if (existing.config.num_replicas !== replicas) {
+      // A deployment grown to a cluster (or shrunk): JetStream moves the stream to the new count.
+      await manager.streams.update(EVENT_STREAM, { ...existing.config, num_replicas: replicas });
+      this.logger.info({ stream: EVENT_STREAM, from: existing.config.num_replicas, to: replicas }, 'event stream replicas changed');
     }
     this.inbox = new ReplyInbox(this.connection);
   }
