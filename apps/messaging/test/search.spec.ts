@@ -1,6 +1,7 @@
 import { Role } from '@teamchat/zulip';
 import {
   EventQueueClient,
+  REPLICA_APPLICATION_NAME,
   Factory,
   TestSystem,
   expectCallersRefused,
@@ -44,7 +45,7 @@ describe('search and narrow operators', () => {
   const inKitchen = { operator: 'channel', operand: 'kitchen' };
 
   beforeAll(async () => {
-    system = await TestSystem.start();
+    system = await TestSystem.start({ readReplica: true });
     factory = new Factory(system.db);
     const org = await factory.organizationWithStaff({ subdomain: 'search' });
     ({ owner, member, guest } = org);
@@ -75,6 +76,22 @@ describe('search and narrow operators', () => {
   afterAll(() => system.stop());
 
   describe('the search operator', () => {
+    it('reads from the replica (DATABASE_REPLICA_URL), and nothing else does', async () => {
+      const replicaQueries = async () =>
+        (
+          await system.db.$queryRaw<{ query: string }[]>`
+            SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = ${REPLICA_APPLICATION_NAME}`
+        ).map((row) => row.query);
+      expect(await replicaQueries()).toEqual([]);
+      await ids(member, [inKitchen]);
+      expect(await replicaQueries()).toEqual([]);
+      expect(await ids(member, [{ operator: 'search', operand: 'runs' }])).toEqual([running]);
+      const queries = await replicaQueries();
+      expect(queries.length).toBeGreaterThan(0);
+      // The narrow's SELECT and its highlighting: searches only.
+      for (const query of queries) expect(query).toMatch(/plainto_tsquery|ts_headline/);
+    });
+
     it('matches words with stemming and highlights them as Zulip does, in the OpenAPI shape', async () => {
       const body = await search(member, [{ operator: 'search', operand: 'runs' }]);
       expectMatchesOpenApi('get', '/messages', body);

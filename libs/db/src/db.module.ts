@@ -19,7 +19,7 @@ import { PrismaService } from './prisma.service';
     {
       provide: PgService,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
+      useFactory: (config: AppConfig) => new PgService(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL),
     },
     { provide: DATABASE_PING, useExisting: PrismaService },
     EventOutbox,

@@ -39,6 +39,14 @@ const runOn =
       ? inSpan(`pg ${s.name}`, { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES(s.name) }, async () => (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows)
       : (await target.query<Row>({ name: s.name, text: s.text, values: params })).rows;
 
+function openPool(connectionString: string, max: number): Pool {
+  const pool = new Pool({ connectionString, max });
+  // An idle connection that breaks (Postgres restarted) is dropped from the pool, and the next
+  // query opens a new one; unhandled, the pool's 'error' event would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** A statement's span attributes (the name, never the values). */
 const DB_ATTRIBUTES = (name: string) => ({ 'db.system.name': 'postgresql', 'db.operation.name': name });
 
@@ -49,12 +57,23 @@ const DB_ATTRIBUTES = (name: string) => ({ 'db.system.name': 'postgresql', 'db.o
 @Injectable()
 export class PgService implements Queryable, OnApplicationShutdown {
   private readonly pool: Pool;
+  private readonly replicaPool?: Pool;
+  /**
+   * Where reads that may be a moment behind go (searches): the replica's pool when
+   * DATABASE_REPLICA_URL is set, else the primary's. Statements only, never a transaction.
+   */
+  readonly replica: Pick<PgService, 'run' | 'query'>;
 
-  constructor(databaseUrl: string, poolSize = 10) {
-    this.pool = new Pool({ connectionString: databaseUrl, max: poolSize });
-    // An idle connection that breaks (Postgres restarted) is dropped from the pool, and the next
-    // query opens a new one; unhandled, the pool's 'error' event would end the process.
-    this.pool.on('error', () => undefined);
+  constructor(databaseUrl: string, poolSize = 10, replicaUrl = '') {
+    this.pool = openPool(databaseUrl, poolSize);
+    this.replicaPool = replicaUrl ? openPool(replicaUrl, poolSize) : undefined;
+    const replica = this.replicaPool;
+    this.replica = replica
+      ? {
+          run: <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params) => runOn(replica)(s, ...params),
+          query: async <Row extends QueryResultRow>(sql: { text: string; values: unknown[] }) => (await replica.query<Row>(sql.text, sql.values)).rows,
+        }
+      : this;
   }
 
   run<Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> {
@@ -96,6 +115,6 @@ export class PgService implements Queryable, OnApplicationShutdown {
    * still draining need the database until then.
    */
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.replicaPool?.end()]);
   }
 }

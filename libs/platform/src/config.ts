@@ -23,6 +23,12 @@ export const configSchema = z.object({
    * every service, must stay under what Postgres (or PgBouncer in front of it) accepts.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /**
+   * A read replica (streaming replication) for reads that may be a moment behind: searches
+   * (and their highlights). Empty: everything reads the primary. Never used where a client reads
+   * its own write. It gets a pool of DATABASE_POOL_SIZE too.
+   */
+  DATABASE_REPLICA_URL: z.union([z.literal(''), z.string().url()]).default(''),
   DATABASE_COLD_POOL_SIZE: z.coerce.number().int().positive().default(4),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** One NATS server, or a cluster's servers separated by commas (each connection fails over between them). */

@@ -21,7 +21,15 @@ export interface SystemOptions {
   gateways?: number;
   /** Extra node options for every process (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /**
+   * DATABASE_REPLICA_URL: the test database again, under the application name
+   * `teamchat-replica`, so a test can see which statements went to "the replica".
+   */
+  readReplica?: boolean;
 }
+
+/** The application name of the connections a `readReplica` system makes to its "replica". */
+export const REPLICA_APPLICATION_NAME = 'teamchat-replica';
 
 /** A process of the system: a service, or `<service>#<n>` for its n-th extra replica. */
 export type ProcessName = ServiceName | `${ServiceName}#${number}`;
@@ -110,6 +118,7 @@ export class TestSystem {
       UPLOADS_URL: `http://127.0.0.1:${uploadsHttpPort}`,
       LOCAL_UPLOADS_DIR: path.join(os.tmpdir(), `teamchat-uploads-${namespace}`),
       DATABASE_URL: database.url,
+      ...(options.readReplica ? { DATABASE_REPLICA_URL: `${database.url}?application_name=${REPLICA_APPLICATION_NAME}` } : {}),
       REDIS_URL: TEST_REDIS_URL,
       NATS_URL: TEST_NATS_URL,
       NATS_SUBJECT_PREFIX: `t${namespace}.`,

@@ -48,6 +48,8 @@ export interface NarrowSource {
   viewerId: number;
   realmId: number;
   channelWide?: { streamId: number };
+  /** A search's text: its messages may come from the replica (DATABASE_REPLICA_URL), a moment behind. */
+  search?: string;
 }
 
 /** Which topic a deletion batch deletes from, and what its requester may see of it. */
@@ -172,7 +174,7 @@ export class MessagesRepository {
 
   /** A search's highlighting of these messages. */
   searchHighlights(messageIds: number[], search: string): Promise<{ id: number; matchContent: string; matchSubject: string }[]> {
-    return this.pg.run(searchHighlights, messageIds, search);
+    return this.pg.replica.run(searchHighlights, messageIds, search);
   }
 
   /** Which of these messages the user may read (Zulip's has_message_access). */
@@ -250,13 +252,14 @@ export class MessagesRepository {
   narrowed(source: NarrowSource, conditions: NarrowCondition[], order: 'ASC' | 'DESC', limit: number): Promise<NarrowRow[]> {
     const where = Prisma.join([...conditions, Prisma.sql`m.realm_id = ${source.realmId}`], ' AND ');
     const orderBy = order === 'ASC' ? Prisma.sql`ORDER BY m.id ASC` : Prisma.sql`ORDER BY m.id DESC`;
+    const db = source.search !== undefined ? this.pg.replica : this.pg;
     if (source.channelWide) {
-      return this.pg.query<NarrowRow>(Prisma.sql`
+      return db.query<NarrowRow>(Prisma.sql`
         SELECT ${NARROW_COLUMNS} FROM messages m
         LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${source.viewerId}
         WHERE m.stream_id = ${source.channelWide.streamId} AND ${where} ${orderBy} LIMIT ${limit}`);
     }
-    return this.pg.query<NarrowRow>(Prisma.sql`
+    return db.query<NarrowRow>(Prisma.sql`
       SELECT ${NARROW_COLUMNS} FROM user_messages um JOIN messages m ON m.id = um.message_id
       WHERE um.user_id = ${source.viewerId} AND ${where} ${orderBy} LIMIT ${limit}`);
   }
