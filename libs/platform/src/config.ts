@@ -179,6 +179,15 @@ export const configSchema = z.object({
   BIG_BLUE_BUTTON_SECRET: z.string().default(''),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
+  /**
+   * Organization data exports (POST /export/realm): larger organizations are refused with
+   * "Please request a manual export from ZULIP_ADMINISTRATOR." (Zulip's limits: 250,000
+   * exportable messages, 20 GiB of uploads); the command line's export has no limit.
+   */
+  REALM_EXPORT_MAX_MESSAGES: z.coerce.number().int().min(0).default(250000),
+  REALM_EXPORT_MAX_UPLOAD_MIB: z.coerce.number().min(0).default(20 * 1024),
+  /** The server's support address (Zulip's ZULIP_ADMINISTRATOR), named in the texts that send people to it. */
+  ZULIP_ADMINISTRATOR: z.string().default('zulip-admin@example.com'),
 
   /**
    * Tracing (OpenTelemetry): spans go over OTLP/HTTP to this collector URL (e.g.

@@ -66,6 +66,7 @@ import {
   userSettingsUpdateEvent,
   userStatusEvent,
 } from './user-client-events';
+import { realmExportConsentEvent, realmExportEvent } from './realm-export-client-events';
 
 // The events a queue delivers, one schema per type and op, are declared by topic in
 // message-client-events.ts, channel-client-events.ts and user-client-events.ts; here they are
@@ -75,6 +76,7 @@ export * from './channel-client-events';
 export * from './user-client-events';
 export * from './organization-config-client-events';
 export * from './widget-client-events';
+export * from './realm-export-client-events';
 
 /** Every event a queue can deliver, as GET /events shows it (with its queue `id`). */
 export const clientEventSchema = apiSchema(
@@ -140,6 +142,8 @@ export const clientEventSchema = apiSchema(
     submessageEvent,
     typingEditMessageStartEvent,
     typingEditMessageStopEvent,
+    realmExportEvent,
+    realmExportConsentEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

@@ -112,3 +112,4 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 export * from './caller-header';
+export * from './realm-export';

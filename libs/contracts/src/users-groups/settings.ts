@@ -75,6 +75,8 @@ export const UsersGroupsEvents = {
   realmUserChanged: defineEvent('users-groups', 'realm_user_changed', clientEventSchema),
   /** `realm_user_settings_defaults` update events, one per changed default, to every active user. */
   realmUserSettingsDefaultsChanged: defineEvent('users-groups', 'realm_user_settings_defaults_changed', clientEventSchema),
+  /** `realm_export_consent` (a user's allow_private_data_export changed), to the active human administrators. */
+  realmExportConsentChanged: defineEvent('users-groups', 'realm_export_consent_changed', clientEventSchema),
   /**
    * `user_group` events (add, update, remove, add_members, remove_members, add_subgroups,
    * remove_subgroups), to the organization. A deactivation (`update` with `deactivated: true`)
