@@ -17,6 +17,18 @@ import { PublicImages } from './images/public-images';
 import { FileStorage } from './storage/file-storage';
 import { LocalFileStorage } from './storage/local-file-storage';
 import { S3FileStorage } from './storage/s3-file-storage';
+import { OrganizationDataReadonlyRepository } from './data/organization-data.readonly.repository';
+import { RealmExportsRepository } from './data/realm-exports.repository';
+import { DeleteRealmExport } from './realm-export/delete-realm-export.use-case';
+import { ListRealmExportConsents } from './realm-export/list-realm-export-consents.use-case';
+import { ListRealmExports } from './realm-export/list-realm-exports.use-case';
+import { RealmExportHandler } from './realm-export/realm-export.handler';
+import { RealmExportNotices } from './realm-export/realm-export-notices';
+import { RealmExportQueue } from './realm-export/realm-export.queue';
+import { RealmExportWorker } from './realm-export/realm-export.worker';
+import { RequestRealmExport } from './realm-export/request-realm-export.use-case';
+import { ServeRealmExport } from './realm-export/serve-realm-export.use-case';
+import { WriteRealmExport } from './realm-export/write-realm-export.use-case';
 
 /** Chooses the storage backend from UPLOADS_BACKEND. */
 export function storageFor(config: AppConfig): FileStorage {
@@ -40,7 +52,7 @@ export function storageFor(config: AppConfig): FileStorage {
  */
 @Module({
   imports: [DbModule],
-  controllers: [AttachmentsHandler],
+  controllers: [AttachmentsHandler, RealmExportHandler],
   providers: [
     { provide: FileStorage, useFactory: storageFor, inject: [APP_CONFIG] },
     AttachmentsRepository,
@@ -57,6 +69,17 @@ export function storageFor(config: AppConfig): FileStorage {
     UploadCustomEmoji,
     UserAvatar,
     UploadsHttpServer,
+    RealmExportsRepository,
+    OrganizationDataReadonlyRepository,
+    RealmExportNotices,
+    RealmExportQueue,
+    RequestRealmExport,
+    ListRealmExports,
+    DeleteRealmExport,
+    ListRealmExportConsents,
+    WriteRealmExport,
+    RealmExportWorker,
+    ServeRealmExport,
   ],
 })
 export class UploadsModule {}

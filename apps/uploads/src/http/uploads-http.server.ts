@@ -6,6 +6,7 @@ import { APP_CONFIG, LOGGER, afterRequestBody, type AppConfig } from '@teamchat/
 import { LIMITS, ZulipError } from '@teamchat/zulip';
 import { UserAvatar } from '../avatars/user-avatar.use-case';
 import { UploadCustomEmoji } from '../custom-emoji/upload-custom-emoji.use-case';
+import { ServeRealmExport } from '../realm-export/serve-realm-export.use-case';
 import { PublicImages } from '../images/public-images';
 import { readImageForm } from './image-form';
 import type { Logger } from 'pino';
@@ -36,6 +37,7 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     private readonly customEmoji: UploadCustomEmoji,
     private readonly avatars: UserAvatar,
     private readonly images: PublicImages,
+    private readonly realmExports: ServeRealmExport,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -98,6 +100,10 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     const temporary = /^\/user_uploads\/temporary\/([A-Za-z0-9_-]+)\/[^/]+$/.exec(pathname);
     if (temporary && (method === 'GET' || method === 'HEAD')) {
       return await this.files.send(req, res, await this.files.byToken(temporary[1]));
+    }
+    const exportArchive = /^\/user_uploads\/exports\/(.+)$/.exec(pathname);
+    if (exportArchive && (method === 'GET' || method === 'HEAD')) {
+      return await this.realmExports.send(req, res, callerOf(req), decodePath(exportArchive[1]));
     }
     const file = /^\/(api\/v1\/)?user_uploads\/(\d+)\/(.+)$/.exec(pathname);
     if (file && (method === 'GET' || method === 'HEAD')) {

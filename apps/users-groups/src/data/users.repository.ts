@@ -19,6 +19,7 @@ import {
   usersOfRealm,
   usersOfRealmByIds,
   usersOfRealmPage,
+  activeHumanAdminsOfRealm,
   type UserRow,
 } from './users.sql';
 
@@ -89,6 +90,11 @@ export class UsersRepository {
   /** The ids of the organization's active users, in id order. */
   async activeIdsOfRealm(realmId: number): Promise<number[]> {
     return (await this.activeOfRealm(realmId)).map((user) => user.id);
+  }
+
+  /** The ids of the organization's active human administrators and owners, in id order. */
+  async humanAdminIdsOfRealm(realmId: number): Promise<number[]> {
+    return (await this.pg.run(activeHumanAdminsOfRealm, realmId)).map((user) => user.id);
   }
 
   /** Whether the user holds Zulip's can_change_user_emails special permission. */

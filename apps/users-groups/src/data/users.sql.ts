@@ -125,3 +125,9 @@ export const accountsOfRealm = statement<{ id: number; isActive: boolean; isBot:
   'user_admin.accounts_of_realm',
   `SELECT id, is_active AS "isActive", is_bot AS "isBot" FROM users WHERE realm_id = $1 AND id = ANY($2::int[])`,
 );
+
+/** The organization's active human administrators and owners (Zulip's get_human_admin_users). */
+export const activeHumanAdminsOfRealm = statement<{ id: number }, [realmId: number]>(
+  'user_admin.active_human_admins_of_realm',
+  `SELECT id FROM users WHERE realm_id = $1 AND is_active AND NOT is_bot AND role <= 200 ORDER BY id`,
+);

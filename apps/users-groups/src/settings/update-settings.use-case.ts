@@ -101,7 +101,20 @@ export class UpdateSettings {
             },
           ]
         : [];
-    await this.events.publishAll([...settingEvents, ...nameEvents], requestId);
+    const consent = changed.find(([name]) => name === 'allow_private_data_export');
+    const consentEvents = consent
+      ? [
+          {
+            def: UsersGroupsEvents.realmExportConsentChanged,
+            payload: {
+              realmId: realm.id,
+              users: await this.users.humanAdminIdsOfRealm(realm.id),
+              event: { type: 'realm_export_consent', user_id: caller.id, consented: consent[1] === true },
+            },
+          },
+        ]
+      : [];
+    await this.events.publishAll([...settingEvents, ...nameEvents, ...consentEvents], requestId);
     return {};
   }
 
