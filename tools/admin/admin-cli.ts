@@ -10,6 +10,7 @@ import { Role, ZulipError } from '@teamchat/zulip';
 // One entry per service: the use cases each offers the command line.
 import { MessagingAdmin } from '../../apps/messaging/src/admin/messaging-admin';
 import { UsersGroupsAdmin } from '../../apps/users-groups/src/admin/users-groups-admin';
+import { ImportError, UploadsAdmin } from '../../apps/uploads/src/admin/uploads-admin';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -28,6 +29,10 @@ Commands:
                  [--private] [--subscribe EMAIL,EMAIL…]
       Creates a channel as that user would (the same rules as POST /users/me/subscriptions),
       subscribing the creator and anyone listed.
+  import-realm ARCHIVE [--subdomain SUB]
+      Loads an organization export (the tar.gz of POST /export/realm) as a new organization, at
+      SUB or the subdomain it was exported from, which must be free. Ids are renumbered, files
+      go into the upload storage, every user gets a new API key (no passwords are exported).
 
 Options for every command: --json prints the result as JSON.
 --organization is the subdomain; it defaults to the root organization ("").`;
@@ -60,12 +65,14 @@ interface Services {
   usersGroups: UsersGroupsAdmin;
   /** Opened on first use: most commands touch only users-groups. */
   messaging(): MessagingAdmin;
+  uploads(): UploadsAdmin;
 }
 
 async function run(argv: string[], services: Services): Promise<unknown> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: command === 'import-realm',
     options: {
       name: { type: 'string' },
       subdomain: { type: 'string' },
@@ -143,6 +150,10 @@ async function run(argv: string[], services: Services): Promise<unknown> {
       if (!channel) throw new UsageError(`No channel named '${name.trim()}'`);
       return channel;
     }
+    case 'import-realm': {
+      if (positionals.length !== 1) throw new UsageError('import-realm takes one archive');
+      return services.uploads().importRealm(positionals[0], values.subdomain);
+    }
     default:
       throw new UsageError(command ? `Unknown command '${command}'` : 'No command given');
   }
@@ -167,10 +178,15 @@ async function main(): Promise<number> {
   }
   let usersGroups: UsersGroupsAdmin | undefined;
   let messaging: MessagingAdmin | undefined;
+  let uploads: UploadsAdmin | undefined;
   try {
     const config: AppConfig = loadConfig();
     usersGroups = UsersGroupsAdmin.open(config);
-    const result = await run(argv, { usersGroups, messaging: () => (messaging ??= MessagingAdmin.open(config)) });
+    const result = await run(argv, {
+      usersGroups,
+      messaging: () => (messaging ??= MessagingAdmin.open(config)),
+      uploads: () => (uploads ??= UploadsAdmin.open(config)),
+    });
     print(result, argv.includes('--json'));
     return 0;
   } catch (error) {
@@ -178,13 +194,13 @@ async function main(): Promise<number> {
       process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof ZulipError || error instanceof ConfigError) {
+    if (error instanceof ZulipError || error instanceof ConfigError || error instanceof ImportError) {
       process.stderr.write(`error: ${error.message}\n`);
       return 1;
     }
     throw error;
   } finally {
-    await Promise.all([usersGroups?.close(), messaging?.close()]);
+    await Promise.all([usersGroups?.close(), messaging?.close(), uploads?.close()]);
   }
 }
 
