@@ -49,6 +49,7 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'PATCH /users/me/profile_data': 'zerver/views/custom_profile_fields.py update_user_custom_profile_data',
   'DELETE /users/me/profile_data': 'zerver/views/custom_profile_fields.py remove_user_custom_profile_data',
   'POST /submessage': 'zerver/views/submessage.py process_submessage (widgets\' votes and changes)',
+  'DELETE /export/realm/{export_id}': 'zerver/views/realm_export.py delete_realm_export',
 };
 
 const reference = loadZulipReference();

@@ -110,8 +110,11 @@ export const USER_SETTINGS = {
   send_read_receipts: flag(true, 'defaults-only'),
   email_address_visibility: choice([1, 2, 3, 4, 5], 1, 'defaults-only'),
   web_navigate_to_sent_message: flag(true, 'defaults-only'),
-  /** Whether administrators may export the user's private data (GET /export/realm/consents, export type 2). */
-  allow_private_data_export: flag(false),
+  /**
+   * Whether administrators may export the user's private data (GET /export/realm/consents, export
+   * type 2). Shown in both objects; Zulip's PATCH /realm/user_settings_defaults does not take it.
+   */
+  allow_private_data_export: flag(false, 'settings-only'),
 } satisfies Record<string, SettingDef<boolean> | SettingDef<number> | SettingDef<string>>;
 
 export type SettingName = keyof typeof USER_SETTINGS;
