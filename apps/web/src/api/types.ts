@@ -60,6 +60,9 @@ export interface User {
   is_bot: boolean;
   /** Zulip's role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
   role?: number;
+  avatar_url?: string | null;
+  /** Custom profile field values, by field id. */
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
 /** A user group (realm_user_groups, the `user_group` events). */
@@ -85,6 +88,19 @@ export type Draft = Schema<'Draft'>;
 
 /** A message to be sent later (`scheduled_messages`). */
 export type ScheduledMessage = Schema<'ScheduledMessage'>;
+
+/** A saved snippet (saved_snippets). */
+export type SavedSnippet = Schema<'SavedSnippet'>;
+
+/** A custom emoji (realm_emoji, by id). */
+export type RealmEmoji = Schema<'RealmEmoji'>;
+
+/** A linkifier (realm_linkifiers) and a code playground (realm_playgrounds). */
+export type Linkifier = Schema<'Linkifier'>;
+export type Playground = Schema<'RealmPlayground'>;
+
+/** A custom profile field (custom_profile_fields). */
+export type ProfileField = Schema<'CustomProfileField'>;
 
 /** The answer of POST /register. */
 export type RegisterAnswer = Schema<'RegisterResponse'>;

@@ -41,6 +41,7 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
   const [sending, setSending] = useState(false);
   const [later, setLater] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
+  const [snippets, setSnippets] = useState(false);
   const typing = useRef<{ target: string; lastStart: number; idle?: ReturnType<typeof setTimeout> } | null>(null);
   const textbox = useRef<HTMLTextAreaElement>(null);
   const topicBox = useRef<HTMLInputElement>(null);
@@ -148,6 +149,22 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
     }
   }
 
+  /** Puts a saved snippet's text where the cursor is (replacing a selection), as Zulip's compose box does. */
+  function insertSnippet(text: string) {
+    setSnippets(false);
+    const box = textbox.current;
+    const start = box?.selectionStart ?? content.length;
+    const end = box?.selectionEnd ?? content.length;
+    const next = content.slice(0, start) + text + content.slice(end);
+    setContent(next);
+    setPreview(null);
+    if (target) drafts.changed(target, next);
+    requestAnimationFrame(() => {
+      box?.focus();
+      box?.setSelectionRange(start + text.length, start + text.length);
+    });
+  }
+
   function send(event?: FormEvent) {
     event?.preventDefault();
     void submit();
@@ -251,6 +268,23 @@ export function Compose({ state, narrow }: { state: ChatState; narrow: Narrow })
         <button type="button" className="secondary" onClick={() => picker.current?.click()}>
           {t('Attach files')}
         </button>
+        <span className="menu-anchor">
+          <button type="button" className="secondary" aria-haspopup="menu" aria-expanded={snippets} onClick={() => setSnippets(!snippets)}>
+            {t('Insert saved snippet')}
+          </button>
+          {snippets && (
+            <div className="menu up" role="menu" aria-label={t('Saved snippets')} onKeyDown={(event) => event.key === 'Escape' && setSnippets(false)}>
+              {state.savedSnippets.map((snippet) => (
+                <button key={snippet.id} type="button" role="menuitem" onClick={() => insertSnippet(snippet.content)}>
+                  {snippet.title}
+                </button>
+              ))}
+              <a role="menuitem" href="#settings/saved-snippets" onClick={() => setSnippets(false)}>
+                {t('Add a new saved snippet')}
+              </a>
+            </div>
+          )}
+        </span>
         <button
           type="button"
           className="secondary"

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChannelFolder, Draft, GroupSettingValue, NavigationView, Message, Presence, RegisterAnswer, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, NavigationView, Message, Playground, Presence, ProfileField, RealmEmoji, RegisterAnswer, SavedSnippet, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -45,6 +45,22 @@ export interface ChatState {
   deliveryEmail: string;
   /** Zulip's color_scheme: 1 automatic, 2 dark, 3 light. */
   colorScheme: number;
+  /** The people I muted (user id → when). */
+  mutedUsers: Record<number, number>;
+  alertWords: string[];
+  savedSnippets: SavedSnippet[];
+  /** The organization's custom emoji by id, deactivated ones included. */
+  realmEmoji: Record<string, RealmEmoji>;
+  /** Who may add custom emoji (realm_can_add_custom_emoji_group). */
+  addEmojiGroup?: GroupSettingValue;
+  linkifiers: Linkifier[];
+  playgrounds: Playground[];
+  /** The organization's custom profile fields, in their order. */
+  profileFields: ProfileField[];
+  /** The organization shares read receipts (realm_enable_read_receipts). */
+  readReceipts: boolean;
+  /** My avatar's URL. */
+  avatarUrl: string;
 }
 
 export const CHAT_STATE = ['chat'] as const;
@@ -101,6 +117,16 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     settings: answer.user_settings ?? {},
     realmDefaults: answer.realm_user_settings_defaults ?? {},
     deliveryEmail: answer.delivery_email ?? answer.email ?? '',
+    mutedUsers: Object.fromEntries((answer.muted_users ?? []).map((muted) => [muted.id, muted.timestamp])),
+    alertWords: answer.alert_words ?? [],
+    savedSnippets: answer.saved_snippets ?? [],
+    realmEmoji: answer.realm_emoji ?? {},
+    addEmojiGroup: answer.realm_can_add_custom_emoji_group,
+    linkifiers: answer.realm_linkifiers ?? [],
+    playgrounds: answer.realm_playgrounds ?? [],
+    profileFields: sortFields(answer.custom_profile_fields ?? []),
+    readReceipts: answer.realm_enable_read_receipts === true,
+    avatarUrl: answer.avatar_url ?? '',
   };
 }
 
@@ -146,3 +172,8 @@ export function mayMove(state: ChatState, to: 'topic' | 'channel'): boolean {
 }
 
 export const sortFolders = (folders: ChannelFolder[]) => [...folders].sort((a, b) => a.order - b.order || a.id - b.id);
+
+export const sortFields = (fields: ProfileField[]) => [...fields].sort((a, b) => a.order - b.order || a.id - b.id);
+
+/** Whether I may add custom emoji (administrators always may). */
+export const mayAddEmoji = (state: ChatState) => state.me.isAdmin || inGroupSetting(state, state.addEmojiGroup, state.me.user_id);

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChannelFolder, Draft, Message, NavigationView, Presence, Reaction, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, Message, NavigationView, Playground, Presence, ProfileField, Reaction, RealmEmoji, SavedSnippet, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
-import { chatState, conversationKey, sortFolders, topicKey, updateChatState } from './chat-state';
+import { chatState, conversationKey, sortFields, sortFolders, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
 
 /** The messages of a narrow as the cache holds them (oldest first). */
@@ -257,8 +257,68 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
       }
       return;
     }
+    case 'muted_users': {
+      const muted = (event.muted_users as { id: number; timestamp: number }[]) ?? [];
+      updateChatState(client, (s) => ({ ...s, mutedUsers: Object.fromEntries(muted.map((m) => [m.id, m.timestamp])) }));
+      return;
+    }
+    case 'alert_words': {
+      updateChatState(client, (s) => ({ ...s, alertWords: (event.alert_words as string[]) ?? [] }));
+      return;
+    }
+    case 'saved_snippets': {
+      updateChatState(client, (s) => {
+        if (event.op === 'add' || event.op === 'update') {
+          const snippet = event.saved_snippet as SavedSnippet;
+          const others = s.savedSnippets.filter((x) => x.id !== snippet.id);
+          return { ...s, savedSnippets: event.op === 'add' ? [...others, snippet] : s.savedSnippets.map((x) => (x.id === snippet.id ? snippet : x)) };
+        }
+        if (event.op === 'remove') return { ...s, savedSnippets: s.savedSnippets.filter((x) => x.id !== event.saved_snippet_id) };
+        return s;
+      });
+      return;
+    }
+    case 'realm_emoji': {
+      if (event.op === 'update') updateChatState(client, (s) => ({ ...s, realmEmoji: (event.realm_emoji as Record<string, RealmEmoji>) ?? {} }));
+      return;
+    }
+    case 'realm_linkifiers': {
+      updateChatState(client, (s) => ({ ...s, linkifiers: (event.realm_linkifiers as Linkifier[]) ?? [] }));
+      return;
+    }
+    case 'realm_playgrounds': {
+      updateChatState(client, (s) => ({ ...s, playgrounds: (event.realm_playgrounds as Playground[]) ?? [] }));
+      return;
+    }
+    case 'custom_profile_fields': {
+      updateChatState(client, (s) => ({ ...s, profileFields: sortFields((event.fields as ProfileField[]) ?? []) }));
+      return;
+    }
+    case 'realm': {
+      // The realm settings the app reads; the rest come with the realm settings pages.
+      const data: Record<string, unknown> = event.op === 'update' ? { [String(event.property)]: event.value } : event.op === 'update_dict' ? ((event.data as Record<string, unknown>) ?? {}) : {};
+      updateChatState(client, (s) => ({
+        ...s,
+        readReceipts: typeof data.enable_read_receipts === 'boolean' ? data.enable_read_receipts : s.readReceipts,
+        addEmojiGroup: data.can_add_custom_emoji_group !== undefined ? (data.can_add_custom_emoji_group as GroupSettingValue) : s.addEmojiGroup,
+        allowEditing: typeof data.allow_message_editing === 'boolean' ? data.allow_message_editing : s.allowEditing,
+      }));
+      return;
+    }
     case 'realm_user': {
-      const person = event.person as Partial<User> & { user_id: number };
+      const person = event.person as Partial<User> & { user_id: number; custom_profile_field?: { id: number; value: string | null; rendered_value?: string } };
+      if (event.op === 'update' && person.custom_profile_field) {
+        const field = person.custom_profile_field;
+        updateChatState(client, (s) => {
+          const user = s.users[person.user_id];
+          if (!user) return s;
+          const profile = { ...user.profile_data };
+          if (field.value === null) delete profile[field.id];
+          else profile[field.id] = { value: field.value, ...(field.rendered_value !== undefined ? { rendered_value: field.rendered_value } : {}) };
+          return { ...s, users: { ...s.users, [person.user_id]: { ...user, profile_data: profile } } };
+        });
+        return;
+      }
       if (event.op === 'add') updateChatState(client, (s) => ({ ...s, users: { ...s.users, [person.user_id]: person as User } }));
       else if (event.op === 'update' || event.op === 'remove') {
         const change: Partial<User> = event.op === 'update' ? person : { is_active: false };
@@ -266,6 +326,7 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
           ...st,
           users: st.users[person.user_id] ? { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } : st.users,
           deliveryEmail: person.user_id === myId && typeof person.delivery_email === 'string' ? person.delivery_email : st.deliveryEmail,
+          avatarUrl: person.user_id === myId && typeof person.avatar_url === 'string' ? person.avatar_url : st.avatarUrl,
           me:
             person.user_id === myId
               ? { ...st.me, ...(change.full_name !== undefined ? { full_name: change.full_name } : {}), ...(change.role !== undefined ? { isAdmin: change.role <= 200 } : {}) }

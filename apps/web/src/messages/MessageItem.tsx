@@ -8,7 +8,10 @@ import { t as translate } from '../i18n/i18n';
 import { requestCompose } from '../compose/compose-requests';
 import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { PICKER_EMOJI, emojiGlyph } from './emoji';
+import { EmojiGlyph, activeCustomEmoji } from './EmojiGlyph';
 import { EmojiSearch } from './EmojiSearch';
+import { ReadReceipts, ReportMessage } from './MessageDialogs';
+import { UserCard } from '../people/UserCard';
 import { MessageContent } from './MessageContent';
 import { MoveMessages } from './MoveMessages';
 
@@ -48,7 +51,10 @@ function Reactions({ message, state, toggle }: { message: Message; state: ChatSt
             title={t('{{people}} reacted with :{{emoji}}:', { people, emoji: first.emoji_name })}
             onClick={() => toggle(first)}
           >
-            <span aria-hidden="true">{emojiGlyph(first.emoji_code, first.reaction_type, first.emoji_name)}</span> {reactions.length}
+            <span aria-hidden="true">
+              <EmojiGlyph code={first.emoji_code} type={first.reaction_type} name={first.emoji_name} realmEmoji={state.realmEmoji} />
+            </span>{' '}
+            {reactions.length}
           </button>
         );
       })}
@@ -69,6 +75,13 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   const [moving, setMoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
+  const [card, setCard] = useState(false);
+  const [menu, setMenu] = useState(false);
+  const [dialog, setDialog] = useState<'receipts' | 'report' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [revealed, setRevealed] = useState(false);
+  const hidden = state.mutedUsers[message.sender_id] !== undefined && !revealed;
+  const sender = state.users[message.sender_id];
   const when = timeOf(message.timestamp);
   const mine = message.sender_id === state.me.user_id;
   const starred = (message.flags ?? []).includes('starred');
@@ -139,7 +152,15 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   return (
     <article className={selected ? 'message selected' : 'message'} aria-labelledby={`m${message.id}-sender`} data-id={message.id} aria-current={selected ? 'true' : undefined}>
       <header>
-        <strong id={`m${message.id}-sender`}>{message.sender_full_name}</strong>
+        <strong id={`m${message.id}-sender`}>
+          {hidden ? (
+            t('Muted user')
+          ) : (
+            <button type="button" className="sender" aria-haspopup="dialog" aria-expanded={card} disabled={!sender} onClick={() => setCard(!card)}>
+              {message.sender_full_name}
+            </button>
+          )}
+        </strong>
         <time dateTime={when.toISOString()} title={when.toLocaleString()}>
           {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
         </time>
@@ -178,8 +199,43 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
               {t('Delete')}
             </button>
           )}
+          <button type="button" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+            {t('More actions')}
+          </button>
         </div>
       </header>
+      {menu && (
+        <div className="menu" role="menu" aria-label={t('More actions')} onKeyDown={(event) => event.key === 'Escape' && setMenu(false)}>
+          <button type="button" role="menuitem" onClick={() => {
+              setMenu(false);
+              setDialog('receipts');
+            }}>
+            {t('View read receipts')}
+          </button>
+          {!mine && (
+            <button type="button" role="menuitem" onClick={() => {
+                setMenu(false);
+                setNotice(null);
+                setDialog('report');
+              }}>
+              {t('Report message')}
+            </button>
+          )}
+        </div>
+      )}
+      {card && sender && <UserCard user={sender} state={state} onClose={() => setCard(false)} />}
+      {dialog === 'receipts' && <ReadReceipts message={message} state={state} onClose={() => setDialog(null)} />}
+      {dialog === 'report' && (
+        <ReportMessage
+          message={message}
+          onClose={() => setDialog(null)}
+          onReported={() => {
+            setDialog(null);
+            setNotice(t('Your report has been sent to the moderators.'));
+          }}
+        />
+      )}
+      {notice && <p role="status">{notice}</p>}
       {picking && (
         <div className="picker" role="dialog" aria-label={t('Emoji picker')} onKeyDown={(event) => event.key === 'Escape' && setPicking(false)}>
           {PICKER_EMOJI.map((emoji) => (
@@ -196,15 +252,43 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
               {emojiGlyph(emoji.code, 'unicode_emoji', emoji.name)}
             </button>
           ))}
+          {activeCustomEmoji(state.realmEmoji).length > 0 && (
+            <div role="group" aria-label={t('Custom emoji')} className="custom-emoji">
+              {activeCustomEmoji(state.realmEmoji).map((emoji) => (
+                <button
+                  key={emoji.id}
+                  type="button"
+                  aria-label={emoji.name}
+                  title={`:${emoji.name}:`}
+                  onClick={() => {
+                    setPicking(false);
+                    toggle({ emoji_name: emoji.name, emoji_code: emoji.id, reaction_type: 'realm_emoji' });
+                  }}
+                >
+                  <EmojiGlyph code={emoji.id} type="realm_emoji" name={emoji.name} realmEmoji={state.realmEmoji} />
+                </button>
+              ))}
+            </div>
+          )}
           <EmojiSearch
+            custom={activeCustomEmoji(state.realmEmoji)}
             onPick={(emoji) => {
               setPicking(false);
-              toggle({ emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: 'unicode_emoji' });
+              toggle({ emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type ?? 'unicode_emoji' });
             }}
           />
         </div>
       )}
-      {editing === null ? (
+      {hidden ? (
+        <div className="content hidden-message">
+          <p>
+            <em>{t('This message was hidden because you have muted the sender.')}</em>{' '}
+            <button type="button" className="secondary small" onClick={() => setRevealed(true)}>
+              {t('Show')}
+            </button>
+          </p>
+        </div>
+      ) : editing === null ? (
         <>
           <MessageContent html={message.content} />
           {message.last_edit_timestamp !== undefined && (
@@ -252,7 +336,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
       {moving && message.type === 'stream' && (
         <MoveMessages state={state} messageId={message.id} channelId={message.stream_id ?? 0} topic={message.subject} mode="change_one" onClose={() => setMoving(false)} />
       )}
-      <Reactions message={message} state={state} toggle={toggle} />
+      {!hidden && <Reactions message={message} state={state} toggle={toggle} />}
       {deleting && (
         <div className="confirm" role="group" aria-label={t('Delete this message?')}>
           <span>{t('Delete this message?')}</span>

@@ -6,6 +6,8 @@ import { t as translate } from '../i18n/i18n';
 import { ChannelSettings } from './ChannelSettings';
 import { EmailForm, NotificationsForm } from './NotificationSettings';
 import { Outcome, useOutcome } from './outcome';
+import { ApiKeyForm, AvatarForm, ProfileDataForm } from './PersonalExtras';
+import { AlertWordsForm, MutedUsersList, SavedSnippetsForm } from './PersonalLists';
 
 /** Profile: the full name (PATCH /settings full_name). */
 function ProfileForm({ state }: { state: ChatState }) {
@@ -90,19 +92,47 @@ function DisplayForm({ state }: { state: ChatState }) {
   );
 }
 
-/** The personal settings page (#settings): profile, email, password, display, notifications and each channel's settings. */
+/** The personal settings sections: #settings (profile and account), #settings/alert-words, …/saved-snippets, …/muted-users. */
+const SECTIONS = ['profile', 'alert-words', 'saved-snippets', 'muted-users'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/**
+ * The personal settings page (#settings/<section>): profile (name, avatar, profile fields),
+ * email, password, API key, display, notifications and each channel's settings; alert words;
+ * saved snippets; muted users.
+ */
 export function SettingsPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
+  const asked = window.location.hash.split('/')[1] as Section | undefined;
+  const section: Section = asked && SECTIONS.includes(asked) ? asked : 'profile';
+  const names: Record<Section, string> = { profile: t('Profile and account'), 'alert-words': t('Alert words'), 'saved-snippets': t('Saved snippets'), 'muted-users': t('Muted users') };
   return (
     <main className="view page">
       <h1>{t('Settings')}</h1>
+      <nav aria-label={t('Personal settings')} className="tabs">
+        {SECTIONS.map((name) => (
+          <a key={name} href={name === 'profile' ? '#settings' : `#settings/${name}`} aria-current={name === section ? 'page' : undefined}>
+            {names[name]}
+          </a>
+        ))}
+      </nav>
       <div className="settings">
-        <ProfileForm state={state} />
-        <EmailForm state={state} />
-        <PasswordForm />
-        <DisplayForm state={state} />
-        <NotificationsForm state={state} />
-        <ChannelSettings state={state} />
+        {section === 'profile' && (
+          <>
+            <ProfileForm state={state} />
+            <AvatarForm state={state} />
+            <ProfileDataForm state={state} />
+            <EmailForm state={state} />
+            <PasswordForm />
+            <ApiKeyForm />
+            <DisplayForm state={state} />
+            <NotificationsForm state={state} />
+            <ChannelSettings state={state} />
+          </>
+        )}
+        {section === 'alert-words' && <AlertWordsForm state={state} />}
+        {section === 'saved-snippets' && <SavedSnippetsForm state={state} />}
+        {section === 'muted-users' && <MutedUsersList state={state} />}
       </div>
     </main>
   );
