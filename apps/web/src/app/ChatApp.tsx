@@ -60,9 +60,14 @@ export function ChatApp() {
         <a href="#settings" aria-current={route.page === 'settings' ? 'page' : undefined}>
           {t('Settings')}
         </a>
-        {state.me.isAdmin && (
+        {state.me.isAdmin ? (
           <a href="#organization/users" aria-current={route.page === 'admin' ? 'page' : undefined}>
             {t('Organization')}
+          </a>
+        ) : (
+          // Members see the organization's custom emoji (and add them, as the organization allows).
+          <a href="#organization/emoji" aria-current={route.page === 'admin' ? 'page' : undefined}>
+            {t('Custom emoji')}
           </a>
         )}
         <button type="button" onClick={() => void leave()} disabled={leaving}>

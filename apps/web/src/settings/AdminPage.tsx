@@ -7,7 +7,10 @@ import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
 import { AdminChannels } from './AdminChannels';
 import { AdminDefaults } from './AdminDefaults';
+import { AdminEmoji } from './AdminEmoji';
 import { AdminGroups } from './AdminGroups';
+import { AdminLinkifiers, AdminPlaygrounds } from './AdminLinkifiers';
+import { AdminProfileFields } from './AdminProfileFields';
 
 /** Zulip's roles, most powerful first. */
 const ROLES: [number, () => string][] = [
@@ -65,31 +68,53 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
   );
 }
 
-/** The administration pages: #organization/users, …/groups, …/channels, …/defaults. */
-const SECTIONS = ['users', 'groups', 'channels', 'defaults'] as const;
+/** The administration pages: #organization/users, …/groups, …/channels, …/defaults, …/emoji, …/linkifiers, …/playgrounds, …/profile-fields. */
+const SECTIONS = ['users', 'groups', 'channels', 'defaults', 'emoji', 'linkifiers', 'playgrounds', 'profile-fields'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /**
  * The organization's administration (#organization/<section>), for administrators: users (role,
- * deactivation), user groups, channels and folders, defaults for new users, under a navigation
- * "Organization". Anyone else is told it is not theirs (and the server refuses them the same calls).
+ * deactivation), user groups, channels and folders, defaults for new users, custom emoji,
+ * linkifiers, code playgrounds and custom profile fields, under a navigation "Organization".
+ * Everyone sees the custom emoji (as in Zulip, members may add them); anyone else is told the
+ * other sections are not theirs (and the server refuses them the same calls).
  */
 export function AdminPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const asked = window.location.hash.split('/')[1] as Section | undefined;
   const section: Section = asked && SECTIONS.includes(asked) ? asked : 'users';
+  const names: Record<Section, string> = {
+    users: t('Users'),
+    groups: t('User groups'),
+    channels: t('Channels'),
+    defaults: t('Defaults for new users'),
+    emoji: t('Custom emoji'),
+    linkifiers: t('Linkifiers'),
+    playgrounds: t('Code playgrounds'),
+    'profile-fields': t('Custom profile fields'),
+  };
   if (!state.me.isAdmin) {
     return (
       <main className="view page">
         <h1>{t('Organization settings')}</h1>
-        <p role="alert" className="settings">
-          {t('Only organization administrators can manage users.')}
-        </p>
+        <nav aria-label={t('Organization')} className="tabs">
+          <a href="#organization/emoji" aria-current={section === 'emoji' ? 'page' : undefined}>
+            {names.emoji}
+          </a>
+        </nav>
+        {section === 'emoji' ? (
+          <div className="settings">
+            <AdminEmoji state={state} />
+          </div>
+        ) : (
+          <p role="alert" className="settings">
+            {t('Only organization administrators can manage users.')}
+          </p>
+        )}
       </main>
     );
   }
-  const names: Record<Section, string> = { users: t('Users'), groups: t('User groups'), channels: t('Channels'), defaults: t('Defaults for new users') };
   const users = Object.values(state.users)
     .filter((user) => user.is_active !== false && !user.is_bot)
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
@@ -107,6 +132,10 @@ export function AdminPage({ state }: { state: ChatState }) {
         {section === 'groups' && <AdminGroups state={state} />}
         {section === 'channels' && <AdminChannels state={state} />}
         {section === 'defaults' && <AdminDefaults state={state} />}
+        {section === 'emoji' && <AdminEmoji state={state} />}
+        {section === 'linkifiers' && <AdminLinkifiers state={state} />}
+        {section === 'playgrounds' && <AdminPlaygrounds state={state} />}
+        {section === 'profile-fields' && <AdminProfileFields state={state} />}
         {section === 'users' && (
           <>
             {error && (
