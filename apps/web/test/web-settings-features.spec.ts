@@ -276,6 +276,7 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
     await member.getByRole('table', { name: 'Custom emoji' }).getByRole('row', { name: /teamparrot/ }).waitFor({ timeout: LIVE_MS });
     expect(await member.getByRole('button', { name: 'Delete teamparrot' }).count()).toBe(0);
 
+    await page.goto(`${base}/#organization/emoji`);
     await row.getByRole('button', { name: 'Delete teamparrot' }).click();
     await page.getByText('There are no custom emoji.').waitFor({ timeout: LIVE_MS });
     await member.getByRole('table', { name: 'Custom emoji' }).waitFor({ state: 'detached', timeout: LIVE_MS });
@@ -345,9 +346,14 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
 
     await tabs.getByRole('link', { name: 'Code playgrounds' }).click();
     const playground = page.getByRole('form', { name: 'Add a new code playground' });
+    // Pygments names are lower case: the server's refusal is shown, and nothing is added.
     await playground.getByRole('textbox', { name: 'Language' }).fill('Python');
     await playground.getByRole('textbox', { name: 'Name' }).fill('Python playground');
     await playground.getByRole('textbox', { name: 'URL template' }).fill('https://play.acme.test/?code={code}');
+    await playground.getByRole('button', { name: 'Add code playground' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Invalid characters in pygments language' }).waitFor({ timeout: LIVE_MS });
+    expect(await system.db.realmPlayground.count({ where: { realmId: realm.id } })).toBe(0);
+    await playground.getByRole('textbox', { name: 'Language' }).fill('python');
     await playground.getByRole('button', { name: 'Add code playground' }).click();
     const playgrounds = page.getByRole('table', { name: 'Code playgrounds' });
     await playgrounds.getByRole('row', { name: /Python playground/ }).waitFor({ timeout: LIVE_MS });
@@ -441,7 +447,8 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
   });
 
   it('refuses a member the linkifier, playground and profile field pages (and the server refuses the calls)', async () => {
-    const page = await bobs();
+    // A new session: generating an API key above ended Bob's browser sessions (the server seals the key in them).
+    const page = await loggedIn(bob);
     for (const section of ['linkifiers', 'playgrounds', 'profile-fields']) {
       await page.goto(`${base}/#organization/${section}`);
       await page.getByRole('alert').filter({ hasText: 'Only organization administrators can manage users.' }).waitFor({ timeout: LIVE_MS });

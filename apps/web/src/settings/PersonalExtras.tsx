@@ -149,7 +149,7 @@ export function ApiKeyForm() {
   return (
     <form aria-label={t('Manage your API key')} onSubmit={(event) => event.preventDefault()}>
       <h2>{t('Manage your API key')}</h2>
-      <p className="muted">{t('Your API key lets apps and scripts use the API as you. Generating a new one makes the old one stop working at once.')}</p>
+      <p className="muted">{t('Your API key lets apps and scripts use the API as you. Generating a new one makes the old one stop working at once, and logs you out of your browser sessions: copy it before you go on.')}</p>
       {key !== null && (
         <>
           <label htmlFor="settings-api-key">{t('Your API key')}</label>
