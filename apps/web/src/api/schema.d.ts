@@ -192,6 +192,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/export/realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's data exports, oldest first (administrators). */
+        get: operations["getExportRealm"];
+        put?: never;
+        /** Starts a data export of the organization (administrators): 1 public data, 2 also the private data of consenting users. */
+        post: operations["postExportRealm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/realm/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes the archive of a finished data export (administrators). */
+        delete: operations["deleteExportRealmExportId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/realm/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether each active human user allows administrators to export their private data (administrators). */
+        get: operations["getExportRealmConsents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/fetch_api_key": {
         parameters: {
             query?: never;
@@ -1709,6 +1761,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteExportRealmExportIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteMessageEvent: {
             id: number;
             message_ids: number[];
@@ -1907,7 +1965,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"] | components["schemas"]["RealmExportEvent"] | components["schemas"]["RealmExportConsentEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1943,6 +2001,23 @@ export interface components {
             ignored_parameters_unsupported?: string[];
             msg: string;
             queue_id: string;
+            /** @constant */
+            result: "success";
+        };
+        GetExportRealmConsentsResponse: {
+            export_consents: {
+                consented: boolean;
+                user_id: number;
+            }[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        GetExportRealmResponse: {
+            exports: components["schemas"]["RealmExport"][];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
             /** @constant */
             result: "success";
         };
@@ -2659,6 +2734,13 @@ export interface components {
         };
         PostDraftsResponse: {
             ids: number[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostExportRealmResponse: {
+            id: number;
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -3474,6 +3556,29 @@ export interface components {
             /** @constant */
             type: "realm_emoji";
         };
+        RealmExport: {
+            acting_user_id: number;
+            deleted_timestamp: number | null;
+            export_time: number;
+            export_type: number;
+            export_url: string | null;
+            failed_timestamp: number | null;
+            id: number;
+            pending: boolean;
+        };
+        RealmExportConsentEvent: {
+            consented: boolean;
+            id: number;
+            /** @constant */
+            type: "realm_export_consent";
+            user_id: number;
+        };
+        RealmExportEvent: {
+            exports: components["schemas"]["RealmExport"][];
+            id: number;
+            /** @constant */
+            type: "realm_export";
+        };
         RealmLinkifiersEvent: {
             id: number;
             realm_linkifiers: components["schemas"]["Linkifier"][];
@@ -3524,6 +3629,7 @@ export interface components {
             type: "realm_user";
         };
         RealmUserSettingsDefaults: {
+            allow_private_data_export: boolean;
             automatically_follow_topics_policy: number;
             automatically_follow_topics_where_mentioned: boolean;
             automatically_unmute_topics_in_muted_streams_policy: number;
@@ -3594,7 +3700,7 @@ export interface components {
             /** @constant */
             op: "update";
             /** @enum {string} */
-            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message";
+            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export";
             /** @constant */
             type: "realm_user_settings_defaults";
             value: boolean;
@@ -4600,6 +4706,7 @@ export interface components {
             type: "user_group";
         };
         UserSettings: {
+            allow_private_data_export: boolean;
             automatically_follow_topics_policy: number;
             automatically_follow_topics_where_mentioned: boolean;
             automatically_unmute_topics_in_muted_streams_policy: number;
@@ -4671,7 +4778,7 @@ export interface components {
             /** @constant */
             op: "update";
             /** @enum {string} */
-            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message";
+            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export";
             /** @constant */
             type: "user_settings";
             value: boolean;
@@ -5268,6 +5375,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getExportRealm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetExportRealmResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postExportRealm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @default 1 */
+                    export_type?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostExportRealmResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteExportRealmExportId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteExportRealmExportIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getExportRealmConsents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetExportRealmConsentsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7044,6 +7253,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
+                    allow_private_data_export?: boolean;
                     color_scheme?: number;
                     default_language?: string;
                     demote_inactive_streams?: number;
