@@ -444,10 +444,12 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
     expect((await system.api.get('/users/me', {}, { subdomain: '', auth: { email: bob.email, apiKey: bob.apiKey } })).status).toBe(401);
     expectSuccess(await system.api.get('/users/me', {}, { subdomain: '', auth: { email: bob.email, apiKey: key } }));
     bob.apiKey = key;
+    // The browser that generated it stays logged in (its session now holds the new key), as in Zulip.
+    const status = await page.evaluate(`(async () => (await fetch('/json/users/me')).status)()`);
+    expect(status).toBe(200);
   });
 
   it('refuses a member the linkifier, playground and profile field pages (and the server refuses the calls)', async () => {
-    // A new session: generating an API key above ended Bob's browser sessions (the server seals the key in them).
     const page = await loggedIn(bob);
     for (const section of ['linkifiers', 'playgrounds', 'profile-fields']) {
       await page.goto(`${base}/#organization/${section}`);

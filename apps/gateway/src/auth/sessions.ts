@@ -108,6 +108,20 @@ export class Sessions {
     this.setCookies(res, [cookie(CSRF_COOKIE, randomBytes(32).toString('base64url'), { httpOnly: false, maxAge: SESSION_SECONDS, secure: this.secure })]);
   }
 
+  /**
+   * The request's session goes on with the user's new API key (the caller regenerated it): a
+   * browser stays logged in, as in Zulip, where sessions do not hang on the key.
+   */
+  async rekey(req: IncomingMessage, apiKey: string): Promise<void> {
+    const id = cookiesOf(req)[SESSION_COOKIE];
+    if (!id || !ID_PATTERN.test(id)) return;
+    const key = sessionKey(digestOf(id));
+    const text = await this.redis.get(key);
+    if (!text) return;
+    const stored = JSON.parse(text) as StoredSession;
+    await this.redis.set(key, JSON.stringify({ ...stored, key: seal(id, apiKey) }), 'KEEPTTL');
+  }
+
   /** Ends one session. */
   async end(session: Pick<Session, 'digest' | 'userId'>): Promise<void> {
     await this.redis.multi().del(sessionKey(session.digest)).srem(userKey(session.userId), session.digest).exec();

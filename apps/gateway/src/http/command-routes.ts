@@ -16,6 +16,7 @@ import { sendError } from './zulip-exception.filter';
 type AnyCommand = ApiCommandDef<ParamSpecs, unknown>;
 
 const UPDATE_SETTINGS: Endpoint = UsersGroups.updateSettings;
+const REGENERATE_API_KEY: Endpoint = UsersGroups.regenerateApiKey;
 
 const isCommand = (endpoint: Endpoint): endpoint is AnyCommand => 'subject' in endpoint;
 
@@ -123,6 +124,12 @@ export class CommandRoutes {
       const data = await this.commands.call(def, envelope);
       // A new password ends the user's other browser sessions (the one that changed it stays, as in Zulip).
       if (def === UPDATE_SETTINGS && (envelope.params as { new_password?: string }).new_password !== undefined && req.ctx.user) {
+        await this.sessions.endAllOf(req.ctx.user.id, req.ctx.session);
+      }
+      // A browser that regenerated its user's API key stays logged in with the new one; the
+      // user's other sessions held the old key and end (they would be refused anyway).
+      if (def === REGENERATE_API_KEY && req.ctx.session && req.ctx.user) {
+        await this.sessions.rekey(req, (data as { api_key: string }).api_key);
         await this.sessions.endAllOf(req.ctx.user.id, req.ctx.session);
       }
       if (!res.writableEnded) sendSuccess(res, data as object, req.ctx.ignored);
