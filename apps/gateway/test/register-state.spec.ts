@@ -48,7 +48,9 @@ const ZULIP_FETCH_KEYS = [
 /** What the services (and the gateway's defaults until a feature exists) serve for each fetch key. */
 const KEYS_OF: Record<string, string[]> = {
   realm: [
+    'jitsi_server_url',
     'realm_allow_message_editing',
+    'realm_available_video_chat_providers',
     'realm_authentication_methods',
     'realm_can_create_groups',
     'realm_can_manage_all_groups',

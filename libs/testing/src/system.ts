@@ -133,10 +133,10 @@ export class TestSystem {
       // register-people-cache.spec turns it on.
       REGISTER_CACHE_MAX_AGE_SECONDS: '0',
       SHUTDOWN_GRACE_SECONDS: '0',
-      // Two test files run side by side, each with six processes that own tables: small pools
-      // keep them within the machine's Postgres connection limit (a deployment's are larger).
+      // Two test files run side by side, each with six processes that own tables: smaller pools
+      // keep them within the machine's Postgres connection limit (pools open connections only as needed).
       DATABASE_POOL_SIZE: '5',
-      DATABASE_COLD_POOL_SIZE: '2',
+      DATABASE_COLD_POOL_SIZE: '4',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       ...options.env,

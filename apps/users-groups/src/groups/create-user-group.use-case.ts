@@ -38,12 +38,14 @@ export class CreateUserGroup {
     const members = [...new Set(params.members)];
     const subgroups = [...new Set(params.subgroups ?? [])];
 
+    // Read before the transaction: a read on the pool inside it would wait for a second
+    // connection while holding one (with the pool taken by such transactions, none comes).
+    const system = await this.store.systemGroupIds(realm.id);
     const groupId = await this.transactions.run(async (tx) => {
       await this.parts.checkActiveUsers(realm.id, members, tx);
       await this.parts.checkSubgroups(realm.id, subgroups, tx);
       if (await this.groups.nameTaken(realm.id, name, undefined, tx)) throw nameTaken(name);
 
-      const system = await this.store.systemGroupIds(realm.id);
       const settings: Record<string, number> = {};
       for (const setting of GROUP_PERMISSION_SETTING_NAMES) {
         const config = GROUP_PERMISSION_SETTINGS[setting];
