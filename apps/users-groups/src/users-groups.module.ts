@@ -40,14 +40,27 @@ import { EmailChangeRequests } from './email-changes/email-change-requests';
 import { EmailChangesHandler } from './email-changes/email-changes.handler';
 import { NotificationBot } from './system-bots/notification-bot.use-case';
 import { SystemBotsHandler } from './system-bots/system-bots.handler';
+import { BotsHandler } from './bots/bots.handler';
+import { RegenerateApiKey } from './auth/regenerate-api-key.use-case';
+import { AddBot } from './bots/add-bot.use-case';
+import { ListBots } from './bots/list-bots.use-case';
+import { UpdateBot } from './bots/update-bot.use-case';
+import { DeactivateBot } from './bots/deactivate-bot.use-case';
+import { RegenerateBotApiKey } from './bots/regenerate-bot-api-key.use-case';
+import { BotAccess, BotCreationPolicy } from './bots/bot-rules';
+import { BotRecords } from './bots/bot-records';
+import { BotActivityEvents } from './bots/bot-activity-events';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
 
+/** Bots (POST/GET /bots, PATCH/DELETE /bots/{bot_id}, the bot's key) and the rules user administration shares with them. */
+const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, RegenerateBotApiKey, BotAccess, BotCreationPolicy, BotRecords, BotActivityEvents];
+
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule, VideoCallsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler],
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
@@ -73,6 +86,7 @@ const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, Deacti
     EditNavigationView,
     RemoveNavigationView,
     ...USER_ADMINISTRATION,
+    ...BOTS,
     NotificationBot,
   ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],

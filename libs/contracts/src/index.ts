@@ -29,6 +29,7 @@ export { CHANNEL_PERMISSION_SETTING_NAMES, type ChannelPermissionSettingName } f
 export type { ChannelRecord, SubscriptionRecord, SubscribeResult, NarrowTerm, NarrowTermParts, MessagesPage, SendMessageResult } from './messaging';
 export { MessagingEvents, narrowTermParts } from './messaging';
 export { UsersGroupsEvents } from './users-groups';
+export { BotType, ServiceInterface, type BotServiceRecord } from './users-groups';
 export * as Presence from './presence';
 export { PresenceEvents } from './presence';
 export * as Scheduler from './scheduler';

@@ -46,7 +46,8 @@ export class AdmitCaller {
     const authorization = req.headers.authorization;
     if (authorization && mode !== 'realm') {
       const { email, apiKey } = parseBasicAuth(authorization);
-      const { realm, user } = await this.credentials.authenticate(host, email, apiKey);
+      const { realm, user, sendOnly } = await this.credentials.authenticate(host, email, apiKey);
+      if (sendOnly) refuseIncomingWebhookBotsBut(req);
       req.ctx.realm = realm;
       req.ctx.user = user;
     } else {
@@ -61,7 +62,8 @@ export class AdmitCaller {
    */
   async admitByApiKey(req: ApiRequest, apiKey: string): Promise<void> {
     if (isSessionRequest(req)) throw notLoggedIn();
-    const { realm, user } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey);
+    const { realm, user, sendOnly } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey);
+    if (sendOnly) refuseIncomingWebhookBotsBut(req);
     req.ctx.realm = realm;
     req.ctx.user = user;
   }
@@ -100,4 +102,14 @@ export class AdmitCaller {
     if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
     req.ctx.realm = realm;
   }
+}
+
+/**
+ * Incoming webhook bots may only send messages (Zulip's validate_api_key, whose only endpoint
+ * with `allow_incoming_webhooks` is POST /messages): any other request is 401.
+ */
+function refuseIncomingWebhookBotsBut(req: IncomingMessage): void {
+  const path = (req.url ?? '').split('?', 1)[0];
+  if (req.method === 'POST' && (path === '/api/v1/messages' || path === '/json/messages')) return;
+  throw new ZulipError('UNAUTHORIZED', 'This API is not available to incoming webhook bots.');
 }

@@ -48,7 +48,7 @@ export class CredentialCache implements OnModuleInit {
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
-  authenticate(host: string, email: string | null, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser }> {
+  authenticate(host: string, email: string | null, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
     return this.remember(
       email === null ? `key:${host}\n${apiKey}` : `user:${host}\n${email}\n${apiKey}`,
       () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }),

@@ -3,7 +3,7 @@ import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
 import { RealmDirectory } from '../realms/realm-directory';
 import { resolveSettings } from '@teamchat/contracts';
-import { apiEmail } from '@teamchat/contracts';
+import { BotType, apiEmail } from '@teamchat/contracts';
 import { CredentialsRepository } from '../data/credentials.repository';
 import { isWellFormedApiKey } from './api-keys';
 
@@ -21,7 +21,7 @@ export class Authenticate {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async execute(input: { host: string; email: string | null; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser }> {
+  async execute(input: { host: string; email: string | null; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
     const realm = await this.realms.resolve(input.host);
     if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
 
@@ -48,6 +48,8 @@ export class Authenticate {
         role: user.role,
         isBot: user.isBot,
       },
+      // An incoming webhook bot may only send messages; the gateway holds it to that (AdmitCaller).
+      ...(user.botType === BotType.INCOMING_WEBHOOK ? { sendOnly: true } : {}),
     };
   }
 }

@@ -19,9 +19,14 @@ export class RegenerateApiKey {
   ) {}
 
   async execute({ realm, user, requestId }: UserCommand<Record<string, never>>): Promise<{ api_key: string }> {
+    return { api_key: await this.rotate(realm.id, user.id, requestId) };
+  }
+
+  /** The one key rotation, a user's own or a bot's (POST /bots/{bot_id}/api_key/regenerate): the new key, the old one refused from now. */
+  async rotate(realmId: number, userId: number, requestId: string): Promise<string> {
     const key = generateApiKey();
-    await this.credentials.replaceApiKey(user.id, key);
-    await this.events.publishAll([accessChanged(realm.id, user.id, false)], requestId);
-    return { api_key: key };
+    await this.credentials.replaceApiKey(userId, key);
+    await this.events.publishAll([accessChanged(realmId, userId, false)], requestId);
+    return key;
   }
 }

@@ -3,14 +3,14 @@ import { PgService, PrismaService, statement, userIdsWithEmail, type RealmModel,
 import type { Transaction } from './transactions';
 
 /** The owner of an API key, with their organization's subdomain. */
-export type ApiKeyOwner = Pick<UserModel, 'id' | 'realmId' | 'deliveryEmail' | 'fullName' | 'role' | 'isActive' | 'isBot' | 'settings'> & {
+export type ApiKeyOwner = Pick<UserModel, 'id' | 'realmId' | 'deliveryEmail' | 'fullName' | 'role' | 'isActive' | 'isBot' | 'botType' | 'settings'> & {
   realmSubdomain: string;
 };
 
 const apiKeyOwner = statement<ApiKeyOwner, [apiKey: string]>(
   'users_groups.api_key_owner',
   `SELECT u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.role,
-     u.is_active AS "isActive", u.is_bot AS "isBot", u.settings, r.subdomain AS "realmSubdomain"
+     u.is_active AS "isActive", u.is_bot AS "isBot", u.bot_type AS "botType", u.settings, r.subdomain AS "realmSubdomain"
    FROM api_keys k JOIN users u ON u.id = k.user_id JOIN realms r ON r.id = u.realm_id
    WHERE k.key = $1`,
 );

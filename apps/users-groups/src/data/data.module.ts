@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@teamchat/db';
+import { BotsRepository } from './bots.repository';
+import { ChannelsReadonlyRepository } from './channels.readonly.repository';
 import { CredentialsRepository } from './credentials.repository';
 import { CustomEmojiRepository } from './custom-emoji.repository';
 import { EmailChangesRepository } from './email-changes.repository';
@@ -25,6 +27,8 @@ const REPOSITORIES = [
   EmailChangesRepository,
   CustomEmojiRepository,
   UserMessagesReadonlyRepository,
+  BotsRepository,
+  ChannelsReadonlyRepository,
   Transactions,
 ];
 

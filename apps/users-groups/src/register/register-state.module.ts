@@ -7,6 +7,7 @@ import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
 import { UserGroupsModule } from '../groups/user-groups.module';
 import { RegisterStateReader } from './register-state.reader';
+import { BotRecords } from '../bots/bot-records';
 
 @Controller()
 export class RegisterStateHandler {
@@ -31,6 +32,6 @@ export class RegisterStateHandler {
 @Module({
   imports: [DataModule, UserGroupsModule],
   controllers: [RegisterStateHandler],
-  providers: [RegisterStateReader, ListUsers, RealmDirectory],
+  providers: [RegisterStateReader, ListUsers, RealmDirectory, BotRecords],
 })
 export class RegisterStateModule {}

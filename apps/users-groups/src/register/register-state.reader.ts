@@ -14,6 +14,7 @@ import { UserGroupRecords } from '../groups/user-group-records';
 import { RealmDirectory } from '../realms/realm-directory';
 import { navigationViewsOf } from '../navigation-views/list-navigation-views.use-case';
 import { toUserRecord } from '../users/user-record';
+import { BotRecords, type RealmBotRecord } from '../bots/bot-records';
 import { CUSTOM_PROFILE_FIELD_TYPES, customProfileFieldRecord, organizationState } from './organization-state';
 import { legacySettingsState, settingsDefaultsState, userSettingsState } from './settings-state';
 import { videoCallState } from '../video-calls/video-call-providers';
@@ -38,6 +39,7 @@ export class RegisterStateReader {
     private readonly realms: RealmDirectory,
     private readonly groups: UserGroupRecords,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'JITSI_SERVER_URL' | 'BIG_BLUE_BUTTON_URL' | 'BIG_BLUE_BUTTON_SECRET'>,
+    private readonly bots: BotRecords,
   ) {}
 
   async read(request: Realtime.RegisterStateRequest): Promise<State> {
@@ -118,28 +120,11 @@ export class RegisterStateReader {
 
   /**
    * `realm_bots` (fetch key `realm_bot`): every bot of the organization for administrators,
-   * the caller's own bots otherwise, deactivated ones included (Zulip's get_owned_bot_dicts).
+   * the caller's own bots otherwise, deactivated ones included (Zulip's get_owned_bot_dicts),
+   * with their default channels and services (BotRecords).
    */
-  private async realmBots({ realm, user }: Realtime.RegisterStateRequest): Promise<State[]> {
-    const rows = await this.users.botsOfRealm(realm.id, user.role <= Role.ADMINISTRATOR ? undefined : user.id);
-    return rows.map((bot) => {
-      const record = toUserRecord(bot, { viewer: user, realmHost: this.realms.hostnameOf(bot.realm.subdomain), clientGravatar: false });
-      return {
-        user_id: bot.id,
-        full_name: bot.fullName,
-        api_key: bot.apiKey?.key ?? '',
-        // Bots' default channels and outgoing services come with the bots feature.
-        default_sending_stream: null,
-        default_events_register_stream: null,
-        default_all_public_streams: false,
-        avatar_url: record.avatar_url ?? '',
-        owner_id: bot.botOwnerId,
-        services: [],
-        email: record.email,
-        bot_type: bot.botType,
-        is_active: bot.isActive,
-      };
-    });
+  private realmBots({ realm, user }: Realtime.RegisterStateRequest): Promise<RealmBotRecord[]> {
+    return this.bots.of(realm.id, user.role <= Role.ADMINISTRATOR ? {} : { ownerId: user.id });
   }
 
   /** The organization's group-based permissions as group-setting values (`realm_can_create_groups`, …). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, UsersGroupsEvents, type ApiCommand, type ClientEvent, type EventDef, type UsersGroups } from '@teamchat/contracts';
+import { Messaging, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { isStrongEnough } from '../auth/passwords';
@@ -9,9 +9,8 @@ import { isValidEmailAddress } from '../email-changes/email-address';
 import { RealmDirectory } from '../realms/realm-directory';
 import { CreateUser } from './create-user.use-case';
 import { checkFullName } from './full-name';
-import { groupMembershipEvents } from './system-group-events';
 import { requireAdministrator } from './user-admin-events';
-import { toUserRecord } from './user-record';
+import { userCreatedEvents } from './user-created-events';
 
 type Params = DecodedParams<typeof UsersGroups.createUserParams>;
 
@@ -49,20 +48,8 @@ export class AddUser {
 
     const row = (await this.users.inRealm(realm.id, created.id))!;
     const recipients = await this.users.activeOfRealm(realm.id);
-    const realmHost = this.realms.hostnameOf(realm.subdomain);
-    // One event per distinct record: the real address is shown to some recipients and not others.
-    const byPerson = new Map<string, number[]>();
-    for (const viewer of recipients) {
-      const person = JSON.stringify(toUserRecord(row, { viewer, realmHost, clientGravatar: false }));
-      byPerson.set(person, [...(byPerson.get(person) ?? []), viewer.id]);
-    }
-    const published: { def: EventDef<ClientEvent>; payload: ClientEvent }[] = [...byPerson].map(([person, users]) => ({
-      def: UsersGroupsEvents.realmUserChanged,
-      payload: { realmId: realm.id, users, event: { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> } },
-    }));
     const groups = await this.groups.directNamedGroupsOf(created.id);
-    const everyone = recipients.map((recipient) => recipient.id);
-    published.push(...groupMembershipEvents(realm.id, created.id, [], groups, everyone));
+    const published = userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groups);
     await this.events.publishAll(published, requestId);
     // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
     const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };

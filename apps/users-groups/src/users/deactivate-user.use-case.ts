@@ -6,6 +6,7 @@ import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
+import { BotActivityEvents } from '../bots/bot-activity-events';
 
 type Params = DecodedParams<typeof UsersGroups.deactivateUserParams>;
 
@@ -33,6 +34,7 @@ export class DeactivateUser {
     private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly events: EventBus,
+    private readonly botEvents: BotActivityEvents,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
@@ -50,6 +52,7 @@ export class DeactivateUser {
    * bots go with them; the events are published after the commit.
    */
   async deactivate(realmId: number, userId: number, refusals: DeactivationRefusals, requestId: string): Promise<void> {
+    const deactivatedBots: number[] = [];
     const events = await this.transactions.runOnPg(async (tx) => {
       // Owners first, then the user, as every change of role or activity locks them.
       const owners = await this.users.lockHumanOwners(realmId, tx);
@@ -62,6 +65,7 @@ export class DeactivateUser {
       if (row.role === Role.OWNER && owners.length === 1 && owners[0].id === row.id) throw refusals.lastOwner();
       const bots = await this.users.lockActiveBotsOwnedBy(row.id, tx);
       await this.users.setActive([...bots, row.id], false, tx);
+      deactivatedBots.push(...bots, ...(row.isBot ? [row.id] : []));
       const recipients = (await this.users.activeOfRealm(realmId, tx)).map((user) => user.id);
 
       // Zulip deactivates the bots first, while their owner is still active and told.
@@ -73,6 +77,8 @@ export class DeactivateUser {
       published.push(realmUserUpdate(realmId, recipients, row.id, { is_active: false }), accessChanged(realmId, row.id, true));
       return published;
     });
+    // Each bot's administrators hear it too (`realm_bot` update), after the commit as the rest.
+    for (const botId of deactivatedBots) events.push(await this.botEvents.deactivated(realmId, botId));
     await this.events.publishAll(events, requestId);
   }
 }

@@ -8,6 +8,8 @@ import { UsersRepository } from '../data/users.repository';
 import { groupMembershipEvents } from './system-group-events';
 import { realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
+import { BotAccess } from '../bots/bot-rules';
+import { BotActivityEvents } from '../bots/bot-activity-events';
 
 type Params = DecodedParams<typeof UsersGroups.reactivateUserParams>;
 
@@ -29,15 +31,19 @@ export class ReactivateUser {
     private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly events: EventBus,
+    private readonly bots: BotAccess,
+    private readonly botActivity: BotActivityEvents,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
     requireAdministrator(caller);
     const target = await this.lookup.byId(realm, params.user_id, { allowDeactivated: true, allowBots: true });
+    // A bot comes back only under a name no active account has (Zulip's check_bot_name_available).
+    if (target.isBot && !target.isActive) await this.bots.checkNameAvailable(realm.id, target.fullName, { activation: true });
 
     const events = await this.transactions.runOnPg(async (tx) => {
       const row = await this.users.lock(target.id, tx);
-      if (row.isActive) return [];
+      if (row.isActive) return null;
       const before = await this.groups.directNamedGroupsOf(row.id, tx);
       await this.users.setActive([row.id], true, tx);
       const after = await this.groups.directNamedGroupsOf(row.id, tx);
@@ -51,12 +57,22 @@ export class ReactivateUser {
       }
       const recipients = (await this.users.activeOfRealm(realm.id, tx)).map((user) => user.id);
 
-      const published: PublishedEvent[] = [realmUserUpdate(realm.id, recipients, row.id, { is_active: true })];
-      if (newOwner !== undefined) published.push(realmUserUpdate(realm.id, recipients, row.id, { bot_owner_id: newOwner }));
-      published.push(...groupMembershipEvents(realm.id, row.id, before, after, recipients));
-      return published;
+      return {
+        active: realmUserUpdate(realm.id, recipients, row.id, { is_active: true }),
+        groups: groupMembershipEvents(realm.id, row.id, before, after, recipients),
+        isBot: row.isBot,
+        ownerChange: newOwner !== undefined ? { previous: row.botOwnerId!, next: newOwner } : undefined,
+      };
     });
-    await this.events.publishAll(events, requestId);
+    if (!events) return {};
+    // Then, for a bot, its administrators (and a new owner, Zulip's send_bot_owner_update_events).
+    const botEvents: PublishedEvent[] = [];
+    if (events.isBot) {
+      botEvents.push(await this.botActivity.reactivated(realm.id, target.id));
+      const change = events.ownerChange;
+      if (change) botEvents.push(...(await this.botActivity.ownerChanged(realm.id, target.id, change.previous, change.next)));
+    }
+    await this.events.publishAll([events.active, ...botEvents, ...events.groups], requestId);
     return {};
   }
 }

@@ -158,12 +158,12 @@ export class UpdateUser {
 const ids = (users: { id: number }[]) => users.map((user) => user.id);
 
 /** `role` is one of Zulip's role values (checked before the user is looked up, as a parameter). */
-function checkRoleValue(role: number | undefined): void {
+export function checkRoleValue(role: number | undefined): void {
   if (role !== undefined && !isRole(role)) throw badRequest('Invalid role');
 }
 
 /** Only owners make or unmake owners (administrators, everything else). */
-function checkMayGrant(caller: AuthUser, current: number, next: number): void {
+export function checkMayGrant(caller: AuthUser, current: number, next: number): void {
   if ((current === Role.OWNER || next === Role.OWNER) && caller.role !== Role.OWNER) throw ownerRequired();
 }
 

@@ -6,7 +6,7 @@ import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { userSchema } from '../users-groups/users';
-import { realmEmojiSchema } from './register-records';
+import { realmBotSchema, realmEmojiSchema } from './register-records';
 import { settingNamesOfType } from './register-settings';
 import { base, withOp } from './client-event-shapes';
 
@@ -164,4 +164,20 @@ export const navigationViewRemoveEvent = apiSchema(
 export const realmEmojiUpdateEvent = apiSchema(
   'RealmEmojiUpdateEvent',
   z.object({ ...withOp('realm_emoji', 'update'), realm_emoji: z.record(z.string(), realmEmojiSchema) }),
+);
+
+/** `realm_bot` add: a bot the recipient administers (created, or now theirs); the record as `realm_bots` lists it (`owner_id` only when it has one). */
+export const realmBotAddEvent = apiSchema(
+  'RealmBotAddEvent',
+  z.object({ ...withOp('realm_bot', 'add'), bot: realmBotSchema.partial({ owner_id: true }) }),
+);
+/** `realm_bot` update: the bot's id and the one thing that changed. */
+export const realmBotUpdateEvent = apiSchema(
+  'RealmBotUpdateEvent',
+  z.object({ ...withOp('realm_bot', 'update'), bot: realmBotSchema.partial().extend({ user_id: int() }) }),
+);
+/** `realm_bot` delete: the recipient no longer administers the bot (its owner changed). */
+export const realmBotDeleteEvent = apiSchema(
+  'RealmBotDeleteEvent',
+  z.object({ ...withOp('realm_bot', 'delete'), bot: z.object({ user_id: int() }) }),
 );

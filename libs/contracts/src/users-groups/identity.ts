@@ -23,7 +23,13 @@ export const resolveRealm = defineCommand<{ host: string }, RealmInfo>(
  * `email: null` checks the API key alone, as Zulip does for the `api_key` query parameter of the
  * file URLs mobile apps open (they cannot set headers on an image).
  */
-export const authenticate = defineCommand<{ host: string; email: string | null; apiKey: string }, { realm: RealmInfo; user: AuthUser }>(
+/**
+ * `sendOnly`: the caller is an incoming webhook bot, which may only send messages (Zulip's
+ * validate_api_key: "This API is not available to incoming webhook bots.").
+ */
+export type Authenticated = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
+
+export const authenticate = defineCommand<{ host: string; email: string | null; apiKey: string }, Authenticated>(
   'users-groups',
   'authenticate',
   z.object({ host: z.string(), email: z.string().nullable(), apiKey: z.string() }),

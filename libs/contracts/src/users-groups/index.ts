@@ -12,3 +12,4 @@ export * from './custom-emoji';
 export * from './avatars';
 export * from './profile-fields';
 export * from './video-calls';
+export * from './bots';

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { Role } from '@teamchat/zulip';
+import { BotsRepository } from '../data/bots.repository';
+import { UsersRepository } from '../data/users.repository';
+import { realmUserUpdate, type PublishedEvent } from '../users/user-admin-events';
+import { BotRecords, realmBotAdd, realmBotEvent } from './bot-records';
+import { BotAccess } from './bot-rules';
+
+/**
+ * The `realm_bot` events of a bot's life that other use cases cause: deactivation and
+ * reactivation (Zulip's do_deactivate_user, do_reactivate_user) and a new owner
+ * (send_bot_owner_update_events), each to the bot's administrators as they are after the change.
+ */
+@Injectable()
+export class BotActivityEvents {
+  constructor(
+    private readonly bots: BotsRepository,
+    private readonly users: UsersRepository,
+    private readonly access: BotAccess,
+    private readonly records: BotRecords,
+  ) {}
+
+  async deactivated(realmId: number, botId: number): Promise<PublishedEvent> {
+    return this.isActive(realmId, botId, false);
+  }
+
+  async reactivated(realmId: number, botId: number): Promise<PublishedEvent> {
+    return this.isActive(realmId, botId, true);
+  }
+
+  /**
+   * A new owner: the previous one, unless an administrator (who administers every bot), gets
+   * `delete`; the new one, unless an administrator, gets `add` with the whole record; the other
+   * administrators `update {owner_id}`; everyone `realm_user` update `{bot_owner_id}`.
+   */
+  async ownerChanged(realmId: number, botId: number, previousOwnerId: number | null, ownerId: number): Promise<PublishedEvent[]> {
+    const [details] = await this.bots.withDetails(realmId, { ids: [botId] });
+    let updateUsers = new Set(await this.access.administrators(realmId, details));
+    const people = new Map((await this.users.ofRealmByIds(realmId, [ownerId, ...(previousOwnerId !== null ? [previousOwnerId] : [])])).map((user) => [user.id, user]));
+    const isAdmin = (id: number) => (people.get(id)?.role ?? Role.MEMBER) <= Role.ADMINISTRATOR;
+    const events: PublishedEvent[] = [];
+    if (previousOwnerId !== null && !isAdmin(previousOwnerId)) {
+      events.push(realmBotEvent(realmId, [previousOwnerId], 'delete', { user_id: botId }));
+      updateUsers.delete(previousOwnerId);
+    }
+    if (!isAdmin(ownerId)) {
+      events.push(realmBotAdd(realmId, [ownerId], await this.records.one(realmId, botId)));
+      updateUsers.delete(ownerId);
+    }
+    updateUsers = new Set([...updateUsers].sort((a, b) => a - b));
+    if (updateUsers.size > 0) events.push(realmBotEvent(realmId, [...updateUsers], 'update', { user_id: botId, owner_id: ownerId }));
+    events.push(realmUserUpdate(realmId, await this.users.activeIdsOfRealm(realmId), botId, { bot_owner_id: ownerId }));
+    return events;
+  }
+
+  private async isActive(realmId: number, botId: number, isActive: boolean): Promise<PublishedEvent> {
+    const [details] = await this.bots.withDetails(realmId, { ids: [botId] });
+    return realmBotEvent(realmId, await this.access.administrators(realmId, details), 'update', { user_id: botId, is_active: isActive });
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, channelIdsNamed, isStoredId } from '@teamchat/db';
+
+/** A channel as a bot's default channels need it. */
+export interface ChannelForBot {
+  id: number;
+  name: string;
+  inviteOnly: boolean;
+}
+
+/**
+ * READ-ONLY: messaging's `streams` and `subscriptions`, for bots' default channels (Zulip's
+ * access_stream_by_name when a bot is created or changed, and the channels' names its records
+ * show). Users-groups never writes them.
+ */
+@Injectable()
+export class ChannelsReadonlyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The organization's unarchived channel with this name, whatever its case. */
+  async byName(realmId: number, name: string): Promise<ChannelForBot | null> {
+    const [id] = await channelIdsNamed(this.prisma, realmId, [name]);
+    if (id === undefined) return null;
+    return this.prisma.stream.findUnique({ where: { id }, select: { id: true, name: true, inviteOnly: true } });
+  }
+
+  /** Whether the user has an active subscription to the channel. */
+  async isSubscribed(userId: number, channelId: number): Promise<boolean> {
+    const row = await this.prisma.subscription.findFirst({ where: { userId, streamId: channelId, active: true }, select: { userId: true } });
+    return row !== null;
+  }
+
+  /** These channels by id (unknown ids are left out). */
+  async byIds(ids: number[]): Promise<Map<number, ChannelForBot>> {
+    const wanted = [...new Set(ids.filter(isStoredId))];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.prisma.stream.findMany({ where: { id: { in: wanted } }, select: { id: true, name: true, inviteOnly: true } });
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+}
