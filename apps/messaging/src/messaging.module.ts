@@ -37,13 +37,14 @@ import { MessagesModule } from './messages/messages.module';
 import { TopicsModule } from './topics/topics.module';
 import { TypingModule } from './typing/typing.module';
 import { WidgetsModule } from './widgets/widgets.module';
+import { OutgoingWebhooksModule } from './outgoing-webhooks/outgoing-webhooks.module';
 
 /**
  * The messaging service: channels and subscriptions (here), messages, topics and read state,
  * topic deletion, drafts, channel folders (in their feature modules).
  */
 @Module({
-  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, LinkifiersModule, MutedUsersModule, AlertWordsModule, ModerationModule, TypingModule, ChannelFoldersModule, WidgetsModule],
+  imports: [DbModule, RegisterStateModule, MessagingCoreModule, MessagesModule, MessageActionsModule, TopicsModule, DraftsModule, SavedSnippetsModule, LinkifiersModule, MutedUsersModule, AlertWordsModule, ModerationModule, TypingModule, ChannelFoldersModule, WidgetsModule, OutgoingWebhooksModule],
   controllers: [ChannelsHandler, ChannelAdministrationHandler, DefaultChannelsHandler],
   providers: [
     ChannelStatsReader,

@@ -133,6 +133,16 @@ export const configSchema = z.object({
   PUSH_NOTIFY_ATTEMPTS: z.coerce.number().int().positive().default(8),
   PUSH_NOTIFY_BACKOFF_MS: z.coerce.number().int().positive().default(2000),
   /**
+   * Outgoing webhooks (messaging's worker): a service that does not answer within
+   * OUTGOING_WEBHOOK_TIMEOUT_MS (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS, 10 s) or cannot be
+   * reached is tried OUTGOING_WEBHOOK_ATTEMPTS times in all (Zulip's one try and three retries),
+   * BullMQ's exponential backoff from OUTGOING_WEBHOOK_BACKOFF_MS; then the bot answers
+   * "Failure! Bot is unavailable" and its owner is told.
+   */
+  OUTGOING_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  OUTGOING_WEBHOOK_ATTEMPTS: z.coerce.number().int().positive().default(4),
+  OUTGOING_WEBHOOK_BACKOFF_MS: z.coerce.number().int().positive().default(1000),
+  /**
    * Missed-message emails wait each recipient's `email_notifications_batching_period_seconds`
    * (Zulip's default 120 s); a non-zero value here replaces it for everyone (tests, benchmarks).
    */

@@ -19,6 +19,7 @@ export interface MemberProfile {
   isActive: boolean;
   role: number;
   settings: UserSettings;
+  botType?: number | null;
 }
 
 /**

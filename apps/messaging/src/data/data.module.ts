@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChannelFoldersRepository } from './channel-folders.repository';
 import { ChannelStatsRepository } from './channel-stats.repository';
 import { ChannelsRepository } from './channels.repository';
+import { BotServicesReadonlyRepository } from './bot-services.readonly.repository';
 import { CustomEmojiReadonlyRepository } from './custom-emoji.readonly.repository';
 import { EditHistoryRepository } from './edit-history.repository';
 import { DraftsRepository } from './drafts.repository';
@@ -44,6 +45,7 @@ const REPOSITORIES = [
   MemberProfilesReadonlyRepository,
   GroupsReadonlyRepository,
   RealmsReadonlyRepository,
+  BotServicesReadonlyRepository,
   CustomEmojiReadonlyRepository,
 ];
 

@@ -14,6 +14,8 @@ export interface MemberProfileRow {
   role: number;
   settings: unknown;
   realmDefaults: unknown;
+  /** A bot's type (3: outgoing webhook, which messages can trigger); absent where a statement does not read it. */
+  botType?: number | null;
 }
 
 /** People by id, with their stored settings and their organization's defaults. */
@@ -21,7 +23,7 @@ export const memberProfiles = statement<MemberProfileRow, [userIds: number[]]>(
   'messaging.member_profiles',
   `SELECT u.id, u.full_name AS "fullName", u.delivery_email AS "deliveryEmail", u.avatar_source AS "avatarSource",
      u.avatar_version AS "avatarVersion", u.is_bot AS "isBot", u.is_active AS "isActive", u.role, u.settings,
-     r.user_settings_defaults AS "realmDefaults"
+     r.user_settings_defaults AS "realmDefaults", u.bot_type AS "botType"
    FROM users u JOIN realms r ON r.id = u.realm_id
    WHERE u.id = ANY($1::int[])`,
 );

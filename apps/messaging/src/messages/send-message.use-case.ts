@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MessagingEvents, linkedPathIds, type UserCommand, type Messaging } from '@teamchat/contracts';
+import { Messaging, MessagingEvents, linkedPathIds, type UserCommand } from '@teamchat/contracts';
 import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
 import type { StoredEvent } from '@teamchat/platform';
 import { ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
@@ -27,6 +27,7 @@ import { normalizeContent, normalizeTopic } from './message-text';
 import { escapeName, parseChannelTarget, parseDirectTargets } from './recipients';
 import { Visibility, visibilityAfterSend } from './visibility-policy';
 import { ChannelSendContexts } from './channel-send-contexts';
+import { serviceBotTriggers } from '../outgoing-webhooks/service-bot-triggers';
 
 type Params = DecodedParams<typeof Messaging.sendMessageParams>;
 /**
@@ -188,6 +189,15 @@ export class SendMessage {
     };
     const channelNames = new Map(delivery.channel ? [[delivery.channel.id, delivery.channel.name]] : []);
     const dmMembers = new Map(delivery.dmGroupId !== null ? [[delivery.dmGroupId, delivery.dmMembers]] : []);
+    // Outgoing webhook bots the message triggers (Zulip's service bot rules), told through the outbox.
+    const webhookBots = serviceBotTriggers({
+      senderIsBot: sender.isBot,
+      senderId: sender.id,
+      isChannel,
+      mentionedUserIds: mentions.mentionedUserIds,
+      directRecipientIds: delivery.dmMembers,
+      profiles,
+    });
     /** The message's events, given its id (or the outbox's placeholder for it) and its submessages. */
     const announcementsOf = (id: number, submessages: SubmessageRow[]) => {
       const record = toMessageRecord(
@@ -207,6 +217,7 @@ export class SendMessage {
           },
         },
         ...attachmentLinks(realm.id, { id, senderId: sender.id, dateSent: unsaved.dateSent }, content),
+        ...outgoingWebhooks(realm.id, record, content, webhookBots),
       ];
     };
     const rows = { ...unsaved, recipientIds: delivery.recipientIds, recipientFlags: delivery.recipientIds.map(flagsOf) };
@@ -389,6 +400,25 @@ function attachmentLinks(realmId: number, message: { id: number; senderId: numbe
     {
       def: MessagingEvents.attachmentsLinked,
       payload: { realmId, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds },
+    },
+  ];
+}
+
+/**
+ * The outgoing webhook bots a new message triggers, as one event written with it (its id the
+ * outbox placeholder), carrying the message as their services get it: Zulip's MessageDict with
+ * apply_markdown off (the Markdown source as `content`, the HTML as `rendered_content`).
+ */
+function outgoingWebhooks(realmId: number, record: Messaging.MessageRecord, content: string, bots: Messaging.OutgoingWebhookTriggered['bots']) {
+  if (bots.length === 0) return [];
+  return [
+    {
+      def: Messaging.OutgoingWebhookEvents.outgoingWebhookTriggered,
+      payload: {
+        realmId,
+        message: { ...record, id: NEW_MESSAGE_ID as unknown as number, content, content_type: 'text/x-markdown', rendered_content: record.content },
+        bots,
+      },
     },
   ];
 }

@@ -14,3 +14,4 @@ export * from './muted-users-alert-words';
 export * from './read-receipts-reports';
 export * from './widgets';
 export * from './subscription-changes';
+export * from './outgoing-webhooks';
