@@ -50,6 +50,11 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'DELETE /users/me/profile_data': 'zerver/views/custom_profile_fields.py remove_user_custom_profile_data',
   'POST /submessage': 'zerver/views/submessage.py process_submessage (widgets\' votes and changes)',
   'DELETE /export/realm/{export_id}': 'zerver/views/realm_export.py delete_realm_export',
+  'POST /bots': 'zerver/views/users.py add_bot_backend',
+  'GET /bots': 'zerver/views/users.py get_bots_backend',
+  'PATCH /bots/{bot_id}': 'zerver/views/users.py patch_bot_backend',
+  'DELETE /bots/{bot_id}': 'zerver/views/users.py deactivate_bot_backend',
+  'POST /bots/{bot_id}/api_key/regenerate': 'zerver/views/users.py regenerate_bot_api_key',
 };
 
 const reference = loadZulipReference();

@@ -174,7 +174,7 @@ export const realmBotAddEvent = apiSchema(
 /** `realm_bot` update: the bot's id and the one thing that changed. */
 export const realmBotUpdateEvent = apiSchema(
   'RealmBotUpdateEvent',
-  z.object({ ...withOp('realm_bot', 'update'), bot: realmBotSchema.partial().extend({ user_id: int() }) }),
+  z.object({ ...withOp('realm_bot', 'update'), bot: realmBotSchema.omit({ email: true, bot_type: true }).partial().extend({ user_id: int() }) }),
 );
 /** `realm_bot` delete: the recipient no longer administers the bot (its owner changed). */
 export const realmBotDeleteEvent = apiSchema(
