@@ -22,6 +22,8 @@ export type {
   EmailChangeRequestModel,
   ChannelFolderModel,
   ScheduledMessageModel,
+  PreregistrationUserModel,
+  MultiuseInviteModel,
 } from './generated/prisma/models';
 export * from './stored-id';
 export * from './same-name';
