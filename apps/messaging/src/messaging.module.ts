@@ -18,6 +18,8 @@ import { AddDefaultChannel } from './default-channels/add-default-channel.use-ca
 import { DefaultChannelsHandler } from './default-channels/default-channels.handler';
 import { RemoveDefaultChannel } from './default-channels/remove-default-channel.use-case';
 import { SubscribeToDefaultChannels } from './default-channels/subscribe-to-default-channels.use-case';
+import { SubscribeNewUser } from './default-channels/subscribe-new-user.use-case';
+import { CheckInviteChannels } from './default-channels/check-invite-channels.use-case';
 import { ListChannels } from './channels/list-channels.use-case';
 import { ListSubscriptions } from './channels/list-subscriptions.use-case';
 import { Subscribe } from './channels/subscribe.use-case';
@@ -67,6 +69,8 @@ import { OutgoingWebhooksModule } from './outgoing-webhooks/outgoing-webhooks.mo
     AddDefaultChannel,
     RemoveDefaultChannel,
     SubscribeToDefaultChannels,
+    SubscribeNewUser,
+    CheckInviteChannels,
   ],
 })
 export class MessagingModule {}

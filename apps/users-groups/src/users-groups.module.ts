@@ -50,6 +50,7 @@ import { RegenerateBotApiKey } from './bots/regenerate-bot-api-key.use-case';
 import { BotAccess, BotCreationPolicy } from './bots/bot-rules';
 import { BotRecords } from './bots/bot-records';
 import { BotActivityEvents } from './bots/bot-activity-events';
+import { INVITES, InvitesHandler } from './invites/invites.providers';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
@@ -60,7 +61,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule, VideoCallsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler, InvitesHandler],
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
@@ -88,6 +89,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
     ...USER_ADMINISTRATION,
     ...BOTS,
     NotificationBot,
+    ...INVITES,
   ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })

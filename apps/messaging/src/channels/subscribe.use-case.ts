@@ -89,12 +89,13 @@ export class Subscribe {
     );
     if (input.mustCreate && existing.length > 0) throw channelAlreadyExists(existing[0].name);
     const byName = new Map(existing.map((channel) => [channel.name.toLowerCase(), channel]));
-    const toCreate = input.channels.filter((r) => !byName.has(r.name.toLowerCase()));
+    // A new account joining its invitation's channels creates none (a name gone meanwhile is skipped).
+    const toCreate = input.asNewUser ? [] : input.channels.filter((r) => !byName.has(r.name.toLowerCase()));
     if (toCreate.length > 0) checkChannelCreation(caller, options);
 
     const unauthorized: string[] = [];
     for (const channel of existing) {
-      if (canJoinChannel(channel, caller, channel.subscriptions.length > 0)) continue;
+      if (input.asNewUser || canJoinChannel(channel, caller, channel.subscriptions.length > 0)) continue;
       // A private channel: adding others takes its can_add_subscribers_group, joining it can_subscribe_group.
       const permission = othersIncluded ? 'can_add_subscribers_group' : 'can_subscribe_group';
       if (channel.inviteOnly && (await this.access.may(caller, channel, permission))) continue;
@@ -226,6 +227,12 @@ export interface SubscribeInput {
   authorizationErrorsFatal: boolean;
   requestId: string;
   mustCreate?: boolean;
+  /**
+   * A new account joining the channels its invitation chose (Zulip's bulk_add_subscriptions at
+   * sign-up): the inviter's right to add it was checked when inviting, so no authorization
+   * here, and nothing is created.
+   */
+  asNewUser?: boolean;
 }
 
 /** A subscription this request created or reactivated. */

@@ -6,6 +6,7 @@ import { CredentialsRepository } from './credentials.repository';
 import { CustomEmojiRepository } from './custom-emoji.repository';
 import { EmailChangesRepository } from './email-changes.repository';
 import { GroupMembershipRepository } from './group-membership.repository';
+import { InvitesRepository } from './invites.repository';
 import { NavigationViewsRepository } from './navigation-views.repository';
 import { OrganizationsRepository } from './organizations.repository';
 import { ProfileFieldsRepository } from './profile-fields.repository';
@@ -25,6 +26,7 @@ const REPOSITORIES = [
   NavigationViewsRepository,
   ProfileFieldsRepository,
   EmailChangesRepository,
+  InvitesRepository,
   CustomEmojiRepository,
   UserMessagesReadonlyRepository,
   BotsRepository,

@@ -32,6 +32,6 @@ import { UserGroupsHandler } from './user-groups.handler';
     ReadGroupMembership,
     ResolveGroupSetting,
   ],
-  exports: [UserGroupRecords, UserGroupEvents],
+  exports: [UserGroupRecords, UserGroupEvents, GroupPermissions],
 })
 export class UserGroupsModule {}

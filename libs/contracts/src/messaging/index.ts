@@ -15,3 +15,4 @@ export * from './read-receipts-reports';
 export * from './widgets';
 export * from './subscription-changes';
 export * from './outgoing-webhooks';
+export * from './invite-channels';

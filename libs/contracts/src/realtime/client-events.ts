@@ -68,6 +68,7 @@ import {
   userGroupUpdateEvent,
   userSettingsUpdateEvent,
   userStatusEvent,
+  invitesChangedEvent,
 } from './user-client-events';
 import { realmExportConsentEvent, realmExportEvent } from './realm-export-client-events';
 
@@ -150,6 +151,7 @@ export const clientEventSchema = apiSchema(
     typingEditMessageStopEvent,
     realmExportEvent,
     realmExportConsentEvent,
+    invitesChangedEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

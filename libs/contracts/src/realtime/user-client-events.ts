@@ -181,3 +181,5 @@ export const realmBotDeleteEvent = apiSchema(
   'RealmBotDeleteEvent',
   z.object({ ...withOp('realm_bot', 'delete'), bot: z.object({ user_id: int() }) }),
 );
+/** `invites_changed`: the set of invitations changed; clients refetch GET /invites. */
+export const invitesChangedEvent = apiSchema('InvitesChangedEvent', z.object({ ...base('invites_changed') }));

@@ -13,3 +13,4 @@ export * from './avatars';
 export * from './profile-fields';
 export * from './video-calls';
 export * from './bots';
+export * from './invites';
