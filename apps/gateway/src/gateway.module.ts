@@ -10,6 +10,7 @@ import { CommandRoutes } from './http/command-routes';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { BrowserLogin } from './http/browser-login';
+import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
 import { FrontDoor } from './http/front-door';
@@ -35,6 +36,7 @@ import { OpenApiController } from './openapi/openapi.controller';
     UploadsProxy,
     AccountPages,
     BrowserLogin,
+    SignupPages,
     WebApp,
     EmojiAssets,
     { provide: APP_GUARD, useClass: ApiAuthGuard },

@@ -13,6 +13,7 @@ import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
 import { BrowserLogin } from './http/browser-login';
+import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
 import { httpMetrics } from './http/http-metrics.middleware';
@@ -54,6 +55,7 @@ async function bootstrap() {
   app.use(app.get(CommandRoutes).router);
   app.use(app.get(AccountPages).router);
   app.use(app.get(BrowserLogin).router);
+  app.use(app.get(SignupPages).router);
   app.use(app.get(WebApp).router);
   app.use(app.get(EmojiAssets).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });

@@ -107,7 +107,7 @@ export class ApiClient {
           : `Basic ${Buffer.from(`${options.auth.email}:${options.auth.apiKey}`).toString('base64')}`;
     }
     // `/json/...` is the web app's (session) twin of /api/v1; `/` and `/assets/` its page and files.
-    const outsideApi = path === '/' || ['/health', '/metrics', '/accounts/', '/json/', '/assets/', '/static/'].some((prefix) => path.startsWith(prefix));
+    const outsideApi = path === '/' || ['/health', '/metrics', '/accounts/', '/join/', '/json/', '/assets/', '/static/'].some((prefix) => path.startsWith(prefix));
     const url = new URL(outsideApi ? path : `/api/v1${path}`, this.baseUrl);
     const { status, headers: responseHeaders, text } = await new Promise<{ status: number; headers: Headers; text: string }>(
       (resolve, reject) => {
