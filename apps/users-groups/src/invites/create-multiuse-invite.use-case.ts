@@ -3,9 +3,10 @@ import { UsersGroups, type UserCommand } from '@teamchat/contracts';
 import type { DecodedParams } from '@teamchat/zulip';
 import { InvitesRepository } from '../data/invites.repository';
 import { RealmDirectory } from '../realms/realm-directory';
+import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { InviteAccess } from './invite-access';
 import { InvitePolicy } from './invite-policy';
-import { checkInviteAs, expiryOf, generateConfirmationKey } from './invite-rules';
+import { checkInviteAs, checkInviteAsValue, expiryOf, generateConfirmationKey } from './invite-rules';
 import { InvitesChanged } from './invites-changed';
 
 type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
@@ -27,6 +28,9 @@ export class CreateMultiuseInvite {
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: UserCommand<Params>): Promise<{ invite_link: string }> {
+    // Zulip's order: the decorator (no guests, no bots), the parameters, then the permissions.
+    checkMemberOrAdmin(caller);
+    checkInviteAsValue(params.invite_as);
     const policy = await this.policies.of(realm.id);
     await this.access.checkMay(caller, policy.createMultiuseInviteGroupId);
     checkInviteAs(params.invite_as, caller);

@@ -32,12 +32,13 @@ export function parseInviteeEmails(raw: string): string[] {
   return [...emails];
 }
 
-/**
- * Zulip's invite_as check and check_role_based_permissions: a role it knows; owners only by
- * owners; administrators and moderators only by administrators.
- */
-export function checkInviteAs(invitedAs: number, inviter: { role: number }): void {
+/** Zulip's invite_as parameter check (check_int_in_validator): one of its roles. */
+export function checkInviteAsValue(invitedAs: number): void {
   if (!INVITE_AS.has(invitedAs)) throw badRequest('Invalid invite_as');
+}
+
+/** Zulip's check_role_based_permissions for a new invitation: owners only by owners; administrators and moderators only by administrators. */
+export function checkInviteAs(invitedAs: number, inviter: { role: number }): void {
   checkRoleBasedPermissions(invitedAs, inviter, invitedAs <= Role.MODERATOR);
 }
 

@@ -6,6 +6,7 @@ import { InvitesRepository } from '../data/invites.repository';
 import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
+import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { InviteAccess } from './invite-access';
 import { invitationMail } from './invite-mails';
 import { InvitePolicy } from './invite-policy';
@@ -14,6 +15,7 @@ import {
   INVITES_DAILY_MAX,
   INVITES_MIN_USER_AGE_DAYS,
   checkInviteAs,
+  checkInviteAsValue,
   emailProblem,
   expiryOf,
   generateConfirmationKey,
@@ -50,6 +52,9 @@ export class SendInvites {
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
+    // Zulip's order: the decorator (no guests, no bots), the parameters, then the permissions.
+    checkMemberOrAdmin(caller);
+    checkInviteAsValue(params.invite_as);
     const policy = await this.policies.of(realm.id);
     await this.access.checkMay(caller, policy.canInviteUsersGroupId);
     checkInviteAs(params.invite_as, caller);
