@@ -1,6 +1,7 @@
 import type { ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
+  EventQueueClient,
   Factory,
   MailSink,
   TestSystem,
@@ -116,6 +117,8 @@ describe('invitations and sign-up', () => {
     it('invites each address once, with its own key, role, channels and groups, mails it the link and tells administrators and the inviter', async () => {
       const first = address('first');
       const second = address('second');
+      const ownerQueue = await EventQueueClient.register(system.api, { auth: owner, subdomain: realm.subdomain }, { event_types: ['invites_changed'] });
+      const memberQueue = await EventQueueClient.register(system.api, { auth: member, subdomain: realm.subdomain }, { event_types: ['invites_changed'] });
       const before = Date.now();
       const res = await invite(admin, {
         invitee_emails: `First Person <${first}>, ${second}\n${first}`,
@@ -159,6 +162,11 @@ describe('invitations and sign-up', () => {
       const [changed] = await events.waitFor<ClientEvent>(INVITES_CHANGED);
       expect(changed.event).toEqual({ type: 'invites_changed' });
       expect(recipientsOf(changed)).toEqual(adminsAndOwners());
+      // Delivered to the queues as Zulip's event: an owner's, not a member's.
+      const [delivered] = await ownerQueue.waitFor('invites_changed');
+      expect(delivered).toEqual({ type: 'invites_changed', id: expect.any(Number) });
+      expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: ownerQueue.queueId, events: [delivered] });
+      expect(await memberQueue.settle()).toEqual([]);
     });
 
     it('lets a member invite members and guests to channels they may read; the member hears invites_changed too; an address may be invited twice', async () => {
