@@ -156,12 +156,14 @@ describe('k8s/ scaling and disruption', () => {
       ['push', 'message-notifications'],
       ['push', 'mobile-push'],
       ['push', 'missed-message-emails'],
+      ['messaging', 'outgoing-webhooks'],
+      ['uploads', 'realm-export'],
     ]);
   });
 
   it('validates the ScaledObjects with @kubernetes-models/keda', () => {
     const scaled = objects.filter((o) => o.obj.kind === 'ScaledObject');
-    expect(scaled.map((o) => o.obj.metadata.name).sort()).toEqual(['messaging', 'push', 'scheduler']);
+    expect(scaled.map((o) => o.obj.metadata.name).sort()).toEqual(['messaging', 'push', 'scheduler', 'uploads']);
     expect(kedaSchemaProblems(scaled)).toEqual([]);
   });
 

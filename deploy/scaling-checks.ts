@@ -15,12 +15,16 @@ import * as path from 'node:path';
 import { QueueKeys } from 'bullmq';
 import { DELIVERY_QUEUE } from '../libs/contracts/src/scheduler/scheduled-messages';
 import { TOPIC_DELETION_QUEUE } from '../libs/contracts/src/messaging/topics';
+import { OUTGOING_WEBHOOKS_QUEUE } from '../libs/contracts/src/messaging/outgoing-webhooks';
+import { REALM_EXPORT_QUEUE } from '../libs/contracts/src/uploads/realm-export';
 import { MESSAGE_NOTIFICATIONS_QUEUE, MISSED_MESSAGE_EMAIL_QUEUE, MOBILE_PUSH_QUEUE } from '../libs/contracts/src/push/notifications';
 import { bullmqConnection } from '../libs/platform/src/bullmq';
 import { configSchema } from '../libs/platform/src/config';
 import { DELIVERY } from '../apps/scheduler/src/delivery/delivery.settings';
 import { TOPIC_DELETION } from '../apps/messaging/src/topics/topic-deletion.settings';
 import { NOTIFICATION_WORKERS } from '../apps/push/src/notifications/notification.settings';
+import { OUTGOING_WEBHOOKS } from '../apps/messaging/src/outgoing-webhooks/outgoing-webhooks.settings';
+import { REALM_EXPORT } from '../apps/uploads/src/realm-export/realm-export.settings';
 import type { Data, K8sObject } from './deploy-checks';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -42,6 +46,8 @@ export const BULLMQ_WORKERS: readonly BullmqWorker[] = [
   { deployment: 'push', queue: MESSAGE_NOTIFICATIONS_QUEUE, concurrency: NOTIFICATION_WORKERS.decisionConcurrency, source: 'apps/push/src/notifications/decisions.worker.ts' },
   { deployment: 'push', queue: MOBILE_PUSH_QUEUE, concurrency: NOTIFICATION_WORKERS.pushConcurrency, source: 'apps/push/src/notifications/mobile-push.worker.ts' },
   { deployment: 'push', queue: MISSED_MESSAGE_EMAIL_QUEUE, concurrency: NOTIFICATION_WORKERS.emailConcurrency, source: 'apps/push/src/missed-emails/missed-message-email.worker.ts' },
+  { deployment: 'messaging', queue: OUTGOING_WEBHOOKS_QUEUE, concurrency: OUTGOING_WEBHOOKS.concurrency, source: 'apps/messaging/src/outgoing-webhooks/outgoing-webhooks.worker.ts' },
+  { deployment: 'uploads', queue: REALM_EXPORT_QUEUE, concurrency: REALM_EXPORT.concurrency, source: 'apps/uploads/src/realm-export/realm-export.worker.ts' },
 ];
 
 /** The BullMQ lists a worker's ScaledObject watches: jobs ready to take, and jobs being run. */

@@ -4,9 +4,8 @@ import { APP_CONFIG, LOGGER, MetricsService, bullmqConnection, instrumentWorker,
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { DeliverOutgoingWebhook } from './deliver-outgoing-webhook.use-case';
+import { OUTGOING_WEBHOOKS } from './outgoing-webhooks.settings';
 
-/** Calls in flight per messaging replica: each mostly waits on a bot's server. */
-const CONCURRENCY = 16;
 
 /**
  * The BullMQ adapter of DeliverOutgoingWebhook, in every messaging replica: a retryable failure
@@ -30,7 +29,7 @@ export class OutgoingWebhooksWorker implements OnApplicationBootstrap, OnModuleD
     this.worker = new Worker(Messaging.OUTGOING_WEBHOOKS_QUEUE, (job) => traceJob(Messaging.OUTGOING_WEBHOOKS_QUEUE, job, () => this.process(job)), {
       connection,
       prefix,
-      concurrency: CONCURRENCY,
+      concurrency: OUTGOING_WEBHOOKS.concurrency,
     });
     this.worker.on('error', (err) => this.logger.error({ err }, 'outgoing webhooks worker'));
     this.worker.on('failed', (job, err) => this.logger.warn({ err, jobId: job?.id, attempt: job?.attemptsMade }, 'outgoing webhook attempt failed'));

@@ -3,6 +3,7 @@ import { Uploads } from '@teamchat/contracts';
 import { APP_CONFIG, LOGGER, MetricsService, bullmqConnection, instrumentWorker, traceJob, type AppConfig } from '@teamchat/platform';
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
+import { REALM_EXPORT } from './realm-export.settings';
 import { WriteRealmExport } from './write-realm-export.use-case';
 
 /**
@@ -27,7 +28,7 @@ export class RealmExportWorker implements OnApplicationBootstrap, OnModuleDestro
     this.worker = new Worker(Uploads.REALM_EXPORT_QUEUE, (job) => traceJob(Uploads.REALM_EXPORT_QUEUE, job, () => this.process(job)), {
       connection,
       prefix,
-      concurrency: 1,
+      concurrency: REALM_EXPORT.concurrency,
       lockDuration: 30_000,
       maxStalledCount: 2,
     });

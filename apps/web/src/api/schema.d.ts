@@ -34,6 +34,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own active bots, oldest first (administrators too see only their own here). */
+        get: operations["getBots"];
+        put?: never;
+        /** Creates a bot owned by the caller (generic, incoming or outgoing webhook) and answers its id and API key. */
+        post: operations["postBots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bots/{bot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deactivates a bot the caller administers (POST /users/{user_id}/reactivate brings it back). */
+        delete: operations["deleteBotsBotId"];
+        options?: never;
+        head?: never;
+        /** Changes a bot the caller administers: name, owner, role, default channels, outgoing service, configuration. */
+        patch: operations["patchBotsBotId"];
+        trace?: never;
+    };
+    "/bots/{bot_id}/api_key/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replaces the API key of a bot the caller administers; the old one is refused at once. */
+        post: operations["postBotsBotIdApiKeyRegenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/calls/bigbluebutton/create": {
         parameters: {
             query?: never;
@@ -273,6 +326,92 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The unexpired invitations the caller may manage (the caller's own; administrators, everyone's). */
+        get: operations["getInvites"];
+        put?: never;
+        /** Invites the listed addresses by email. */
+        post: operations["postInvites"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes an email invitation. */
+        delete: operations["deleteInvitesInviteId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/{invite_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends an email invitation again. */
+        post: operations["postInvitesInviteIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/multiuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates a reusable invitation link. */
+        post: operations["postInvitesMultiuse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/multiuse/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a reusable invitation link. */
+        delete: operations["deleteInvitesMultiuseInviteId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1743,6 +1882,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteBotsBotIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteDefaultStreamsResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -1762,6 +1907,18 @@ export interface components {
             result: "success";
         };
         DeleteExportRealmExportIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteInvitesInviteIdResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteInvitesMultiuseInviteIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
             /** @constant */
@@ -1965,7 +2122,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"] | components["schemas"]["RealmExportEvent"] | components["schemas"]["RealmExportConsentEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmBotAddEvent"] | components["schemas"]["RealmBotUpdateEvent"] | components["schemas"]["RealmBotDeleteEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"] | components["schemas"]["RealmExportEvent"] | components["schemas"]["RealmExportConsentEvent"] | components["schemas"]["InvitesChangedEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -1973,6 +2130,13 @@ export interface components {
             /** @constant */
             result: "success";
             upload_space_used: number;
+        };
+        GetBotsResponse: {
+            bots: components["schemas"]["OwnedBot"][];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
         };
         GetCallsBigbluebuttonCreateResponse: {
             ignored_parameters_unsupported?: string[];
@@ -2027,6 +2191,13 @@ export interface components {
             /** @constant */
             result: "success";
             stream_id: number;
+        };
+        GetInvitesResponse: {
+            ignored_parameters_unsupported?: string[];
+            invites: components["schemas"]["Invite"][];
+            msg: string;
+            /** @constant */
+            result: "success";
         };
         GetMessagesMatchesNarrowResponse: {
             ignored_parameters_unsupported?: string[];
@@ -2458,6 +2629,22 @@ export interface components {
             /** @constant */
             type: "heartbeat";
         };
+        Invite: {
+            email?: string;
+            expiry_date: number | null;
+            id: number;
+            invited: number;
+            invited_as: number;
+            invited_by_user_id: number;
+            is_multiuse: boolean;
+            link_url?: string;
+            notify_referrer_on_join?: boolean;
+        };
+        InvitesChangedEvent: {
+            id: number;
+            /** @constant */
+            type: "invites_changed";
+        };
         Linkifier: {
             id: number;
             pattern: string;
@@ -2560,6 +2747,15 @@ export interface components {
             /** @constant */
             type: "navigation_view";
         };
+        OwnedBot: {
+            api_key: string;
+            avatar_url: string;
+            default_all_public_streams: boolean;
+            default_events_register_stream: string | null;
+            default_sending_stream: string | null;
+            full_name: string;
+            username: string;
+        };
         OwnUser: {
             avatar_url: string;
             avatar_version: number;
@@ -2582,6 +2778,23 @@ export interface components {
             role: number;
             timezone?: string;
             user_id: number;
+        };
+        PatchBotsBotIdResponse: {
+            avatar_url: string;
+            bot_owner?: string;
+            config_data: {
+                [key: string]: string;
+            } | null;
+            default_all_public_streams: boolean;
+            default_events_register_stream: string | null;
+            default_sending_stream: string | null;
+            full_name: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            service_interface: number | null;
+            service_payload_url: string | null;
         };
         PatchChannelFoldersChannelFolderIdResponse: {
             ignored_parameters_unsupported?: string[];
@@ -2712,6 +2925,25 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PostBotsBotIdApiKeyRegenerateResponse: {
+            api_key: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostBotsResponse: {
+            api_key: string;
+            avatar_url: string;
+            default_all_public_streams: boolean;
+            default_events_register_stream: string | null;
+            default_sending_stream: string | null;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+            user_id: number;
+        };
         PostChannelFoldersCreateResponse: {
             channel_folder_id: number;
             ignored_parameters_unsupported?: string[];
@@ -2754,6 +2986,25 @@ export interface components {
             /** @constant */
             result: "success";
             user_id: number;
+        };
+        PostInvitesInviteIdResendResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostInvitesMultiuseResponse: {
+            ignored_parameters_unsupported?: string[];
+            invite_link: string;
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostInvitesResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
         };
         PostMarkAllAsReadResponse: {
             complete: boolean;
@@ -3537,6 +3788,56 @@ export interface components {
             owner_id: number | null;
             services: unknown[];
             user_id: number;
+        };
+        RealmBotAddEvent: {
+            bot: {
+                api_key: string;
+                avatar_url: string;
+                bot_type: number | null;
+                default_all_public_streams: boolean;
+                default_events_register_stream: string | null;
+                default_sending_stream: string | null;
+                email: string;
+                full_name: string;
+                is_active: boolean;
+                owner_id?: number | null;
+                services: unknown[];
+                user_id: number;
+            };
+            id: number;
+            /** @constant */
+            op: "add";
+            /** @constant */
+            type: "realm_bot";
+        };
+        RealmBotDeleteEvent: {
+            bot: {
+                user_id: number;
+            };
+            id: number;
+            /** @constant */
+            op: "delete";
+            /** @constant */
+            type: "realm_bot";
+        };
+        RealmBotUpdateEvent: {
+            bot: {
+                api_key?: string;
+                avatar_url?: string;
+                default_all_public_streams?: boolean;
+                default_events_register_stream?: string | null;
+                default_sending_stream?: string | null;
+                full_name?: string;
+                is_active?: boolean;
+                owner_id?: number | null;
+                services?: unknown[];
+                user_id: number;
+            };
+            id: number;
+            /** @constant */
+            op: "update";
+            /** @constant */
+            type: "realm_bot";
         };
         RealmEmoji: {
             author_id: number | null;
@@ -4932,6 +5233,167 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetBotsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @default 1 */
+                    bot_type?: number;
+                    /** @default {} */
+                    config_data?: {
+                        [key: string]: string;
+                    };
+                    default_all_public_streams?: boolean;
+                    default_events_register_stream?: string;
+                    default_sending_stream?: string;
+                    full_name: string;
+                    /** @default 1 */
+                    interface_type?: number;
+                    /** @default  */
+                    payload_url?: string;
+                    service_name?: string;
+                    short_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostBotsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteBotsBotId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteBotsBotIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchBotsBotId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    bot_owner_id?: number;
+                    config_data?: {
+                        [key: string]: string;
+                    };
+                    default_all_public_streams?: boolean;
+                    default_events_register_stream?: string;
+                    default_sending_stream?: string;
+                    full_name?: string;
+                    role?: number;
+                    service_interface?: number;
+                    service_payload_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchBotsBotIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postBotsBotIdApiKeyRegenerate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostBotsBotIdApiKeyRegenerateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getCallsBigbluebuttonCreate: {
         parameters: {
             query: {
@@ -5535,6 +5997,183 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetInvitesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    group_ids?: number[];
+                    /** @default false */
+                    include_realm_default_subscriptions?: boolean;
+                    /** @default 400 */
+                    invite_as?: number;
+                    /** @default 14400 */
+                    invite_expires_in_minutes?: number | null;
+                    invitee_emails: string;
+                    /** @default true */
+                    notify_referrer_on_join?: boolean;
+                    stream_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostInvitesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteInvitesInviteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invite_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteInvitesInviteIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postInvitesInviteIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invite_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostInvitesInviteIdResendResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postInvitesMultiuse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    group_ids?: number[];
+                    /** @default false */
+                    include_realm_default_subscriptions?: boolean;
+                    /** @default 400 */
+                    invite_as?: number;
+                    /** @default 14400 */
+                    invite_expires_in_minutes?: number | null;
+                    /** @default [] */
+                    stream_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostInvitesMultiuseResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteInvitesMultiuseInviteId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invite_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteInvitesMultiuseInviteIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
