@@ -90,8 +90,13 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
     const carrier = headers();
     if (event.realmId !== null) carrier.set(REALM_HEADER, String(event.realmId));
     carrier.set('Nats-Msg-Id', `outbox-${event.id}`);
-    if (tracing.enabled) injectNats(carrier);
-    await this.store(event.subject, encoder.encode(event.payload), carrier);
+    if (!tracing.enabled) return this.store(event.subject, encoder.encode(event.payload), carrier);
+    // With tracing on: a PRODUCER span, as publish makes, its context in the headers.
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': `outbox-${event.id}` };
+    return inSpan(`publish ${event.subject}`, { kind: SpanKind.PRODUCER, attributes }, async () => {
+      injectNats(carrier);
+      await this.store(event.subject, encoder.encode(event.payload), carrier);
+    });
   }
 
   /** With tracing on: a PRODUCER span, its context in the message's headers for the consumers. */
