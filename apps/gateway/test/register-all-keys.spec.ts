@@ -1,4 +1,4 @@
-import { CHANNEL_PERMISSION_SETTING_NAMES, GROUP_PERMISSION_SETTING_NAMES, Realtime } from '@teamchat/contracts';
+import { CHANNEL_PERMISSION_SETTING_NAMES, GROUP_PERMISSION_SETTING_NAMES, UsersGroups } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
@@ -113,15 +113,14 @@ describe('POST /register: every key Zulip lists, against Zulip\'s OpenAPI descri
     const systemGroups = new Map(
       (await system.db.userGroup.findMany({ where: { realmId: member.realmId, isSystemGroup: true } })).map((group) => [group.name, group.id]),
     );
-    for (const [name, group] of Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE)) {
-      expect([name, body[`realm_${name}`]]).toEqual([name, systemGroups.get(group)]);
+    // Each at its default system group (none is changed here; PATCH /realm is tested in users-groups).
+    for (const name of UsersGroups.REALM_GROUP_SETTING_NAMES) {
+      expect([name, body[`realm_${name}`]]).toEqual([name, systemGroups.get(UsersGroups.REALM_SETTINGS[name].defaultGroup)]);
     }
     const settings = body.server_supported_permission_settings as Record<string, Record<string, { allow_everyone_group: boolean; default_group_name: string }>>;
     expect(Object.keys(settings.stream).sort()).toEqual([...CHANNEL_PERMISSION_SETTING_NAMES].sort());
     expect(Object.keys(settings.group).sort()).toEqual([...GROUP_PERMISSION_SETTING_NAMES].sort());
-    expect(Object.keys(settings.realm).sort()).toEqual(
-      ['can_create_groups', 'can_manage_all_groups', 'can_mention_many_users_group', ...Object.keys(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE)].sort(),
-    );
+    expect(Object.keys(settings.realm).sort()).toEqual([...UsersGroups.REALM_GROUP_SETTING_NAMES].sort());
     expect(settings.stream.can_send_message_group).toMatchObject({ allow_everyone_group: true, default_group_name: 'role:everyone' });
     expect(settings.stream.can_subscribe_group).toMatchObject({ allow_everyone_group: false, default_group_name: 'role:nobody' });
     expect(settings.group.can_manage_group).toMatchObject({ default_group_name: 'group_creator' });

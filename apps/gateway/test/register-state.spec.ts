@@ -1,4 +1,4 @@
-import { Realtime } from '@teamchat/contracts';
+import { Realtime, UsersGroups } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
   Factory,
@@ -29,7 +29,7 @@ const ALWAYS = ['result', 'msg', 'queue_id', 'last_event_id', 'zulip_feature_lev
 /** `realm` keys the gateway serves itself (tested with the event queues and in register-all-keys.spec.ts). */
 const GATEWAY_REALM_KEYS = new Set([
   ...Object.keys(Realtime.REALM_DEFAULTS_UNTIL_FEATURE),
-  'realm_name', 'realm_url', 'realm_uri', 'realm_empty_topic_display_name', 'realm_bot_domain', 'realm_upload_quota_mib',
+  'realm_url', 'realm_uri', 'realm_empty_topic_display_name', 'realm_bot_domain', 'realm_upload_quota_mib',
   'server_emoji_data_url', 'can_create_streams', 'can_create_public_streams', 'can_create_private_streams',
   'can_create_web_public_streams', 'can_subscribe_other_users', 'can_invite_others_to_realm',
 ]);
@@ -47,7 +47,7 @@ const ZULIP_FETCH_KEYS = [
 
 /** What the services (and the gateway's defaults until a feature exists) serve for each fetch key. */
 const KEYS_OF: Record<string, string[]> = {
-  realm: [
+  realm: [...new Set([
     'jitsi_server_url',
     'realm_allow_message_editing',
     'realm_available_video_chat_providers',
@@ -75,9 +75,16 @@ const KEYS_OF: Record<string, string[]> = {
     'realm_presence_disabled',
     'realm_video_chat_provider',
     'realm_waiting_period_threshold',
-    // Permission settings of features to come, at their default system group.
-    ...Object.keys(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map((name) => `realm_${name}`),
-  ],
+    // The organization's settings PATCH /realm changes (its catalogue), and the keys derived from them.
+    ...UsersGroups.REALM_SETTING_NAMES.map((name) => `realm_${name}`),
+    'realm_allow_edit_history',
+    'realm_mandatory_topics',
+    'realm_logo_source',
+    'realm_logo_url',
+    'realm_night_logo_source',
+    'realm_night_logo_url',
+    'realm_name',
+  ])],
   user_settings: ['user_settings'],
   realm_user_settings_defaults: ['realm_user_settings_defaults'],
   realm_user: [

@@ -51,6 +51,7 @@ import { BotAccess, BotCreationPolicy } from './bots/bot-rules';
 import { BotRecords } from './bots/bot-records';
 import { BotActivityEvents } from './bots/bot-activity-events';
 import { INVITES, InvitesHandler } from './invites/invites.providers';
+import { REALM_SETTINGS_PROVIDERS, RealmSettingsHandler } from './realm-settings/realm-settings.handler';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
@@ -61,7 +62,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
 /** The users-groups service: organizations, users, roles, API keys, passwords, settings. */
 @Module({
   imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule, VideoCallsModule],
-  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler, InvitesHandler],
+  controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler, InvitesHandler, RealmSettingsHandler],
   providers: [
     UpdateSettings,
     SetPresenceEnabled,
@@ -90,6 +91,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
     ...BOTS,
     NotificationBot,
     ...INVITES,
+    ...REALM_SETTINGS_PROVIDERS,
   ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })

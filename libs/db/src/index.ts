@@ -16,6 +16,7 @@ export type {
   SavedSnippetModel,
   RealmLinkifierModel,
   RealmPlaygroundModel,
+  RealmDomainModel,
   UserTopicModel,
   UserGroupModel,
   NavigationViewModel,

@@ -99,15 +99,15 @@ export class RegisterQueue {
 }
 
 /**
- * The `realm` keys the gateway knows itself: the server's limits, the organization's name and
- * URL, and the organization settings of features to come (REALM_DEFAULTS_UNTIL_FEATURE).
+ * The `realm` keys the gateway knows itself: the server's limits, the organization's URL, and
+ * the organization settings of features to come (REALM_DEFAULTS_UNTIL_FEATURE). Its name is
+ * users-groups' (the stored one, which PATCH /realm changes).
  */
 function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unknown> {
   return {
     ...Realtime.REALM_DEFAULTS_UNTIL_FEATURE,
     /** Mobile push works when a push relay is configured (Zulip: when it uses the bouncer). */
     realm_push_notifications_enabled: config.PUSH_RELAY_URL !== '',
-    realm_name: realm.name,
     realm_url: realm.url,
     realm_uri: realm.url,
     realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
@@ -167,7 +167,6 @@ export const DEFAULTS_UNTIL_FEATURE: Record<string, () => Record<string, unknown
   realm_embedded_bots: () => ({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: [] }),
   default_stream_groups: () => ({ realm_default_stream_groups: [] }),
-  realm_domains: () => ({ realm_domains: [] }),
   onboarding_steps: () => ({ onboarding_steps: [], navigation_tour_video_url: null }),
   video_calls: () => ({ has_zoom_token: false }),
 };

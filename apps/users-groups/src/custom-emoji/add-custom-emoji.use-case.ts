@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Realtime, type AuthUser, type UsersGroups } from '@teamchat/contracts';
+import type { AuthUser, UsersGroups } from '@teamchat/contracts';
 import { badRequest, emojiCatalogue, isAdminRole } from '@teamchat/zulip';
 import { CustomEmojiRepository } from '../data/custom-emoji.repository';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
-import { UserGroupsRepository } from '../data/user-groups.repository';
+import { RealmGroupSettings } from '../realm-settings/realm-group-settings';
 import { CustomEmojiEvents } from './custom-emoji-events';
 import { checkEmojiName, emojiExists, normalizeEmojiName, requireMemberOrAdmin } from './custom-emoji-rules';
 
@@ -19,7 +19,7 @@ import { checkEmojiName, emojiExists, normalizeEmojiName, requireMemberOrAdmin }
 export class AddCustomEmoji {
   constructor(
     private readonly emoji: CustomEmojiRepository,
-    private readonly groups: UserGroupsRepository,
+    private readonly settings: RealmGroupSettings,
     private readonly membership: GroupMembershipRepository,
     private readonly events: CustomEmojiEvents,
   ) {}
@@ -40,12 +40,11 @@ export class AddCustomEmoji {
   }
 
   /**
-   * The organization's can_add_custom_emoji_group (Zulip's default, role:members, until the
-   * setting can be changed: Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE), decided by group
-   * membership as every group-valued setting is. It may not be role:everyone: guests never hold it.
+   * The organization's can_add_custom_emoji_group, decided by group membership as every
+   * group-valued setting is. It may not be role:everyone: guests never hold it.
    */
   private async mayAdd(user: AuthUser): Promise<boolean> {
-    const groupId = await this.groups.systemGroupId(user.realmId, Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE.can_add_custom_emoji_group);
-    return groupId !== undefined && (await this.membership.groupsHolding(user.id, [groupId])).has(groupId);
+    const { can_add_custom_emoji_group: groupId } = await this.settings.groupIds(user.realmId, ['can_add_custom_emoji_group']);
+    return (await this.membership.groupsHolding(user.id, [groupId])).has(groupId);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RealmGroupSettings } from '../realm-settings/realm-group-settings';
 import { DataModule } from '../data/data.module';
 import { ChangeAvatar } from '../avatars/change-avatar.use-case';
 import { RegenerateApiKey } from '../auth/regenerate-api-key.use-case';
@@ -12,6 +13,6 @@ import { ListCustomEmoji } from './list-custom-emoji.use-case';
 @Module({
   imports: [DataModule],
   controllers: [CustomEmojiHandler],
-  providers: [ListCustomEmoji, AddCustomEmoji, DeactivateCustomEmoji, CustomEmojiEvents, ChangeAvatar, RegenerateApiKey],
+  providers: [ListCustomEmoji, AddCustomEmoji, DeactivateCustomEmoji, CustomEmojiEvents, ChangeAvatar, RegenerateApiKey, RealmGroupSettings],
 })
 export class CustomEmojiModule {}

@@ -9,6 +9,7 @@ import { GroupMembershipRepository } from './group-membership.repository';
 import { InvitesRepository } from './invites.repository';
 import { NavigationViewsRepository } from './navigation-views.repository';
 import { OrganizationsRepository } from './organizations.repository';
+import { RealmSettingsRepository } from './realm-settings.repository';
 import { ProfileFieldsRepository } from './profile-fields.repository';
 import { SettingsRepository } from './settings.repository';
 import { Transactions } from './transactions';
@@ -18,6 +19,7 @@ import { UsersRepository } from './users.repository';
 
 const REPOSITORIES = [
   OrganizationsRepository,
+  RealmSettingsRepository,
   UsersRepository,
   CredentialsRepository,
   UserGroupsRepository,

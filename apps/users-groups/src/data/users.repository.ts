@@ -198,6 +198,11 @@ export class UsersRepository {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('notification-bot'), ${realmId})`;
   }
 
+  /** Serialises the creation of one of the organization's system bots (by its address's local part) until the transaction ends. */
+  async lockSystemBotCreation(realmId: number, localPart: string, tx: Transaction): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${localPart}), ${realmId})`;
+  }
+
   /** Which of these ids are active users of the organization. */
   async activeIdsAmong(realmId: number, userIds: number[], tx: Transaction = this.prisma): Promise<number[]> {
     const found = await tx.user.findMany({ where: { realmId, isActive: true, id: { in: userIds.filter(isStoredId) } }, select: { id: true } });

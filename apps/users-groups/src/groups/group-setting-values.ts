@@ -12,6 +12,10 @@ export interface SettingRestrictions {
   allowEveryone: boolean;
   allowNobody: boolean;
   allowOwners: boolean;
+  /** Only a system group (an organization setting such as can_access_all_users_group). */
+  requireSystemGroup?: boolean;
+  /** When not empty: the only system groups allowed. */
+  allowedSystemGroups?: string[];
 }
 
 /**
@@ -48,6 +52,7 @@ export class GroupSettingValues {
     const named = await this.namedForm(realmId, value, tx);
     if (named !== undefined) return this.checkNamed(tx, realmId, setting, config, named);
 
+    if (config.requireSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
     const { direct_members: memberIds, direct_subgroups: subgroupIds } = value as Exclude<GroupSettingValue, number>;
     const members = [...new Set(memberIds)];
     const subgroups = [...new Set(subgroupIds)];
@@ -67,14 +72,18 @@ export class GroupSettingValues {
 
   /** EXPECTATION_MISMATCH unless the setting's current value is `expected` (compared in canonical form). */
   async checkCurrent(realmId: number, current: number | null, expected: GroupSettingValue): Promise<void> {
-    const [currentValue, expectedNamed] = await Promise.all([
-      current === null ? Promise.resolve(undefined) : this.store.settingValues([current]).then((values) => values.get(current)),
-      this.namedForm(realmId, expected),
-    ]);
-    const expectedValue = expectedNamed ?? expected;
-    if (!sameValue(currentValue, expectedValue)) {
+    if (!(await this.isCurrent(realmId, current, expected))) {
       throw new ZulipError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
     }
+  }
+
+  /** Whether `value` is the setting's current value (the group `current` holds), compared in canonical form. */
+  async isCurrent(realmId: number, current: number | null, value: GroupSettingValue): Promise<boolean> {
+    const [currentValue, named] = await Promise.all([
+      current === null ? Promise.resolve(undefined) : this.store.settingValues([current]).then((values) => values.get(current)),
+      this.namedForm(realmId, value),
+    ]);
+    return sameValue(currentValue, named ?? value);
   }
 
   /** The named group a value stands for, if it stands for one: an id, one lone subgroup, or nobody. */
@@ -94,12 +103,14 @@ export class GroupSettingValues {
     const group = await this.groups.named(realmId, groupId, db);
     if (!group) throw badRequest('Invalid user group');
     if (group.deactivated) throw badRequest('User group is deactivated.');
+    if (config.requireSystemGroup && !group.isSystemGroup) throw badRequest(`'${setting}' must be a system user group.`);
     const refused =
       group.isSystemGroup &&
       (group.name === 'role:internet' ||
         (group.name === 'role:everyone' && !config.allowEveryone) ||
         (group.name === 'role:nobody' && !config.allowNobody) ||
-        (group.name === 'role:owners' && !config.allowOwners));
+        (group.name === 'role:owners' && !config.allowOwners) ||
+        (config.allowedSystemGroups !== undefined && config.allowedSystemGroups.length > 0 && !config.allowedSystemGroups.includes(group.name!)));
     if (refused) throw badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
     return group.id;
   }

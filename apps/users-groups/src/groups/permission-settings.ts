@@ -1,4 +1,5 @@
-import type { GroupPermissionSettingName } from '@teamchat/contracts';
+import { UsersGroups, type GroupPermissionSettingName } from '@teamchat/contracts';
+import type { RealmModel } from '@teamchat/db';
 
 /**
  * How each permission setting of a named group behaves (Zulip's GROUP_PERMISSION_SETTINGS):
@@ -32,13 +33,18 @@ export const GROUP_PERMISSION_SETTINGS: Record<GroupPermissionSettingName, Permi
   can_remove_members_group: { column: 'canRemoveMembersGroupId', allowEveryone: false, allowNobody: true, allowOwners: true, default: 'role:nobody' },
 };
 
+/** A `realms` column holding a group's id. */
+export type RealmGroupColumn = { [K in keyof RealmModel]: RealmModel[K] extends number | null ? K : never }[keyof RealmModel];
+
 /**
- * The organization's group-based permissions that exist here, by the realms column holding
- * each (named as Zulip names them in POST /register, without the `realm_` prefix). A group
- * used by one cannot be deactivated.
+ * The organization's group-based permissions (every one of Zulip's, from the realm settings
+ * catalogue), by the realms column holding each (named as Zulip names them in POST /register,
+ * without the `realm_` prefix). A group used by one cannot be deactivated. An unset column
+ * (null) is the setting's default system group.
  */
-export const REALM_PERMISSION_SETTINGS = {
-  can_create_groups: { column: 'canCreateGroupsId', allowEveryone: false },
-  can_manage_all_groups: { column: 'canManageAllGroupsId', allowEveryone: false },
-  can_mention_many_users_group: { column: 'canMentionManyUsersGroupId', allowEveryone: true },
-} as const;
+export const REALM_PERMISSION_SETTINGS = Object.fromEntries(
+  UsersGroups.REALM_GROUP_SETTING_NAMES.map((name) => {
+    const def = UsersGroups.REALM_SETTINGS[name];
+    return [name, { column: def.column as RealmGroupColumn, allowEveryone: def.allowEveryone, defaultGroup: def.defaultGroup }];
+  }),
+) as Record<UsersGroups.RealmGroupSettingName, { column: RealmGroupColumn; allowEveryone: boolean; defaultGroup: string }>;

@@ -32,6 +32,6 @@ import { UserGroupsHandler } from './user-groups.handler';
     ReadGroupMembership,
     ResolveGroupSetting,
   ],
-  exports: [UserGroupRecords, UserGroupEvents, GroupPermissions],
+  exports: [UserGroupRecords, UserGroupEvents, GroupPermissions, GroupSettingValues],
 })
 export class UserGroupsModule {}

@@ -1,5 +1,5 @@
 import type { RealmModel } from '@teamchat/db';
-import { DEFAULT_LANGUAGE } from './settings-state';
+import { realmImages } from '../realm-settings/realm-setting-values';
 
 /** Zulip's custom profile field types, keyed by name (CustomProfileField.ALL_FIELD_TYPES). */
 export const CUSTOM_PROFILE_FIELD_TYPES = {
@@ -16,37 +16,27 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
- * The `realm_*` organization settings users-groups stores (fetch key `realm`). The gateway
- * adds the name, URL and server-wide constants; the reader adds the group-based permissions.
+ * The `realm_*` organization keys users-groups serves beside the catalogue's settings (fetch key
+ * `realm`). The gateway adds the URL and server-wide constants.
  */
-export function organizationState(realm: RealmModel, iconUrl: string): Record<string, unknown> {
+export function organizationState(realm: RealmModel, realmUrl: string): Record<string, unknown> {
+  const images = realmImages(realm, realmUrl);
   return {
-    realm_description: realm.description,
+    // The settings PATCH /realm changes come from its catalogue (realmSettingsState); these are the others.
     realm_date_created: seconds(realm.dateCreated),
-    realm_enable_spectator_access: realm.enableSpectatorAccess,
-    realm_email_changes_disabled: realm.emailChangesDisabled,
     realm_password_auth_enabled: realm.passwordAuthEnabled,
     // Email-and-password is the only way in, so Zulip's two flags coincide.
     realm_email_auth_enabled: realm.passwordAuthEnabled,
     realm_authentication_methods: { Email: { enabled: realm.passwordAuthEnabled, available: true } },
-    realm_waiting_period_threshold: realm.waitingPeriodThreshold,
-    // Message editing, moving and deletion (messaging applies them; users-groups owns the row).
-    realm_allow_message_editing: realm.allowMessageEditing,
-    realm_message_content_edit_limit_seconds: realm.messageContentEditLimitSeconds,
-    realm_message_content_delete_limit_seconds: realm.messageContentDeleteLimitSeconds,
-    realm_move_messages_within_stream_limit_seconds: realm.moveMessagesWithinStreamLimitSeconds,
-    realm_move_messages_between_streams_limit_seconds: realm.moveMessagesBetweenStreamsLimitSeconds,
-    realm_default_language: DEFAULT_LANGUAGE,
-    realm_icon_url: iconUrl,
-    realm_icon_source: 'G',
+    realm_icon_url: images.icon_url,
+    realm_icon_source: images.icon_source,
+    realm_logo_url: images.logo_url,
+    realm_logo_source: images.logo_source,
+    realm_night_logo_url: images.night_logo_url,
+    realm_night_logo_source: images.night_logo_source,
     // Presence is on for every organization; there is no Zephyr mirroring.
     realm_presence_disabled: false,
     realm_is_zephyr_mirror_realm: false,
-    realm_enable_read_receipts: realm.enableReadReceipts,
-    // Zulip's -1 for "none".
-    realm_moderation_request_channel_id: realm.moderationRequestChannelId ?? -1,
-    realm_video_chat_provider: realm.videoChatProvider,
-    realm_jitsi_server_url: realm.jitsiServerUrl,
   };
 }
 

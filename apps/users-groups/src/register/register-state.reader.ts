@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Realtime } from '@teamchat/contracts';
+import { Realtime, UsersGroups } from '@teamchat/contracts';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import type { RealmModel, UserModel } from '@teamchat/db';
 import { Role, avatarUrl, isModeratorOrAbove } from '@teamchat/zulip';
-import { GROUP_PERMISSION_SETTINGS, REALM_PERMISSION_SETTINGS } from '../groups/permission-settings';
+import { GROUP_PERMISSION_SETTINGS } from '../groups/permission-settings';
+import { RealmSettingsRepository } from '../data/realm-settings.repository';
+import { realmSettingGroupIds, realmSettingsState } from '../realm-settings/realm-setting-values';
+import { toRealmDomainRecord } from '../realm-settings/realm-domain-rules';
 import { CustomEmojiRepository } from '../data/custom-emoji.repository';
 import { customEmojiMap } from '../custom-emoji/custom-emoji-rules';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
@@ -38,6 +41,7 @@ export class RegisterStateReader {
     private readonly customEmoji: CustomEmojiRepository,
     private readonly realms: RealmDirectory,
     private readonly groups: UserGroupRecords,
+    private readonly realmSettings: RealmSettingsRepository,
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'JITSI_SERVER_URL' | 'BIG_BLUE_BUTTON_URL' | 'BIG_BLUE_BUTTON_SECRET'>,
     private readonly bots: BotRecords,
   ) {}
@@ -48,21 +52,22 @@ export class RegisterStateReader {
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
 
-    const [caller, fields, realmGroupSettings, userGroups, navigationViews, emoji, bots] = await Promise.all([
+    const [caller, fields, realmSettings, userGroups, navigationViews, emoji, bots, domains] = await Promise.all([
       want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
       want('custom_profile_fields') ? this.profileFields.ofRealm(request.realm.id) : null,
-      want('realm') ? this.realmGroupSettings(request.realm.id) : null,
+      want('realm') ? this.realmSettingsOf(request.realm.id) : null,
       want('realm_user_groups')
         ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
         : null,
       want('navigation_views') ? navigationViewsOf(this.navigationViews, request.user.id) : null,
       want('realm_emoji') ? this.realmEmoji(request.realm.id) : null,
       want('realm_bot') ? this.realmBots(request) : null,
+      want('realm_domains') ? this.realmSettings.domains(request.realm.id) : null,
     ]);
 
     const state: State = {};
-    if (caller && realmGroupSettings) {
-      Object.assign(state, organizationState(caller.realm, this.realms.toInfo(caller.realm).iconUrl), realmGroupSettings);
+    if (caller && realmSettings) {
+      Object.assign(state, organizationState(caller.realm, this.realms.urlOf(caller.realm.subdomain)), realmSettings);
       Object.assign(state, videoCallState(caller.realm, this.config));
       // The `stream` part comes from messaging; the gateway joins them.
       state.server_supported_permission_settings = supportedPermissionSettings();
@@ -81,6 +86,7 @@ export class RegisterStateReader {
     if (navigationViews) state.navigation_views = navigationViews;
     if (emoji) state.realm_emoji = emoji;
     if (bots) state.realm_bots = bots;
+    if (domains) state.realm_domains = domains.map(toRealmDomainRecord);
     if (fields) {
       state.custom_profile_fields = fields.map(customProfileFieldRecord);
       state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
@@ -127,58 +133,31 @@ export class RegisterStateReader {
     return this.bots.of(realm.id, user.role <= Role.ADMINISTRATOR ? {} : { ownerId: user.id });
   }
 
-  /** The organization's group-based permissions as group-setting values (`realm_can_create_groups`, …). */
-  private async realmGroupSettings(realmId: number): Promise<State> {
-    const realm = await this.organizations.byIdOrThrow(realmId);
-    const settings = Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [name, realm[config.column]] as const);
-    // The message-action settings (messaging applies them): stored per organization; unset is the default below.
-    const actionSettings = Object.entries(MESSAGE_ACTION_SETTING_COLUMNS).flatMap(([name, column]) => {
-      const id = realm[column];
-      return id === null ? [] : [[name, id] as const];
-    });
-    const [values, systemGroups] = await Promise.all([
-      this.groups.settingValues([...settings.flatMap(([, id]) => (id === null ? [] : [id])), ...actionSettings.map(([, id]) => id)]),
-      this.groups.systemGroupIds(realmId),
-    ]);
-    return {
-      ...Object.fromEntries(settings.map(([name, id]) => [`realm_${name}`, id === null ? { direct_members: [], direct_subgroups: [] } : values.get(id)])),
-      // Settings of features to come: their default system group (Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).
-      ...Object.fromEntries(
-        Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [`realm_${name}`, systemGroups.get(group)!]),
-      ),
-      ...Object.fromEntries(actionSettings.map(([name, id]) => [`realm_${name}`, values.get(id)])),
-    };
+  /** The organization's settings of PATCH /realm's catalogue, the group-based ones as group-setting values. */
+  private async realmSettingsOf(realmId: number): Promise<State> {
+    const [realm, systemGroups] = await Promise.all([this.organizations.byIdOrThrow(realmId), this.groups.systemGroupIds(realmId)]);
+    const values = await this.groups.settingValues(realmSettingGroupIds(realm, systemGroups));
+    return { realm_name: realm.name, ...realmSettingsState(realm, systemGroups, values) };
   }
 }
 
-/** The organization's permission settings' defaults (set by the database when it is created). */
-const REALM_SETTING_DEFAULTS: Record<keyof typeof REALM_PERMISSION_SETTINGS, string> = {
-  can_create_groups: 'role:members',
-  can_manage_all_groups: 'role:owners',
-  can_mention_many_users_group: 'role:administrators',
-};
-
 /** `server_supported_permission_settings`' `realm` and `group` parts, from the settings' own tables. */
 function supportedPermissionSettings(): { realm: State; group: State } {
-  const realm = {
-    ...Object.fromEntries(
-      Object.entries(REALM_PERMISSION_SETTINGS).map(([name, config]) => [
-        name,
-        Realtime.permissionSettingDescription({ allowEveryone: config.allowEveryone, defaultGroupName: REALM_SETTING_DEFAULTS[name as keyof typeof REALM_PERMISSION_SETTINGS] }),
-      ]),
-    ),
-    ...Object.fromEntries(
-      Object.entries(Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE).map(([name, group]) => [
+  const realm = Object.fromEntries(
+    UsersGroups.REALM_GROUP_SETTING_NAMES.map((name) => {
+      const def = UsersGroups.REALM_SETTINGS[name] as UsersGroups.RealmGroupSettingDef;
+      return [
         name,
         Realtime.permissionSettingDescription({
-          allowEveryone: group === 'role:everyone',
-          defaultGroupName: group,
-          // Zulip: who may see every user is a system group, never nobody.
-          ...(name === 'can_access_all_users_group' ? { requireSystemGroup: true, allowNobody: false } : {}),
+          allowEveryone: def.allowEveryone,
+          allowNobody: def.allowNobody,
+          defaultGroupName: def.defaultGroup,
+          requireSystemGroup: def.requireSystemGroup,
+          allowedSystemGroups: def.allowedSystemGroups,
         }),
-      ]),
-    ),
-  };
+      ];
+    }),
+  );
   const group = Object.fromEntries(
     Object.entries(GROUP_PERMISSION_SETTINGS).map(([name, config]) => [
       name,
@@ -191,15 +170,3 @@ function supportedPermissionSettings(): { realm: State; group: State } {
   );
   return { realm, group };
 }
-
-/**
- * The organization's message-action permissions, which messaging applies: their `realms` column.
- * Unset, each is its default in Realtime.REALM_GROUP_SETTINGS_UNTIL_FEATURE (Zulip's).
- */
-const MESSAGE_ACTION_SETTING_COLUMNS = {
-  can_move_messages_between_topics_group: 'canMoveMessagesBetweenTopicsGroupId',
-  can_move_messages_between_channels_group: 'canMoveMessagesBetweenChannelsGroupId',
-  can_delete_own_message_group: 'canDeleteOwnMessageGroupId',
-  can_delete_any_message_group: 'canDeleteAnyMessageGroupId',
-  can_resolve_topics_group: 'canResolveTopicsGroupId',
-} as const;

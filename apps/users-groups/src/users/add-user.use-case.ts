@@ -3,7 +3,11 @@ import { Messaging, type ApiCommand, type UsersGroups } from '@teamchat/contract
 import { CommandClient, EventBus } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { isStrongEnough } from '../auth/passwords';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { RealmSettingsRepository } from '../data/realm-settings.repository';
 import { UserGroupsRepository } from '../data/user-groups.repository';
+import { emailAllowedByDomains } from '../realm-settings/realm-domain-rules';
+import { WelcomeBot } from '../realm-settings/welcome-bot';
 import { UsersRepository } from '../data/users.repository';
 import { isValidEmailAddress } from '../email-changes/email-address';
 import { RealmDirectory } from '../realms/realm-directory';
@@ -18,12 +22,14 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
  * POST /users (zerver/views/users.py create_user_backend): an administrator creates an account,
  * checked in Zulip's order (administrator, full name, address, address in use, password
  * strength) before anything is written. Zulip also requires the server-level can_create_users
- * permission; here every administrator has it. The organization has no allowed-domain rules yet.
+ * permission; here every administrator has it.
  *
  * Announced as Zulip's do_create_user does: `realm_user` add to every active user (the record
  * as each may see it: the real address only to those the new user's email visibility allows),
  * then `user_group` add_members for the system groups the new account is in; then messaging
- * subscribes it to the default channels (with their own `subscription` events).
+ * subscribes it to the default channels (with their own `subscription` events), and Welcome
+ * Bot sends it its first direct message. An organization that restricts addresses to its
+ * domains refuses others (disposable addresses are not recognised here).
  */
 @Injectable()
 export class AddUser {
@@ -34,6 +40,9 @@ export class AddUser {
     private readonly realms: RealmDirectory,
     private readonly events: EventBus,
     private readonly commands: CommandClient,
+    private readonly organizations: OrganizationsRepository,
+    private readonly realmSettings: RealmSettingsRepository,
+    private readonly welcomeBot: WelcomeBot,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<{ user_id: number }> {
@@ -41,6 +50,10 @@ export class AddUser {
     const fullName = checkFullName(params.full_name);
     const email = params.email.trim();
     if (!isValidEmailAddress(email)) throw badRequest('Bad name or username');
+    const organization = await this.organizations.byIdOrThrow(realm.id);
+    if (organization.emailsRestrictedToDomains && !emailAllowedByDomains(email, await this.realmSettings.domains(realm.id))) {
+      throw badRequest(`Email '${email}' not allowed in this organization`);
+    }
     if ((await this.users.withDeliveryEmail(realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
     if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
 
@@ -54,6 +67,8 @@ export class AddUser {
     // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
     const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };
     await this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
+    // Welcome Bot's first message, and the organization's custom text (process_new_human_user).
+    await this.welcomeBot.welcome({ ...realm, name: organization.name }, row, organization, requestId);
     return { user_id: created.id };
   }
 }

@@ -57,6 +57,11 @@ import {
   realmBotUpdateEvent,
   realmEmojiUpdateEvent,
   realmUserAddEvent,
+  realmUpdateEvent,
+  realmUpdateDictEvent,
+  realmDomainsAddEvent,
+  realmDomainsChangeEvent,
+  realmDomainsRemoveEvent,
   realmUserSettingsDefaultsUpdateEvent,
   realmUserUpdateEvent,
   userGroupAddEvent,
@@ -152,6 +157,11 @@ export const clientEventSchema = apiSchema(
     realmExportEvent,
     realmExportConsentEvent,
     invitesChangedEvent,
+    realmUpdateEvent,
+    realmUpdateDictEvent,
+    realmDomainsAddEvent,
+    realmDomainsChangeEvent,
+    realmDomainsRemoveEvent,
   ]),
 );
 export type ClientEventRecord = z.output<typeof clientEventSchema>;

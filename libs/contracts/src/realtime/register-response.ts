@@ -13,7 +13,8 @@ import { pushDeviceStateSchema } from '../push/devices';
 import { navigationViewSchema } from '../users-groups/navigation-views';
 import { userSchema } from '../users-groups/users';
 import { groupSettingValueSchema, userGroupSchema } from '../users-groups/user-groups';
-import { REALM_DEFAULTS_UNTIL_FEATURE, REALM_GROUP_SETTINGS_UNTIL_FEATURE } from './defaults-until-feature';
+import { REALM_DEFAULTS_UNTIL_FEATURE } from './defaults-until-feature';
+import { REALM_GROUP_SETTING_NAMES, realmDomainSchema } from '../users-groups/realm-settings';
 import { legacySettingsShape, realmUserSettingsDefaultsSchema, userSettingsSchema } from './register-settings';
 import {
   customProfileFieldSchema,
@@ -50,9 +51,48 @@ const realmDefaultsShape = Object.fromEntries(
   }),
 ) as Record<string, z.ZodOptional<z.ZodBoolean | z.ZodNumber | z.ZodString>>;
 
-const realmGroupDefaultsShape = Object.fromEntries(
-  Object.keys(REALM_GROUP_SETTINGS_UNTIL_FEATURE).map((name) => [`realm_${name}`, groupSettingValueSchema.optional()]),
-) as Record<`realm_${keyof typeof REALM_GROUP_SETTINGS_UNTIL_FEATURE}`, z.ZodOptional<typeof groupSettingValueSchema>>;
+/** The organization's group-based permissions (users-groups; PATCH /realm changes them). */
+const realmGroupSettingsShape = Object.fromEntries(
+  REALM_GROUP_SETTING_NAMES.map((name) => [`realm_${name}`, groupSettingValueSchema.optional()]),
+) as Record<`realm_${(typeof REALM_GROUP_SETTING_NAMES)[number]}`, z.ZodOptional<typeof groupSettingValueSchema>>;
+
+/** The organization's stored settings PATCH /realm changes, beyond those declared one by one below (users-groups). */
+const realmStoredSettingsShape = {
+  realm_invite_required: z.boolean().optional(),
+  realm_emails_restricted_to_domains: z.boolean().optional(),
+  realm_disallow_disposable_email_addresses: z.boolean().optional(),
+  realm_message_edit_history_visibility_policy: z.enum(['all', 'moves', 'none']).optional(),
+  /** Deprecated: whether the edit history policy is other than "none". */
+  realm_allow_edit_history: z.boolean().optional(),
+  /** -1: messages are kept forever. */
+  realm_message_retention_days: int().optional(),
+  /** Deprecated: topics_policy is disable_empty_topic. */
+  realm_mandatory_topics: z.boolean().optional(),
+  realm_name_changes_disabled: z.boolean().optional(),
+  realm_avatar_changes_disabled: z.boolean().optional(),
+  realm_require_unique_names: z.boolean().optional(),
+  realm_enable_guest_user_indicator: z.boolean().optional(),
+  realm_enable_guest_user_dm_warning: z.boolean().optional(),
+  realm_send_welcome_emails: z.boolean().optional(),
+  realm_welcome_message_custom_text: z.string().optional(),
+  realm_digest_emails_enabled: z.boolean().optional(),
+  realm_digest_weekday: int().optional(),
+  realm_message_content_allowed_in_email_notifications: z.boolean().optional(),
+  realm_require_e2ee_push_notifications: z.boolean().optional(),
+  realm_org_type: int().optional(),
+  realm_default_code_block_language: z.string().optional(),
+  realm_giphy_rating: int().optional(),
+  realm_want_advertise_in_communities_directory: z.boolean().optional(),
+  /** -1 for none. */
+  realm_new_stream_announcements_stream_id: int().optional(),
+  realm_signup_announcements_stream_id: int().optional(),
+  realm_zulip_update_announcements_stream_id: int().optional(),
+  /** "D": Zulip's default image, "U": uploaded. */
+  realm_logo_source: z.string().optional(),
+  realm_logo_url: z.string().optional(),
+  realm_night_logo_source: z.string().optional(),
+  realm_night_logo_url: z.string().optional(),
+};
 
 /**
  * The success body of POST /register: the queue, the server's constants and every key of the
@@ -82,10 +122,6 @@ export const registerResponseSchema = apiSchema(
     realm_authentication_methods: z
       .record(z.string(), z.object({ enabled: z.boolean(), available: z.boolean(), unavailable_reason: z.string().optional() }))
       .optional(),
-    /** Who may use wildcard mentions in large channels and topics. */
-    realm_can_mention_many_users_group: groupSettingValueSchema.optional(),
-    realm_can_create_groups: groupSettingValueSchema.optional(),
-    realm_can_manage_all_groups: groupSettingValueSchema.optional(),
     realm_waiting_period_threshold: int().optional(),
     realm_default_language: z.string().optional(),
     realm_icon_url: z.string().optional(),
@@ -152,8 +188,9 @@ export const registerResponseSchema = apiSchema(
     /** The organization's upload quota; null for none. */
     realm_upload_quota_mib: int().nullable().optional(),
     server_emoji_data_url: z.string().optional(),
-    // Permission settings of features to come: their default system group (REALM_GROUP_SETTINGS_UNTIL_FEATURE).
-    ...realmGroupDefaultsShape,
+    // The organization's group-based permissions and its other stored settings (users-groups).
+    ...realmGroupSettingsShape,
+    ...realmStoredSettingsShape,
     /**
      * How each permission setting behaves (which groups it accepts, its default): `realm` and
      * `group` from users-groups, `stream` from messaging.
@@ -285,7 +322,7 @@ export const registerResponseSchema = apiSchema(
     /** The ids of the organization's default channels. */
     realm_default_streams: z.array(int()).optional(),
     realm_default_stream_groups: z.array(z.object({ id: int(), name: z.string(), description: z.string(), streams: z.array(int()) })).optional(),
-    realm_domains: z.array(z.object({ domain: z.string(), allow_subdomains: z.boolean() })).optional(),
+    realm_domains: z.array(realmDomainSchema).optional(),
     onboarding_steps: z.array(z.object({ type: z.string(), name: z.string() })).optional(),
     navigation_tour_video_url: z.string().nullable().optional(),
     has_zoom_token: z.boolean().optional(),

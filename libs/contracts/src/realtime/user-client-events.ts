@@ -5,6 +5,7 @@ import { legacyPresenceEntrySchema, modernPresenceSchema } from '../presence/pre
 import { PUSH_DEVICE_STATUSES } from '../push/devices';
 import { GROUP_PERMISSION_SETTING_NAMES, groupSettingValueSchema, perSettingOf, userGroupSchema } from '../users-groups/user-groups';
 import { navigationViewSchema } from '../users-groups/navigation-views';
+import { REALM_GROUP_SETTING_NAMES, realmDomainSchema } from '../users-groups/realm-settings';
 import { userSchema } from '../users-groups/users';
 import { realmBotSchema, realmEmojiSchema } from './register-records';
 import { settingNamesOfType } from './register-settings';
@@ -183,3 +184,45 @@ export const realmBotDeleteEvent = apiSchema(
 );
 /** `invites_changed`: the set of invitations changed; clients refetch GET /invites. */
 export const invitesChangedEvent = apiSchema('InvitesChangedEvent', z.object({ ...base('invites_changed') }));
+/**
+ * `realm` update: one organization setting changed (Zulip's do_set_realm_property): a text,
+ * a flag, or a number (null for "no limit").
+ */
+export const realmUpdateEvent = apiSchema(
+  'RealmUpdateEvent',
+  z.object({ ...withOp('realm', 'update'), property: z.string(), value: z.union([z.string(), z.boolean(), int().nullable()]) }),
+);
+
+/**
+ * `realm` update_dict: settings whose event carries their values in `data` (the message-editing
+ * ones, topics_policy with mandatory_topics, the group-based permissions, the icon and logos).
+ * `property` is always "default".
+ */
+export const realmUpdateDictEvent = apiSchema(
+  'RealmUpdateDictEvent',
+  z.object({
+    ...withOp('realm', 'update_dict'),
+    property: z.literal('default'),
+    data: z.object({
+      allow_message_editing: z.boolean().optional(),
+      message_content_edit_limit_seconds: int().nullable().optional(),
+      topics_policy: z.string().optional(),
+      mandatory_topics: z.boolean().optional(),
+      icon_url: z.string().optional(),
+      icon_source: z.string().optional(),
+      logo_url: z.string().optional(),
+      logo_source: z.string().optional(),
+      night_logo_url: z.string().optional(),
+      night_logo_source: z.string().optional(),
+      ...Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((name) => [name, groupSettingValueSchema.optional()])),
+    }),
+  }),
+);
+
+/** `realm_domains`: an allowed email domain added, changed (allow_subdomains) or removed. */
+export const realmDomainsAddEvent = apiSchema('RealmDomainsAddEvent', z.object({ ...withOp('realm_domains', 'add'), realm_domain: realmDomainSchema }));
+export const realmDomainsChangeEvent = apiSchema(
+  'RealmDomainsChangeEvent',
+  z.object({ ...withOp('realm_domains', 'change'), realm_domain: realmDomainSchema }),
+);
+export const realmDomainsRemoveEvent = apiSchema('RealmDomainsRemoveEvent', z.object({ ...withOp('realm_domains', 'remove'), domain: z.string() }));

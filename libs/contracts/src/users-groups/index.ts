@@ -14,3 +14,4 @@ export * from './profile-fields';
 export * from './video-calls';
 export * from './bots';
 export * from './invites';
+export * from './realm-settings';

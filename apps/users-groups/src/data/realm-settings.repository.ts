@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, type RealmModel } from '@teamchat/db';
+import type { Transaction } from './transactions';
+
+/** An allowed email domain (Zulip's RealmDomain). */
+export interface RealmDomainRow {
+  id: number;
+  domain: string;
+  allowSubdomains: boolean;
+}
+
+/**
+ * The organization's settings row as PATCH /realm changes it, and `realm_domains` (both
+ * users-groups'; cold paths on Prisma). Reads messaging's `streams` only to check that a
+ * channel named by a setting is the organization's (READ-ONLY).
+ */
+@Injectable()
+export class RealmSettingsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The organization's row, locked until the transaction ends (one settings change at a time). */
+  async lock(realmId: number, tx: Transaction): Promise<RealmModel> {
+    await tx.$executeRaw`SELECT 1 FROM realms WHERE id = ${realmId} FOR UPDATE`;
+    return tx.realm.findUniqueOrThrow({ where: { id: realmId } });
+  }
+
+  async update(realmId: number, data: Record<string, unknown>, tx: Transaction = this.prisma): Promise<RealmModel> {
+    return tx.realm.update({ where: { id: realmId }, data: data as Prisma.RealmUpdateInput });
+  }
+
+  /** READ-ONLY (messaging's `streams`): a channel of the organization, archived or not; null when it has none with this id. */
+  async channel(realmId: number, streamId: number): Promise<{ id: number; inviteOnly: boolean } | null> {
+    if (!Number.isSafeInteger(streamId) || streamId < 1 || streamId > 2147483647) return null;
+    return this.prisma.stream.findFirst({ where: { id: streamId, realmId }, select: { id: true, inviteOnly: true } });
+  }
+
+  domains(realmId: number, tx: Transaction = this.prisma): Promise<RealmDomainRow[]> {
+    return tx.realmDomain.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: { id: true, domain: true, allowSubdomains: true } });
+  }
+
+  domain(realmId: number, domain: string, tx: Transaction = this.prisma): Promise<RealmDomainRow | null> {
+    return tx.realmDomain.findUnique({ where: { realmId_domain: { realmId, domain } }, select: { id: true, domain: true, allowSubdomains: true } });
+  }
+
+  /** Adds a domain; null when the organization has it already. */
+  async addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<RealmDomainRow | null> {
+    try {
+      return await this.prisma.realmDomain.create({ data: { realmId, domain, allowSubdomains }, select: { id: true, domain: true, allowSubdomains: true } });
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return null;
+      throw error;
+    }
+  }
+
+  /** Changes a domain; false when the organization has no such domain. */
+  async setAllowSubdomains(realmId: number, domain: string, allowSubdomains: boolean): Promise<boolean> {
+    return (await this.prisma.realmDomain.updateMany({ where: { realmId, domain }, data: { allowSubdomains } })).count > 0;
+  }
+
+  /** Removes a domain; false when the organization has no such domain. */
+  async removeDomain(realmId: number, domain: string, tx: Transaction): Promise<boolean> {
+    return (await tx.realmDomain.deleteMany({ where: { realmId, domain } })).count > 0;
+  }
+}
