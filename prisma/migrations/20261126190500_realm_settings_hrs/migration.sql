@@ -1,5 +1,5 @@
 -- Organization settings changed through PATCH /realm (issue 27), at Zulip's defaults for a new
--- organization (zerver/models/realms.py); the organization's icon and logos; allowed email domains.
+-- organization (zerver/models/realms.py), the organization's icon and logos, and allowed email domains.
 ALTER TABLE "realms"
   ADD COLUMN "invite_required" BOOLEAN NOT NULL DEFAULT true,
   ADD COLUMN "emails_restricted_to_domains" BOOLEAN NOT NULL DEFAULT false,
@@ -32,7 +32,7 @@ ALTER TABLE "realms"
   ADD COLUMN "logo_version" INTEGER NOT NULL DEFAULT 1,
   ADD COLUMN "night_logo_source" CHAR(1) NOT NULL DEFAULT 'D',
   ADD COLUMN "night_logo_version" INTEGER NOT NULL DEFAULT 1,
-  -- Group-based permissions; null is the setting's default system group (as the message-action ones).
+  -- Group-based permissions: null is the setting's default system group (as the message-action ones).
   ADD COLUMN "can_access_all_users_group_id" INTEGER,
   ADD COLUMN "can_add_custom_emoji_group_id" INTEGER,
   ADD COLUMN "can_add_subscribers_group_id" INTEGER,

@@ -55,6 +55,11 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'PATCH /bots/{bot_id}': 'zerver/views/users.py patch_bot_backend',
   'DELETE /bots/{bot_id}': 'zerver/views/users.py deactivate_bot_backend',
   'POST /bots/{bot_id}/api_key/regenerate': 'zerver/views/users.py regenerate_bot_api_key',
+  'PATCH /realm': 'zerver/views/realm.py update_realm',
+  'GET /realm/domains': 'zerver/views/realm_domains.py list_realm_domains',
+  'POST /realm/domains': 'zerver/views/realm_domains.py create_realm_domain',
+  'PATCH /realm/domains/{domain}': 'zerver/views/realm_domains.py patch_realm_domain',
+  'DELETE /realm/domains/{domain}': 'zerver/views/realm_domains.py delete_realm_domain',
 };
 
 const reference = loadZulipReference();
