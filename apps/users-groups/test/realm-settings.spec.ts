@@ -198,28 +198,34 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
     });
 
     it.each([
-      [{ name: 'x'.repeat(41) }, 'BAD_REQUEST', 'name is too long (limit: 40 characters)'],
-      [{ description: 'x'.repeat(1001) }, 'BAD_REQUEST', 'description is too long (limit: 1000 characters)'],
-      [{ welcome_message_custom_text: 'x'.repeat(8001) }, 'BAD_REQUEST', 'welcome_message_custom_text is too long (limit: 8000 characters)'],
-      [{ default_language: 'xx' }, 'BAD_REQUEST', "Invalid language 'xx'"],
-      [{ video_chat_provider: 3 }, 'BAD_REQUEST', 'Invalid video_chat_provider 3'],
-      [{ giphy_rating: 9 }, 'BAD_REQUEST', 'Invalid giphy_rating 9'],
-      [{ digest_weekday: 7 }, 'BAD_REQUEST', 'Invalid digest_weekday'],
-      [{ org_type: 11 }, 'BAD_REQUEST', 'Invalid org_type'],
-      [{ topics_policy: 'sometimes' }, 'BAD_REQUEST', 'Invalid topics_policy'],
-      [{ message_edit_history_visibility_policy: 'some' }, 'BAD_REQUEST', 'Invalid message_edit_history_visibility_policy'],
-      [{ message_content_edit_limit_seconds: 0 }, 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_content_edit_limit_seconds': 0"],
-      [{ move_messages_within_stream_limit_seconds: JSON.stringify('forever') }, 'REQUEST_VARIABLE_INVALID', "Bad value for 'move_messages_within_stream_limit_seconds': forever"],
-      [{ jitsi_server_url: JSON.stringify('not a url') }, 'BAD_REQUEST', 'jitsi_server_url is not an allowed_type'],
-      [{ allow_message_editing: 'maybe' }, 'BAD_REQUEST', 'allow_message_editing is not valid JSON'],
-      [{ enable_spectator_access: 1 }, 'BAD_REQUEST', 'enable_spectator_access is not a boolean'],
-      [{ moderation_request_channel_id: 'x' }, 'BAD_REQUEST', 'moderation_request_channel_id is not valid JSON'],
-    ])('refuses %j, changing nothing', async (form, code, msg) => {
+      [{ name: 'x'.repeat(41) }, 'BAD_REQUEST', 'name is too long (limit: 40 characters)', {}],
+      [{ description: 'x'.repeat(1001) }, 'BAD_REQUEST', 'description is too long (limit: 1000 characters)', {}],
+      [{ welcome_message_custom_text: 'x'.repeat(8001) }, 'BAD_REQUEST', 'welcome_message_custom_text is too long (limit: 8000 characters)', {}],
+      [{ default_language: 'xx' }, 'BAD_REQUEST', "Invalid language 'xx'", {}],
+      [{ video_chat_provider: 3 }, 'BAD_REQUEST', 'Invalid video_chat_provider 3', {}],
+      [{ giphy_rating: 9 }, 'BAD_REQUEST', 'Invalid giphy_rating 9', {}],
+      [{ digest_weekday: 7 }, 'BAD_REQUEST', 'Invalid digest_weekday', {}],
+      [{ org_type: 11 }, 'BAD_REQUEST', 'Invalid org_type', {}],
+      [{ topics_policy: 'sometimes' }, 'BAD_REQUEST', 'Invalid topics_policy', {}],
+      [{ message_edit_history_visibility_policy: 'some' }, 'BAD_REQUEST', 'Invalid message_edit_history_visibility_policy', {}],
+      [{ message_content_edit_limit_seconds: 0 }, 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_content_edit_limit_seconds': 0", { var_name: 'message_content_edit_limit_seconds', bad_value: 0 }],
+      [
+        { move_messages_within_stream_limit_seconds: JSON.stringify('forever') },
+        'REQUEST_VARIABLE_INVALID',
+        "Bad value for 'move_messages_within_stream_limit_seconds': forever",
+        { var_name: 'move_messages_within_stream_limit_seconds', bad_value: 'forever' },
+      ],
+      [{ jitsi_server_url: JSON.stringify('not a url') }, 'BAD_REQUEST', 'jitsi_server_url is not an allowed_type', {}],
+      [{ allow_message_editing: 'maybe' }, 'BAD_REQUEST', 'allow_message_editing is not valid JSON', {}],
+      [{ enable_spectator_access: 1 }, 'BAD_REQUEST', 'enable_spectator_access is not a boolean', {}],
+      [{ moderation_request_channel_id: 'x' }, 'BAD_REQUEST', 'moderation_request_channel_id is not valid JSON', {}],
+    ] as [Body, string, string, Body][])('refuses bad value %#, changing nothing', async (form, code, msg, extra) => {
       const before = await row();
       events.clear();
-      // A good change rides along: the whole request is refused.
+      // A good change rides along: the whole request is refused. (Every row has four entries: jest takes a
+      // callback with more parameters than its row for a `done` callback.)
       const res = await patch(admin, { name: 'Should not stick', ...form });
-      expectError(res, 400, code, msg);
+      expectError(res, 400, code, msg, extra);
       expectMatchesOpenApi('patch', '/realm', res.body, 400);
       expect(await row()).toEqual(before);
       expect(await events.settle(REALM_CHANGED, 100)).toEqual([]);
@@ -258,7 +264,10 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
       const body = expectSuccess(await patch(owner, { invite_required: false, waiting_period_threshold: 3, message_retention_days: 30, disallow_disposable_email_addresses: false }));
       expect(body).toMatchObject({ invite_required: false, waiting_period_threshold: 3, message_retention_days: 30, disallow_disposable_email_addresses: false });
       expect(await row()).toMatchObject({ inviteRequired: false, waitingPeriodThreshold: 3, messageRetentionDays: 30 });
-      expectError(await patch(owner, { message_retention_days: 0 }), 400, 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_retention_days': 0");
+      expectError(await patch(owner, { message_retention_days: 0 }), 400, 'REQUEST_VARIABLE_INVALID', "Bad value for 'message_retention_days': 0", {
+        var_name: 'message_retention_days',
+        bad_value: 0,
+      });
       expectSuccess(await patch(owner, { message_retention_days: JSON.stringify('unlimited'), waiting_period_threshold: 0 }));
       expect(await register(member, ['realm'])).toMatchObject({ realm_invite_required: false, realm_message_retention_days: -1, realm_waiting_period_threshold: 0 });
     });
