@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { UsersGroups } from '@teamchat/contracts';
 import { Prisma, PrismaService, type RealmModel } from '@teamchat/db';
 import type { Transaction } from './transactions';
+
+// Every setting of PATCH /realm's catalogue names a real `realms` column: checked when the service loads.
+for (const name of UsersGroups.REALM_SETTING_NAMES) {
+  const column = UsersGroups.REALM_SETTINGS[name].column;
+  if (!(column in Prisma.RealmScalarFieldEnum)) throw new Error(`realm setting ${name}: no realms column ${column}`);
+}
 
 /** An allowed email domain (Zulip's RealmDomain). */
 export interface RealmDomainRow {

@@ -1,13 +1,7 @@
-import { Prisma, type RealmModel } from '@teamchat/db';
+import type { RealmModel } from '@teamchat/db';
 import { UsersGroups, type GroupSettingValue } from '@teamchat/contracts';
 
 const { REALM_SETTINGS, REALM_SETTING_NAMES, EDIT_HISTORY_POLICIES, TOPICS_POLICIES } = UsersGroups;
-
-// Every catalogue entry names a real column: checked once, when the service loads.
-for (const name of REALM_SETTING_NAMES) {
-  const column = REALM_SETTINGS[name].column;
-  if (!(column in Prisma.RealmScalarFieldEnum)) throw new Error(`realm setting ${name}: no realms column ${column}`);
-}
 
 /** A catalogue column's stored value. */
 export const storedValue = (realm: RealmModel, column: string): unknown => (realm as unknown as Record<string, unknown>)[column];
