@@ -480,8 +480,11 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
     it("greets a new account with Zulip's welcome and the organization's custom text", async () => {
       const res = await system.api.post<{ user_id: number }>('/users', { email: 'newcomer@settings.test', password: 'a good long passphrase', full_name: 'New Comer' }, as(admin));
       const { user_id: userId } = expectSuccess(res);
+      // Sent after the answer: wait for both.
       const bot = await welcomeBot();
-      const received = await system.db.message.findMany({ where: { senderId: bot.id, recipients: { some: { userId } } }, orderBy: { id: 'asc' } });
+      const greetings = () => system.db.message.findMany({ where: { senderId: bot.id, recipients: { some: { userId } } }, orderBy: { id: 'asc' } });
+      for (let attempt = 0; attempt < 100 && (await greetings()).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const received = await greetings();
       expect(received.map((message) => message.content)).toEqual([
         expect.stringMatching(/^Hello, and welcome to Zulip!👋\n\nTo learn more, check out our \[getting started guide\]\(\/help\/getting-started-with-zulip\)!$/),
         expect.stringContaining('Read #**lobby** first.'),

@@ -27,8 +27,8 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
  * Announced as Zulip's do_create_user does: `realm_user` add to every active user (the record
  * as each may see it: the real address only to those the new user's email visibility allows),
  * then `user_group` add_members for the system groups the new account is in; then messaging
- * subscribes it to the default channels (with their own `subscription` events), and Welcome
- * Bot sends it its first direct message. An organization that restricts addresses to its
+ * subscribes it to the default channels (with their own `subscription` events); Welcome Bot
+ * then sends it its first direct message (not awaited). An organization that restricts addresses to its
  * domains refuses others (disposable addresses are not recognised here).
  */
 @Injectable()
@@ -67,8 +67,9 @@ export class AddUser {
     // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
     const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };
     await this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
-    // Welcome Bot's first message, and the organization's custom text (process_new_human_user).
-    await this.welcomeBot.welcome({ ...realm, name: organization.name }, row, organization, requestId);
+    // Welcome Bot's first message, and the organization's custom text (process_new_human_user),
+    // sent after the answer: the account does not wait on messaging (best effort, failures logged).
+    void this.welcomeBot.welcome({ ...realm, name: organization.name }, row, organization, requestId);
     return { user_id: created.id };
   }
 }
