@@ -60,6 +60,8 @@ export class AddUser {
     const created = await this.create.execute({ realmId: realm.id, email, fullName, password: params.password });
 
     const row = (await this.users.inRealm(realm.id, created.id))!;
+    // Welcome Bot exists before anyone is told of the account (it is one of the organization's active users).
+    await this.welcomeBot.id(realm);
     const recipients = await this.users.activeOfRealm(realm.id);
     const groups = await this.groups.directNamedGroupsOf(created.id);
     const published = userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groups);
