@@ -52,6 +52,7 @@ import { BotRecords } from './bots/bot-records';
 import { BotActivityEvents } from './bots/bot-activity-events';
 import { INVITES, InvitesHandler } from './invites/invites.providers';
 import { REALM_SETTINGS_PROVIDERS, RealmSettingsHandler } from './realm-settings/realm-settings.handler';
+import { RealmGroupSettings } from './realm-settings/realm-group-settings';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
 const USER_ADMINISTRATION = [UserLookup, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
@@ -92,6 +93,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
     NotificationBot,
     ...INVITES,
     ...REALM_SETTINGS_PROVIDERS,
+    RealmGroupSettings,
   ],
   exports: [RealmDirectory, CreateUser, CreateOrganization, AccountCredentials],
 })

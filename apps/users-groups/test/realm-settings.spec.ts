@@ -342,7 +342,7 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
       expect(state).toMatchObject({
         realm_can_add_custom_emoji_group: groups['role:moderators'],
         realm_can_create_bots_group: { direct_members: [member.id], direct_subgroups: [groups['role:administrators']] },
-        realm_can_invite_users_group: groups['role:nobody'],
+        realm_can_invite_users_group: groups['role:members'],
         realm_can_access_all_users_group: groups['role:everyone'],
       });
       const supported = (state.server_supported_permission_settings as { realm: Record<string, Body> }).realm;

@@ -3,8 +3,8 @@ import { BotType, ServiceInterface, type AuthUser, type RealmRef } from '@teamch
 import { isStoredId } from '@teamchat/db';
 import { Role, badRequest } from '@teamchat/zulip';
 import { ChannelsReadonlyRepository, type ChannelForBot } from '../data/channels.readonly.repository';
+import { RealmGroupSettings } from '../realm-settings/realm-group-settings';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
-import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 
 export const noSuchBot = () => badRequest('No such bot');
@@ -50,18 +50,14 @@ export function checkInterfaceType(value: number): number {
 @Injectable()
 export class BotCreationPolicy {
   constructor(
-    private readonly groups: UserGroupsRepository,
+    private readonly realmGroupSettings: RealmGroupSettings,
     private readonly membership: GroupMembershipRepository,
   ) {}
 
-  /**
-   * THE ONE PLACE the organization's bot-creation settings are read: the groups of
-   * can_create_bots_group and can_create_write_only_bots_group. Until `realms` has their columns
-   * (PATCH /realm), Zulip's defaults: role:members for both.
-   */
+  /** The groups of the organization's can_create_bots_group and can_create_write_only_bots_group. */
   async settingGroups(realmId: number): Promise<{ canCreateBotsGroupId: number; canCreateWriteOnlyBotsGroupId: number }> {
-    const members = (await this.groups.systemGroupIds(realmId)).get('role:members')!;
-    return { canCreateBotsGroupId: members, canCreateWriteOnlyBotsGroupId: members };
+    const groups = await this.realmGroupSettings.groupIds(realmId, ['can_create_bots_group', 'can_create_write_only_bots_group']);
+    return { canCreateBotsGroupId: groups.can_create_bots_group, canCreateWriteOnlyBotsGroupId: groups.can_create_write_only_bots_group };
   }
 
   async allowedBotTypes(realmId: number, userId: number): Promise<number[]> {

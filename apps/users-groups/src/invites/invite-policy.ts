@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { UserGroupsRepository } from '../data/user-groups.repository';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import { RealmSettingsRepository } from '../data/realm-settings.repository';
+import { RealmGroupSettings } from '../realm-settings/realm-group-settings';
 
 /** One of the organization's allowed address domains (Zulip's RealmDomain). */
 export interface RealmDomain {
@@ -23,27 +25,30 @@ export interface InvitePolicyOf {
 }
 
 /**
- * Where invitations and sign-up read the organization's policy: the one place to change when the
- * realm settings exist.
- *
- * FOR NOW this answers Zulip's defaults for every organization. Once `realms` has the columns
- * invite_required, emails_restricted_to_domains, disallow_disposable_email_addresses,
- * can_invite_users_group(_id), create_multiuse_invite_group(_id) and the `realm_domains` table
- * exists (the realm-settings work), `of` will read them instead; nothing else needs to change.
+ * Where invitations and sign-up read the organization's policy: its stored settings (PATCH
+ * /realm's catalogue) and allowed domains.
  */
 @Injectable()
 export class InvitePolicy {
-  constructor(private readonly groups: UserGroupsRepository) {}
+  constructor(
+    private readonly organizations: OrganizationsRepository,
+    private readonly realmSettings: RealmSettingsRepository,
+    private readonly settingGroups: RealmGroupSettings,
+  ) {}
 
   async of(realmId: number): Promise<InvitePolicyOf> {
-    const systemGroups = await this.groups.systemGroupIds(realmId);
+    const [realm, domains, groups] = await Promise.all([
+      this.organizations.byIdOrThrow(realmId),
+      this.realmSettings.domains(realmId),
+      this.settingGroups.groupIds(realmId, ['can_invite_users_group', 'create_multiuse_invite_group']),
+    ]);
     return {
-      inviteRequired: true,
-      emailsRestrictedToDomains: false,
-      disallowDisposableEmailAddresses: true,
-      realmDomains: [],
-      canInviteUsersGroupId: systemGroups.get('role:members') ?? null,
-      createMultiuseInviteGroupId: systemGroups.get('role:administrators') ?? null,
+      inviteRequired: realm.inviteRequired,
+      emailsRestrictedToDomains: realm.emailsRestrictedToDomains,
+      disallowDisposableEmailAddresses: realm.disallowDisposableEmailAddresses,
+      realmDomains: domains.map(({ domain, allowSubdomains }) => ({ domain, allowSubdomains })),
+      canInviteUsersGroupId: groups.can_invite_users_group,
+      createMultiuseInviteGroupId: groups.create_multiuse_invite_group,
     };
   }
 }

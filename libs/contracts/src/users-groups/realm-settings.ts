@@ -220,7 +220,7 @@ export const REALM_SETTINGS = {
   can_create_write_only_bots_group: group('canCreateWriteOnlyBotsGroupId', 'role:members', { allowEveryone: false }),
   can_delete_any_message_group: group('canDeleteAnyMessageGroupId', 'role:administrators', { allowEveryone: false }),
   can_delete_own_message_group: group('canDeleteOwnMessageGroupId', 'role:everyone', { allowEveryone: true }),
-  can_invite_users_group: group('canInviteUsersGroupId', 'role:nobody', { allowEveryone: false, who: 'owner' }),
+  can_invite_users_group: group('canInviteUsersGroupId', 'role:members', { allowEveryone: false, who: 'owner' }),
   can_manage_all_groups: group('canManageAllGroupsId', 'role:owners', { allowEveryone: false, allowNobody: false, who: 'owner' }),
   can_manage_billing_group: group('canManageBillingGroupId', 'role:administrators', { allowEveryone: false, allowNobody: false, who: 'owner' }),
   can_mention_many_users_group: group('canMentionManyUsersGroupId', 'role:administrators', { allowEveryone: true }),
