@@ -746,6 +746,59 @@ export interface paths {
         patch: operations["patchNavigationViewsFragment"];
         trace?: never;
     };
+    "/realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the organization's settings (administrators; some only owners). Answers each changed setting's new value. */
+        patch: operations["patchRealm"];
+        trace?: never;
+    };
+    "/realm/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's allowed email domains. */
+        get: operations["getRealmDomains"];
+        put?: never;
+        /** Adds an allowed email domain (owners only). */
+        post: operations["postRealmDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realm/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes an allowed email domain (owners only); removing the last one lifts the restriction. */
+        delete: operations["deleteRealmDomainsDomain"];
+        options?: never;
+        head?: never;
+        /** Changes whether an allowed email domain takes its subdomains (owners only). */
+        patch: operations["patchRealmDomainsDomain"];
+        trace?: never;
+    };
     "/realm/emoji": {
         parameters: {
             query?: never;
@@ -920,6 +973,23 @@ export interface paths {
         head?: never;
         /** Changes a custom profile field (administrators). Zulip serves it without documenting it. */
         patch: operations["patchRealmProfileFieldsFieldId"];
+        trace?: never;
+    };
+    "/realm/test_welcome_bot_custom_message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends Welcome Bot's custom message, with this text, to the calling administrator. */
+        post: operations["postRealmTestWelcomeBotCustomMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/realm/user_settings_defaults": {
@@ -1975,6 +2045,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteRealmDomainsDomainResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteRealmEmojiEmojiNameResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -2122,7 +2198,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmBotAddEvent"] | components["schemas"]["RealmBotUpdateEvent"] | components["schemas"]["RealmBotDeleteEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"] | components["schemas"]["RealmExportEvent"] | components["schemas"]["RealmExportConsentEvent"] | components["schemas"]["InvitesChangedEvent"];
+        Event: components["schemas"]["HeartbeatEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["TypingStartEvent"] | components["schemas"]["TypingStopEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["PushDeviceEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["MutedUsersEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["ReactionAddEvent"] | components["schemas"]["ReactionRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["RealmUserSettingsDefaultsUpdateEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["UserGroupAddEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | components["schemas"]["UserGroupAddMembersEvent"] | components["schemas"]["UserGroupRemoveMembersEvent"] | components["schemas"]["UserGroupAddSubgroupsEvent"] | components["schemas"]["UserGroupRemoveSubgroupsEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["ChannelFolderAddEvent"] | components["schemas"]["ChannelFolderUpdateEvent"] | components["schemas"]["ChannelFolderReorderEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RealmEmojiUpdateEvent"] | components["schemas"]["RealmBotAddEvent"] | components["schemas"]["RealmBotUpdateEvent"] | components["schemas"]["RealmBotDeleteEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["RealmPlaygroundsEvent"] | components["schemas"]["CustomProfileFieldsEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["SubmessageEvent"] | components["schemas"]["TypingEditMessageStartEvent"] | components["schemas"]["TypingEditMessageStopEvent"] | components["schemas"]["RealmExportEvent"] | components["schemas"]["RealmExportConsentEvent"] | components["schemas"]["InvitesChangedEvent"] | components["schemas"]["RealmUpdateEvent"] | components["schemas"]["RealmUpdateDictEvent"] | components["schemas"]["RealmDomainsAddEvent"] | components["schemas"]["RealmDomainsChangeEvent"] | components["schemas"]["RealmDomainsRemoveEvent"];
         GetAttachmentsResponse: {
             attachments: components["schemas"]["Attachment"][];
             ignored_parameters_unsupported?: string[];
@@ -2353,6 +2429,16 @@ export interface components {
             ignored_parameters_unsupported?: string[];
             msg: string;
             navigation_views: components["schemas"]["NavigationView"][];
+            /** @constant */
+            result: "success";
+        };
+        GetRealmDomainsResponse: {
+            domains: {
+                allow_subdomains: boolean;
+                domain: string;
+            }[];
+            ignored_parameters_unsupported?: string[];
+            msg: string;
             /** @constant */
             result: "success";
         };
@@ -2827,6 +2913,12 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PatchRealmDomainsDomainResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         PatchRealmFiltersFilterIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -2850,6 +2942,14 @@ export interface components {
             msg: string;
             /** @constant */
             result: "success";
+        };
+        PatchRealmResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        } & {
+            [key: string]: unknown;
         };
         PatchRealmUserSettingsDefaultsResponse: {
             ignored_parameters_unsupported?: string[];
@@ -3103,6 +3203,16 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PostRealmDomainsResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            new_domain: [
+                number,
+                string
+            ];
+            /** @constant */
+            result: "success";
+        };
         PostRealmEmojiEmojiNameResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -3126,6 +3236,13 @@ export interface components {
         PostRealmProfileFieldsResponse: {
             id: number;
             ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostRealmTestWelcomeBotCustomMessageResponse: {
+            ignored_parameters_unsupported?: string[];
+            message_id: number;
             msg: string;
             /** @constant */
             result: "success";
@@ -3387,7 +3504,8 @@ export interface components {
             realm_message_content_allowed_in_email_notifications?: boolean;
             realm_message_content_delete_limit_seconds?: number | null;
             realm_message_content_edit_limit_seconds?: number | null;
-            realm_message_edit_history_visibility_policy?: string;
+            /** @enum {string} */
+            realm_message_edit_history_visibility_policy?: "all" | "moves" | "none";
             realm_message_retention_days?: number;
             realm_moderation_request_channel_id?: number;
             realm_move_messages_between_streams_limit_seconds?: number | null;
@@ -3839,6 +3957,36 @@ export interface components {
             /** @constant */
             type: "realm_bot";
         };
+        RealmDomainsAddEvent: {
+            id: number;
+            /** @constant */
+            op: "add";
+            realm_domain: {
+                allow_subdomains: boolean;
+                domain: string;
+            };
+            /** @constant */
+            type: "realm_domains";
+        };
+        RealmDomainsChangeEvent: {
+            id: number;
+            /** @constant */
+            op: "change";
+            realm_domain: {
+                allow_subdomains: boolean;
+                domain: string;
+            };
+            /** @constant */
+            type: "realm_domains";
+        };
+        RealmDomainsRemoveEvent: {
+            domain: string;
+            id: number;
+            /** @constant */
+            op: "remove";
+            /** @constant */
+            type: "realm_domains";
+        };
         RealmEmoji: {
             author_id: number | null;
             deactivated: boolean;
@@ -3897,6 +4045,60 @@ export interface components {
             realm_playgrounds: components["schemas"]["RealmPlayground"][];
             /** @constant */
             type: "realm_playgrounds";
+        };
+        RealmUpdateDictEvent: {
+            data: {
+                allow_message_editing?: boolean;
+                can_access_all_users_group?: components["schemas"]["GroupSettingValue"];
+                can_add_custom_emoji_group?: components["schemas"]["GroupSettingValue"];
+                can_add_subscribers_group?: components["schemas"]["GroupSettingValue"];
+                can_create_bots_group?: components["schemas"]["GroupSettingValue"];
+                can_create_groups?: components["schemas"]["GroupSettingValue"];
+                can_create_private_channel_group?: components["schemas"]["GroupSettingValue"];
+                can_create_public_channel_group?: components["schemas"]["GroupSettingValue"];
+                can_create_web_public_channel_group?: components["schemas"]["GroupSettingValue"];
+                can_create_write_only_bots_group?: components["schemas"]["GroupSettingValue"];
+                can_delete_any_message_group?: components["schemas"]["GroupSettingValue"];
+                can_delete_own_message_group?: components["schemas"]["GroupSettingValue"];
+                can_invite_users_group?: components["schemas"]["GroupSettingValue"];
+                can_manage_all_groups?: components["schemas"]["GroupSettingValue"];
+                can_manage_billing_group?: components["schemas"]["GroupSettingValue"];
+                can_mention_many_users_group?: components["schemas"]["GroupSettingValue"];
+                can_move_messages_between_channels_group?: components["schemas"]["GroupSettingValue"];
+                can_move_messages_between_topics_group?: components["schemas"]["GroupSettingValue"];
+                can_resolve_topics_group?: components["schemas"]["GroupSettingValue"];
+                can_set_delete_message_policy_group?: components["schemas"]["GroupSettingValue"];
+                can_set_topics_policy_group?: components["schemas"]["GroupSettingValue"];
+                can_summarize_topics_group?: components["schemas"]["GroupSettingValue"];
+                create_multiuse_invite_group?: components["schemas"]["GroupSettingValue"];
+                direct_message_initiator_group?: components["schemas"]["GroupSettingValue"];
+                direct_message_permission_group?: components["schemas"]["GroupSettingValue"];
+                icon_source?: string;
+                icon_url?: string;
+                logo_source?: string;
+                logo_url?: string;
+                mandatory_topics?: boolean;
+                message_content_edit_limit_seconds?: number | null;
+                night_logo_source?: string;
+                night_logo_url?: string;
+                topics_policy?: string;
+            };
+            id: number;
+            /** @constant */
+            op: "update_dict";
+            /** @constant */
+            property: "default";
+            /** @constant */
+            type: "realm";
+        };
+        RealmUpdateEvent: {
+            id: number;
+            /** @constant */
+            op: "update";
+            property: string;
+            /** @constant */
+            type: "realm";
+            value: string | boolean | (number | null);
         };
         RealmUser: {
             avatar_url: string | null;
@@ -4318,7 +4520,8 @@ export interface components {
             realm_message_content_allowed_in_email_notifications?: boolean;
             realm_message_content_delete_limit_seconds?: number | null;
             realm_message_content_edit_limit_seconds?: number | null;
-            realm_message_edit_history_visibility_policy?: string;
+            /** @enum {string} */
+            realm_message_edit_history_visibility_policy?: "all" | "moves" | "none";
             realm_message_retention_days?: number;
             realm_moderation_request_channel_id?: number;
             realm_move_messages_between_streams_limit_seconds?: number | null;
@@ -6950,6 +7153,424 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    patchRealm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    allow_message_editing?: boolean;
+                    avatar_changes_disabled?: boolean;
+                    can_access_all_users_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_add_custom_emoji_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_add_subscribers_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_bots_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_groups?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_private_channel_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_public_channel_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_web_public_channel_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_create_write_only_bots_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_delete_any_message_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_delete_own_message_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_invite_users_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_manage_all_groups?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_manage_billing_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_mention_many_users_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_move_messages_between_channels_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_move_messages_between_topics_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_resolve_topics_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_set_delete_message_policy_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_set_topics_policy_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    can_summarize_topics_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    create_multiuse_invite_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    default_code_block_language?: string;
+                    default_language?: string;
+                    description?: string;
+                    digest_emails_enabled?: boolean;
+                    digest_weekday?: number;
+                    direct_message_initiator_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    direct_message_permission_group?: {
+                        new: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                        old?: number | {
+                            direct_members: number[];
+                            direct_subgroups: number[];
+                        };
+                    };
+                    disallow_disposable_email_addresses?: boolean;
+                    email_changes_disabled?: boolean;
+                    emails_restricted_to_domains?: boolean;
+                    enable_guest_user_dm_warning?: boolean;
+                    enable_guest_user_indicator?: boolean;
+                    enable_read_receipts?: boolean;
+                    enable_spectator_access?: boolean;
+                    giphy_rating?: number;
+                    invite_required?: boolean;
+                    jitsi_server_url?: string;
+                    message_content_allowed_in_email_notifications?: boolean;
+                    message_content_delete_limit_seconds?: number | string;
+                    message_content_edit_limit_seconds?: number | string;
+                    message_edit_history_visibility_policy?: string;
+                    message_retention_days?: number | string;
+                    moderation_request_channel_id?: number;
+                    move_messages_between_streams_limit_seconds?: number | string;
+                    move_messages_within_stream_limit_seconds?: number | string;
+                    name?: string;
+                    name_changes_disabled?: boolean;
+                    new_stream_announcements_stream_id?: number;
+                    org_type?: number;
+                    require_e2ee_push_notifications?: boolean;
+                    require_unique_names?: boolean;
+                    send_welcome_emails?: boolean;
+                    signup_announcements_stream_id?: number;
+                    topics_policy?: string;
+                    video_chat_provider?: number;
+                    waiting_period_threshold?: number;
+                    want_advertise_in_communities_directory?: boolean;
+                    welcome_message_custom_text?: string;
+                    zulip_update_announcements_stream_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getRealmDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRealmDomainsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postRealmDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    allow_subdomains: boolean;
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmDomainsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmDomainsDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmDomainsDomainResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchRealmDomainsDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    allow_subdomains: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchRealmDomainsDomainResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getRealmEmoji: {
         parameters: {
             query?: never;
@@ -7402,6 +8023,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postRealmTestWelcomeBotCustomMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    welcome_message_custom_text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmTestWelcomeBotCustomMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
         };
     };
