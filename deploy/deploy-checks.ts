@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -487,6 +487,8 @@ export function readK8s(): K8sFiles {
   const manifests: Record<string, string> = {};
   let kustomization = '';
   for (const name of fs.readdirSync(dir).sort()) {
+    // k8s/infra/ (the engines underneath) is its own kustomization: see infraProblems.
+    if (fs.statSync(path.join(dir, name)).isDirectory()) continue;
     const text = fs.readFileSync(path.join(dir, name), 'utf8');
     if (name === 'kustomization.yaml' || name === 'kustomization.yml') kustomization = text;
     else manifests[name] = text;
@@ -496,6 +498,7 @@ export function readK8s(): K8sFiles {
 
 const MODELS: Record<string, { new (data: Data): { validate(): void } }> = {
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'v1/Service': Service,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
@@ -773,5 +776,56 @@ export function imageConsistencyProblems(compose: Data, objects: K8sObject[]): s
       problems.push(`k8s/${file}: image ${image} is not compose's ${composeMigrate}`);
     }
   }
+  return problems;
+}
+
+// k8s/infra/
+
+/** The engines' manifests (k8s/infra/*.yaml) as objects, with their kustomization. */
+export function readInfra(): { objects: K8sObject[]; kustomization: Data; problems: string[] } {
+  const dir = path.join(ROOT, 'k8s', 'infra');
+  const manifests: Record<string, string> = {};
+  let kustomization = '';
+  for (const name of fs.readdirSync(dir).sort()) {
+    const text = fs.readFileSync(path.join(dir, name), 'utf8');
+    if (name === 'kustomization.yaml') kustomization = text;
+    else manifests[name] = text;
+  }
+  const parsed = parseK8s({ manifests, kustomization });
+  return { ...parsed, kustomization: parse(kustomization) as Data };
+}
+
+/**
+ * What the services' configuration counts on in the engines' manifests: a NATS cluster of three
+ * JetStream nodes routed to each other, which the ConfigMap's NATS_URL lists and whose stream
+ * replicas it asks for; PgBouncer in session pooling on the port the Secret's DATABASE_URL names,
+ * capping the server connections at the connection budget.
+ */
+export function infraProblems(infra: { objects: K8sObject[]; kustomization: Data }, appObjects: K8sObject[]): string[] {
+  const problems: string[] = [];
+  const files = [...new Set(infra.objects.map((o) => o.file))];
+  const listed = (infra.kustomization.resources as string[] | undefined) ?? [];
+  for (const file of files) if (!listed.includes(file)) problems.push(`k8s/infra/kustomization.yaml does not list ${file}`);
+  const nats = infra.objects.find((o) => o.obj.kind === 'StatefulSet' && o.obj.metadata?.name === 'nats')?.obj;
+  const natsConf = String(infra.objects.find((o) => o.obj.kind === 'ConfigMap' && o.obj.metadata?.name === 'nats-config')?.obj.data?.['nats.conf'] ?? '');
+  if (!nats) problems.push('k8s/infra: no StatefulSet nats');
+  const replicas = Number(nats?.spec?.replicas ?? 0);
+  if (replicas !== 3) problems.push(`k8s/infra: NATS runs ${replicas} nodes, not 3`);
+  if (!/jetstream\s*\{/.test(natsConf)) problems.push('k8s/infra: nats.conf does not enable JetStream');
+  const routes = [...natsConf.matchAll(/nats:\/\/(nats-\d+)\.nats-cluster:6222/g)].map((m) => m[1]);
+  const pods = Array.from({ length: replicas }, (_, i) => `nats-${i}`);
+  if (routes.sort().join() !== pods.join()) problems.push(`k8s/infra: nats.conf routes to ${routes.join(', ') || 'nothing'}, not to ${pods.join(', ')}`);
+  const config = (appObjects.find((o) => o.obj.kind === 'ConfigMap')?.obj.data ?? {}) as Record<string, string>;
+  const servers = (config.NATS_URL ?? '').split(',').map((s) => s.trim());
+  for (const pod of pods) if (!servers.includes(`nats://${pod}.nats-cluster:4222`)) problems.push(`k8s: NATS_URL does not list ${pod}`);
+  if (Number(config.NATS_STREAM_REPLICAS) !== replicas) problems.push(`k8s: NATS_STREAM_REPLICAS is ${config.NATS_STREAM_REPLICAS}, not the cluster's ${replicas}`);
+  const ini = String(infra.objects.find((o) => o.obj.kind === 'ConfigMap' && o.obj.metadata?.name === 'pgbouncer-config')?.obj.data?.['pgbouncer.ini'] ?? '');
+  const setting = (name: string) => new RegExp(`^\\s*${name}\\s*=\\s*(\\S+)`, 'm').exec(ini)?.[1];
+  if (setting('pool_mode') !== 'session') problems.push(`k8s/infra: PgBouncer pool_mode is ${setting('pool_mode')}, not session (the hot paths' named prepared statements and LISTEN need a session)`);
+  const secret = (appObjects.find((o) => o.obj.kind === 'Secret')?.obj.stringData ?? {}) as Record<string, string>;
+  if (!/@pgbouncer:6432\//.test(secret.DATABASE_URL ?? '')) problems.push('k8s: the Secret\'s DATABASE_URL does not go through pgbouncer:6432');
+  const bouncers = Number(infra.objects.find((o) => o.obj.kind === 'Deployment' && o.obj.metadata?.name === 'pgbouncer')?.obj.spec?.replicas ?? 0);
+  const serverConnections = bouncers * (Number(setting('default_pool_size')) + Number(setting('reserve_pool_size')));
+  if (!(serverConnections > 0 && serverConnections <= 95)) problems.push(`k8s/infra: PgBouncer lets Postgres see ${serverConnections} connections, past the budget of 95 (max_connections 100 less 5)`);
   return problems;
 }

@@ -16,10 +16,12 @@ import {
   effectiveUser,
   FINAL_STAGE,
   imageConsistencyProblems,
+  infraProblems,
   k8sProblems,
   parseCompose,
   parseDockerfile,
   parseK8s,
+  readInfra,
   readK8s,
   readText,
   schemaProblems,
@@ -110,6 +112,40 @@ describe('docker-compose.yml', () => {
 
   it('has no problems (entry files, env names, ports, health checks, dependencies)', () => {
     expect(composeProblems(compose, dockerfile, packageJson)).toEqual([]);
+  });
+});
+
+describe('k8s/infra/ (the engines underneath)', () => {
+  const infra = readInfra();
+
+  it('parses, and every object is valid for its kind', () => {
+    expect(infra.problems).toEqual([]);
+    expect(infra.objects.map((o) => `${o.obj.kind} ${o.obj.metadata.name}`).sort()).toEqual([
+      'ConfigMap nats-config',
+      'ConfigMap pgbouncer-config',
+      'Deployment pgbouncer',
+      'Service nats-cluster',
+      'Service pgbouncer',
+      'StatefulSet nats',
+    ]);
+    expect(schemaProblems(infra.objects)).toEqual([]);
+  });
+
+  it('is the NATS cluster and the PgBouncer the services are configured for', () => {
+    expect(infraProblems(infra, objects)).toEqual([]);
+  });
+
+  it('catches a two-node NATS, a NATS_URL missing a node, transaction pooling and a budget overrun', () => {
+    const broken = structuredClone(infra);
+    const nats = broken.objects.find((o) => o.obj.kind === 'StatefulSet')!.obj;
+    nats.spec.replicas = 2;
+    const bouncer = broken.objects.find((o) => o.obj.metadata.name === 'pgbouncer-config')!.obj;
+    bouncer.data['pgbouncer.ini'] = String(bouncer.data['pgbouncer.ini']).replace('pool_mode = session', 'pool_mode = transaction').replace('default_pool_size = 40', 'default_pool_size = 90');
+    const problems = infraProblems(broken, objects).join('\n');
+    expect(problems).toMatch(/NATS runs 2 nodes, not 3/);
+    expect(problems).toMatch(/NATS_STREAM_REPLICAS is 3, not the cluster's 2/);
+    expect(problems).toMatch(/pool_mode is transaction, not session/);
+    expect(problems).toMatch(/past the budget/);
   });
 });
 
