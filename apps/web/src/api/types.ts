@@ -20,6 +20,17 @@ export interface Message {
   reactions?: Reaction[];
   /** Set once the message was edited. */
   last_edit_timestamp?: number;
+  /** A widget's data (a poll, a to-do list): the sender's `widget` submessage, then everyone's changes, in order. */
+  submessages?: Submessage[];
+}
+
+/** One of a message's submessages (Zulip's widget protocol: msg_type `widget`, content JSON). */
+export interface Submessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
 }
 
 export interface Reaction {
@@ -101,6 +112,18 @@ export type Playground = Schema<'RealmPlayground'>;
 
 /** A custom profile field (custom_profile_fields). */
 export type ProfileField = Schema<'CustomProfileField'>;
+
+/** A bot the caller administers (realm_bots, the `realm_bot` events). */
+export type RealmBot = Schema<'RealmBot'>;
+
+/** A pending invitation: an email one, or a reusable link (GET /invites). */
+export type Invite = Schema<'Invite'>;
+
+/** One of the organization's data exports (GET /export/realm, the `realm_export` events). */
+export type RealmExport = Schema<'RealmExport'>;
+
+/** A reminder of a message (reminders, the `reminders` events). */
+export type Reminder = Schema<'Reminder'>;
 
 /** The answer of POST /register. */
 export type RegisterAnswer = Schema<'RegisterResponse'>;

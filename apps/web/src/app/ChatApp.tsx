@@ -11,6 +11,7 @@ import { SearchBox } from '../search/SearchBox';
 import { DraftsView } from '../views/DraftsView';
 import { InboxView } from '../views/InboxView';
 import { RecentView } from '../views/RecentView';
+import { RemindersView } from '../views/RemindersView';
 import { ScheduledView } from '../views/ScheduledView';
 import { AdminPage } from '../settings/AdminPage';
 import { SettingsPage } from '../settings/SettingsPage';
@@ -83,6 +84,7 @@ export function ChatApp() {
       {route.page === 'recent' && <RecentView state={state} />}
       {route.page === 'drafts' && <DraftsView state={state} />}
       {route.page === 'scheduled' && <ScheduledView state={state} />}
+      {route.page === 'reminders' && <RemindersView state={state} />}
       {route.page === 'settings' && <SettingsPage state={state} />}
       {route.page === 'admin' && <AdminPage state={state} />}
     </div>

@@ -3,13 +3,14 @@ import type { ChatState } from '../events/chat-state';
 import { parseHash, type Narrow } from '../narrow/narrow';
 
 /** What the main area shows, as Zulip's URL fragments name it: a narrow, or one of the views and pages. */
-export type Route = { page: 'narrow'; narrow: Narrow } | { page: 'inbox' | 'recent' | 'drafts' | 'scheduled' | 'settings' | 'admin' };
+export type Route = { page: 'narrow'; narrow: Narrow } | { page: 'inbox' | 'recent' | 'drafts' | 'scheduled' | 'reminders' | 'settings' | 'admin' };
 
 const PAGES: Record<string, Exclude<Route, { page: 'narrow' }>['page']> = {
   inbox: 'inbox',
   recent: 'recent',
   drafts: 'drafts',
   scheduled: 'scheduled',
+  reminders: 'reminders',
   settings: 'settings',
   organization: 'admin',
 };

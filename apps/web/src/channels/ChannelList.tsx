@@ -19,6 +19,7 @@ export function ChannelList({ state, narrow, page }: { state: ChatState; narrow:
     ['#narrow/is/starred', t('Starred messages')],
     ['#drafts', t('Drafts'), state.drafts.length],
     ['#scheduled', t('Scheduled messages'), state.scheduled.length],
+    ['#reminders', t('Reminders'), state.reminders.length],
   ];
   // A built-in view I unpinned leaves the list (Zulip moves it to "More views"); the current one stays.
   const views = builtIn.filter(([hash]) => pinnedBuiltIn(state, hash.slice(1)));

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, NavigationView, Message, Playground, Presence, ProfileField, RealmEmoji, RegisterAnswer, SavedSnippet, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, NavigationView, Message, Playground, Presence, ProfileField, RealmBot, RealmEmoji, RegisterAnswer, Reminder, SavedSnippet, ScheduledMessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { otherPeople } from '../narrow/narrow';
 
 /**
@@ -8,7 +8,7 @@ import { otherPeople } from '../narrow/narrow';
  * (message id → its conversation).
  */
 export interface ChatState {
-  me: { user_id: number; email: string; full_name: string; isAdmin: boolean };
+  me: { user_id: number; email: string; full_name: string; isAdmin: boolean; isOwner: boolean; isGuest: boolean };
   /** Who may move messages to another topic, and to another channel (realm group settings). */
   moveTopicsGroup?: GroupSettingValue;
   moveChannelsGroup?: GroupSettingValue;
@@ -61,6 +61,17 @@ export interface ChatState {
   readReceipts: boolean;
   /** My avatar's URL. */
   avatarUrl: string;
+  /** The bots I administer (realm_bots): mine, or every bot for an administrator; deactivated ones included. */
+  bots: RealmBot[];
+  /** My reminders not yet delivered, failed ones included. */
+  reminders: Reminder[];
+  /** Who may send invitations, create reusable invitation links, create bots, and create incoming webhook bots only (realm group settings). */
+  inviteUsersGroup?: GroupSettingValue;
+  createMultiuseInviteGroup?: GroupSettingValue;
+  createBotsGroup?: GroupSettingValue;
+  createWriteOnlyBotsGroup?: GroupSettingValue;
+  /** Zulip's longest reminder note (max_reminder_note_length). */
+  maxReminderNoteLength: number;
 }
 
 export const CHAT_STATE = ['chat'] as const;
@@ -92,7 +103,14 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
   }
   return {
     // The register answer's keys are all optional in the document (each comes with its fetch type); the app asks for these.
-    me: { user_id: answer.user_id ?? 0, email: answer.email ?? '', full_name: answer.full_name ?? '', isAdmin: answer.is_admin === true },
+    me: {
+      user_id: answer.user_id ?? 0,
+      email: answer.email ?? '',
+      full_name: answer.full_name ?? '',
+      isAdmin: answer.is_admin === true,
+      isOwner: answer.is_owner === true,
+      isGuest: answer.is_guest === true,
+    },
     allowEditing: answer.realm_allow_message_editing !== false,
     moveTopicsGroup: answer.realm_can_move_messages_between_topics_group,
     moveChannelsGroup: answer.realm_can_move_messages_between_channels_group,
@@ -127,6 +145,13 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     profileFields: sortFields(answer.custom_profile_fields ?? []),
     readReceipts: answer.realm_enable_read_receipts === true,
     avatarUrl: answer.avatar_url ?? '',
+    bots: answer.realm_bots ?? [],
+    reminders: answer.reminders ?? [],
+    inviteUsersGroup: answer.realm_can_invite_users_group,
+    createMultiuseInviteGroup: answer.realm_create_multiuse_invite_group,
+    createBotsGroup: answer.realm_can_create_bots_group,
+    createWriteOnlyBotsGroup: answer.realm_can_create_write_only_bots_group,
+    maxReminderNoteLength: answer.max_reminder_note_length ?? 1000,
   };
 }
 
@@ -177,3 +202,20 @@ export const sortFields = (fields: ProfileField[]) => [...fields].sort((a, b) =>
 
 /** Whether I may add custom emoji (administrators always may). */
 export const mayAddEmoji = (state: ChatState) => state.me.isAdmin || inGroupSetting(state, state.addEmojiGroup, state.me.user_id);
+
+/**
+ * Whether I may send email invitations, and create reusable links (Zulip's
+ * can_invite_users_group and create_multiuse_invite_group; guests never: the server refuses them).
+ */
+export const mayInvite = (state: ChatState) => !state.me.isGuest && inGroupSetting(state, state.inviteUsersGroup, state.me.user_id);
+export const mayCreateInviteLinks = (state: ChatState) => !state.me.isGuest && inGroupSetting(state, state.createMultiuseInviteGroup, state.me.user_id);
+
+/** Zulip's bot types: 1 generic, 2 incoming webhook, 3 outgoing webhook. */
+export const BOT_TYPES = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3 } as const;
+
+/** The bot types I may create (Zulip's allowed_bot_types: every type, incoming webhooks only, or none). */
+export function allowedBotTypes(state: ChatState): number[] {
+  if (inGroupSetting(state, state.createBotsGroup, state.me.user_id)) return [BOT_TYPES.GENERIC, BOT_TYPES.INCOMING_WEBHOOK, BOT_TYPES.OUTGOING_WEBHOOK];
+  if (inGroupSetting(state, state.createWriteOnlyBotsGroup, state.me.user_id)) return [BOT_TYPES.INCOMING_WEBHOOK];
+  return [];
+}

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, Message, NavigationView, Playground, Presence, ProfileField, Reaction, RealmEmoji, SavedSnippet, ScheduledMessage, ServerEvent, Subscription, User, UserGroup, UserStatus } from '../api/types';
+import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, Message, NavigationView, Playground, Presence, ProfileField, Reaction, RealmBot, RealmEmoji, RealmExport, Reminder, SavedSnippet, ScheduledMessage, ServerEvent, Submessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
 import { chatState, conversationKey, sortFields, sortFolders, topicKey, updateChatState } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
@@ -18,6 +18,11 @@ export interface Topic {
   max_id: number;
 }
 export const topicsKey = (channelId: number) => ['topics', channelId] as const;
+
+/** The pending invitations (GET /invites), read again on `invites_changed`. */
+export const INVITES = ['invites'] as const;
+/** The organization's data exports (GET /export/realm), replaced by each `realm_export` event. */
+export const EXPORTS = ['exports'] as const;
 
 /** Changes the cached messages that `which` picks, in every list they are in. */
 function updateMessages(client: QueryClient, which: (message: Message) => boolean, change: (message: Message) => Message): void {
@@ -302,6 +307,10 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         readReceipts: typeof data.enable_read_receipts === 'boolean' ? data.enable_read_receipts : s.readReceipts,
         addEmojiGroup: data.can_add_custom_emoji_group !== undefined ? (data.can_add_custom_emoji_group as GroupSettingValue) : s.addEmojiGroup,
         allowEditing: typeof data.allow_message_editing === 'boolean' ? data.allow_message_editing : s.allowEditing,
+        inviteUsersGroup: data.can_invite_users_group !== undefined ? (data.can_invite_users_group as GroupSettingValue) : s.inviteUsersGroup,
+        createMultiuseInviteGroup: data.create_multiuse_invite_group !== undefined ? (data.create_multiuse_invite_group as GroupSettingValue) : s.createMultiuseInviteGroup,
+        createBotsGroup: data.can_create_bots_group !== undefined ? (data.can_create_bots_group as GroupSettingValue) : s.createBotsGroup,
+        createWriteOnlyBotsGroup: data.can_create_write_only_bots_group !== undefined ? (data.can_create_write_only_bots_group as GroupSettingValue) : s.createWriteOnlyBotsGroup,
       }));
       return;
     }
@@ -329,7 +338,7 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
           avatarUrl: person.user_id === myId && typeof person.avatar_url === 'string' ? person.avatar_url : st.avatarUrl,
           me:
             person.user_id === myId
-              ? { ...st.me, ...(change.full_name !== undefined ? { full_name: change.full_name } : {}), ...(change.role !== undefined ? { isAdmin: change.role <= 200 } : {}) }
+              ? { ...st.me, ...(change.full_name !== undefined ? { full_name: change.full_name } : {}), ...(change.role !== undefined ? { isAdmin: change.role <= 200, isOwner: change.role === 100, isGuest: change.role === 600 } : {}) }
               : st.me,
         }));
       }
@@ -366,6 +375,53 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
             return s;
         }
       });
+      return;
+    }
+    case 'realm_bot': {
+      const bot = event.bot as Partial<RealmBot> & { user_id: number };
+      updateChatState(client, (s) => {
+        if (event.op === 'add') return { ...s, bots: [...s.bots.filter((b) => b.user_id !== bot.user_id), bot as RealmBot] };
+        if (event.op === 'update') return { ...s, bots: s.bots.map((b) => (b.user_id === bot.user_id ? { ...b, ...bot } : b)) };
+        // `delete`: the bot is no longer mine to administer (another owner); `remove` (older servers): deactivated.
+        if (event.op === 'delete') return { ...s, bots: s.bots.filter((b) => b.user_id !== bot.user_id) };
+        if (event.op === 'remove') return { ...s, bots: s.bots.map((b) => (b.user_id === bot.user_id ? { ...b, is_active: false } : b)) };
+        return s;
+      });
+      return;
+    }
+    case 'invites_changed': {
+      // Zulip's event says only that something changed: the list shown is read again.
+      void client.invalidateQueries({ queryKey: INVITES });
+      return;
+    }
+    case 'realm_export': {
+      client.setQueryData<RealmExport[]>(EXPORTS, (event.exports as RealmExport[]) ?? []);
+      return;
+    }
+    case 'reminders': {
+      updateChatState(client, (s) => {
+        if (event.op === 'add') {
+          const added = event.reminders as Reminder[];
+          return { ...s, reminders: [...s.reminders.filter((r) => !added.some((a) => a.reminder_id === r.reminder_id)), ...added] };
+        }
+        if (event.op === 'remove') return { ...s, reminders: s.reminders.filter((r) => r.reminder_id !== event.reminder_id) };
+        return s;
+      });
+      return;
+    }
+    case 'submessage': {
+      const submessage: Submessage = {
+        id: Number(event.submessage_id),
+        message_id: Number(event.message_id),
+        sender_id: Number(event.sender_id),
+        msg_type: String(event.msg_type),
+        content: String(event.content),
+      };
+      updateMessages(
+        client,
+        (m) => m.id === submessage.message_id && !(m.submessages ?? []).some((sub) => sub.id === submessage.id),
+        (m) => ({ ...m, submessages: [...(m.submessages ?? []), submessage] }),
+      );
       return;
     }
     case 'presence': {

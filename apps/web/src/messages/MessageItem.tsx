@@ -10,7 +10,9 @@ import { narrowHash, otherPeople, type Narrow } from '../narrow/narrow';
 import { PICKER_EMOJI, emojiGlyph } from './emoji';
 import { EmojiGlyph, activeCustomEmoji } from './EmojiGlyph';
 import { EmojiSearch } from './EmojiSearch';
-import { ReadReceipts, ReportMessage } from './MessageDialogs';
+import { ReadReceipts, RemindMe, ReportMessage } from './MessageDialogs';
+import { MessageWidget } from './MessageWidget';
+import { widgetState } from './widget-data';
 import { UserCard } from '../people/UserCard';
 import { MessageContent } from './MessageContent';
 import { MoveMessages } from './MoveMessages';
@@ -77,7 +79,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   const [history, setHistory] = useState<HistoryEntry[] | null>(null);
   const [card, setCard] = useState(false);
   const [menu, setMenu] = useState(false);
-  const [dialog, setDialog] = useState<'receipts' | 'report' | null>(null);
+  const [dialog, setDialog] = useState<'receipts' | 'report' | 'remind' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [revealed, setRevealed] = useState(false);
   const hidden = state.mutedUsers[message.sender_id] !== undefined && !revealed;
@@ -85,6 +87,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
   const when = timeOf(message.timestamp);
   const mine = message.sender_id === state.me.user_id;
   const starred = (message.flags ?? []).includes('starred');
+  const widget = widgetState(message, state.me.user_id);
   const where =
     message.type === 'stream'
       ? { text: `#${typeof message.display_recipient === 'string' ? message.display_recipient : ''} › ${message.subject}`, hash: narrowHash({ kind: 'channel', channelId: message.stream_id ?? 0, channelName: String(message.display_recipient), topic: message.subject }) }
@@ -212,6 +215,13 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
             }}>
             {t('View read receipts')}
           </button>
+          <button type="button" role="menuitem" onClick={() => {
+              setMenu(false);
+              setNotice(null);
+              setDialog('remind');
+            }}>
+            {t('Remind me about this')}
+          </button>
           {!mine && (
             <button type="button" role="menuitem" onClick={() => {
                 setMenu(false);
@@ -232,6 +242,17 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
           onReported={() => {
             setDialog(null);
             setNotice(t('Your report has been sent to the moderators.'));
+          }}
+        />
+      )}
+      {dialog === 'remind' && (
+        <RemindMe
+          message={message}
+          state={state}
+          onClose={() => setDialog(null)}
+          onScheduled={(at) => {
+            setDialog(null);
+            setNotice(t('Reminder scheduled for {{time}}.', { time: new Date(at * 1000).toLocaleString() }));
           }}
         />
       )}
@@ -290,7 +311,7 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
         </div>
       ) : editing === null ? (
         <>
-          <MessageContent html={message.content} />
+          {widget ? <MessageWidget widget={widget} message={message} state={state} /> : <MessageContent html={message.content} />}
           {message.last_edit_timestamp !== undefined && (
             <button type="button" className="edited" aria-label={t('Edit history')} aria-expanded={history !== null} onClick={() => (history ? setHistory(null) : void showHistory())}>
               {t('(edited)')}
