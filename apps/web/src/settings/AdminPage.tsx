@@ -8,6 +8,8 @@ import { t as translate } from '../i18n/i18n';
 import { AdminChannels } from './AdminChannels';
 import { AdminDefaults } from './AdminDefaults';
 import { AdminEmoji } from './AdminEmoji';
+import { AdminExport } from './AdminExport';
+import { AdminInvites } from './AdminInvites';
 import { AdminGroups } from './AdminGroups';
 import { AdminLinkifiers, AdminPlaygrounds } from './AdminLinkifiers';
 import { AdminProfileFields } from './AdminProfileFields';
@@ -68,16 +70,19 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
   );
 }
 
-/** The administration pages: #organization/users, …/groups, …/channels, …/defaults, …/emoji, …/linkifiers, …/playgrounds, …/profile-fields. */
-const SECTIONS = ['users', 'groups', 'channels', 'defaults', 'emoji', 'linkifiers', 'playgrounds', 'profile-fields'] as const;
+/** The administration pages: #organization/users, …/groups, …/channels, …/defaults, …/emoji, …/linkifiers, …/playgrounds, …/profile-fields, …/invites, …/data-export. */
+const SECTIONS = ['users', 'groups', 'channels', 'defaults', 'emoji', 'linkifiers', 'playgrounds', 'profile-fields', 'invites', 'data-export'] as const;
+/** The sections anyone but a guest sees: custom emoji (as in Zulip, members may add them) and their own invitations. */
+const MEMBER_SECTIONS: readonly Section[] = ['emoji', 'invites'];
 type Section = (typeof SECTIONS)[number];
 
 /**
  * The organization's administration (#organization/<section>), for administrators: users (role,
  * deactivation), user groups, channels and folders, defaults for new users, custom emoji,
- * linkifiers, code playgrounds and custom profile fields, under a navigation "Organization".
- * Everyone sees the custom emoji (as in Zulip, members may add them); anyone else is told the
- * other sections are not theirs (and the server refuses them the same calls).
+ * linkifiers, code playgrounds, custom profile fields, invitations and data exports, under a
+ * navigation "Organization". Everyone sees the custom emoji (as in Zulip, members may add them),
+ * and members their own invitations; anyone else is told the other sections are not theirs (and
+ * the server refuses them the same calls).
  */
 export function AdminPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
@@ -93,19 +98,25 @@ export function AdminPage({ state }: { state: ChatState }) {
     linkifiers: t('Linkifiers'),
     playgrounds: t('Code playgrounds'),
     'profile-fields': t('Custom profile fields'),
+    invites: t('Invitations'),
+    'data-export': t('Data export'),
   };
   if (!state.me.isAdmin) {
+    const mine = MEMBER_SECTIONS.filter((name) => name === 'emoji' || !state.me.isGuest);
     return (
       <main className="view page">
         <h1>{t('Organization settings')}</h1>
         <nav aria-label={t('Organization')} className="tabs">
-          <a href="#organization/emoji" aria-current={section === 'emoji' ? 'page' : undefined}>
-            {names.emoji}
-          </a>
+          {mine.map((name) => (
+            <a key={name} href={`#organization/${name}`} aria-current={section === name ? 'page' : undefined}>
+              {names[name]}
+            </a>
+          ))}
         </nav>
-        {section === 'emoji' ? (
+        {mine.includes(section) ? (
           <div className="settings">
-            <AdminEmoji state={state} />
+            {section === 'emoji' && <AdminEmoji state={state} />}
+            {section === 'invites' && <AdminInvites state={state} />}
           </div>
         ) : (
           <p role="alert" className="settings">
@@ -136,6 +147,8 @@ export function AdminPage({ state }: { state: ChatState }) {
         {section === 'linkifiers' && <AdminLinkifiers state={state} />}
         {section === 'playgrounds' && <AdminPlaygrounds state={state} />}
         {section === 'profile-fields' && <AdminProfileFields state={state} />}
+        {section === 'invites' && <AdminInvites state={state} />}
+        {section === 'data-export' && <AdminExport state={state} />}
         {section === 'users' && (
           <>
             {error && (

@@ -3,10 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { ok, typedApi } from '../api/typed-client';
 import type { ChatState } from '../events/chat-state';
 import { t as translate } from '../i18n/i18n';
+import { ExportConsentForm } from './AdminExport';
 import { ChannelSettings } from './ChannelSettings';
 import { EmailForm, NotificationsForm } from './NotificationSettings';
 import { Outcome, useOutcome } from './outcome';
 import { ApiKeyForm, AvatarForm, ProfileDataForm } from './PersonalExtras';
+import { BotsSettings } from './PersonalBots';
 import { AlertWordsForm, MutedUsersList, SavedSnippetsForm } from './PersonalLists';
 
 /** Profile: the full name (PATCH /settings full_name). */
@@ -92,20 +94,20 @@ function DisplayForm({ state }: { state: ChatState }) {
   );
 }
 
-/** The personal settings sections: #settings (profile and account), #settings/alert-words, …/saved-snippets, …/muted-users. */
-const SECTIONS = ['profile', 'alert-words', 'saved-snippets', 'muted-users'] as const;
+/** The personal settings sections: #settings (profile and account), #settings/alert-words, …/saved-snippets, …/muted-users, …/bots. */
+const SECTIONS = ['profile', 'alert-words', 'saved-snippets', 'muted-users', 'bots'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /**
  * The personal settings page (#settings/<section>): profile (name, avatar, profile fields),
- * email, password, API key, display, notifications and each channel's settings; alert words;
- * saved snippets; muted users.
+ * email, password, API key, privacy (export consent), display, notifications and each channel's
+ * settings; alert words; saved snippets; muted users; bots.
  */
 export function SettingsPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
   const asked = window.location.hash.split('/')[1] as Section | undefined;
   const section: Section = asked && SECTIONS.includes(asked) ? asked : 'profile';
-  const names: Record<Section, string> = { profile: t('Profile and account'), 'alert-words': t('Alert words'), 'saved-snippets': t('Saved snippets'), 'muted-users': t('Muted users') };
+  const names: Record<Section, string> = { profile: t('Profile and account'), 'alert-words': t('Alert words'), 'saved-snippets': t('Saved snippets'), 'muted-users': t('Muted users'), bots: t('Bots') };
   return (
     <main className="view page">
       <h1>{t('Settings')}</h1>
@@ -125,6 +127,7 @@ export function SettingsPage({ state }: { state: ChatState }) {
             <EmailForm state={state} />
             <PasswordForm />
             <ApiKeyForm />
+            <ExportConsentForm state={state} />
             <DisplayForm state={state} />
             <NotificationsForm state={state} />
             <ChannelSettings state={state} />
@@ -133,6 +136,7 @@ export function SettingsPage({ state }: { state: ChatState }) {
         {section === 'alert-words' && <AlertWordsForm state={state} />}
         {section === 'saved-snippets' && <SavedSnippetsForm state={state} />}
         {section === 'muted-users' && <MutedUsersList state={state} />}
+        {section === 'bots' && <BotsSettings state={state} />}
       </div>
     </main>
   );
