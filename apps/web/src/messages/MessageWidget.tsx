@@ -15,7 +15,7 @@ function EditableTitle({ text, editLabel, inputLabel, mayEdit, onSave }: { text:
   if (editing !== null)
     return (
       <form
-        className="row"
+        className="widget-line"
         aria-label={editLabel}
         onSubmit={(event) => {
           event.preventDefault();
@@ -34,7 +34,7 @@ function EditableTitle({ text, editLabel, inputLabel, mayEdit, onSave }: { text:
       </form>
     );
   return (
-    <div className="row">
+    <div className="widget-line">
       <h4>{text}</h4>
       {mayEdit && (
         <button type="button" className="secondary small" onClick={() => setEditing(text)}>
@@ -81,7 +81,7 @@ function Poll({ poll, message, state, send }: { poll: PollState; message: Messag
           );
         })}
       </ul>
-      <form className="row" aria-label={t('Add an option')} onSubmit={add}>
+      <form className="widget-line" aria-label={t('Add an option')} onSubmit={add}>
         <input aria-label={t('New option')} value={option} maxLength={200} onChange={(event) => setOption(event.target.value)} />
         <button type="submit" className="small" disabled={option.trim() === '' || duplicate}>
           {t('Add option')}
@@ -126,7 +126,7 @@ function Todo({ todo, message, state, send }: { todo: TodoState; message: Messag
           </li>
         ))}
       </ul>
-      <form className="row" aria-label={t('Add a task')} onSubmit={add}>
+      <form className="widget-line" aria-label={t('Add a task')} onSubmit={add}>
         <input aria-label={t('New task')} value={task} maxLength={200} onChange={(event) => setTask(event.target.value)} />
         <input aria-label={t('Task description')} value={desc} maxLength={500} onChange={(event) => setDesc(event.target.value)} />
         <button type="submit" className="small" disabled={task.trim() === '' || duplicate}>

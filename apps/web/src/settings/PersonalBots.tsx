@@ -28,7 +28,8 @@ function AddBotForm({ state }: { state: ChatState }) {
   const outgoing = type === BOT_TYPES.OUTGOING_WEBHOOK;
   function add(event: FormEvent) {
     event.preventDefault();
-    const body = { full_name: name.trim(), short_name: shortName.trim(), bot_type: type, ...(outgoing ? { payload_url: payloadUrl.trim(), interface_type: interfaceType } : {}) };
+    // Zulip reads payload_url as JSON (a quoted string).
+    const body = { full_name: name.trim(), short_name: shortName.trim(), bot_type: type, ...(outgoing ? { payload_url: JSON.stringify(payloadUrl.trim()), interface_type: interfaceType } : {}) };
     void run(() => ok(typedApi.POST('/bots', { body })), t('Bot {{name}} created.', { name: name.trim() })).then((done) => {
       if (!done) return;
       setName('');
