@@ -82,7 +82,7 @@ function Poll({ poll, message, state, send }: { poll: PollState; message: Messag
         })}
       </ul>
       <form className="widget-line" aria-label={t('Add an option')} onSubmit={add}>
-        <input aria-label={t('New option')} value={option} maxLength={200} onChange={(event) => setOption(event.target.value)} />
+        <input aria-label={t('New option')} placeholder={t('New option')} value={option} maxLength={200} onChange={(event) => setOption(event.target.value)} />
         <button type="submit" className="small" disabled={option.trim() === '' || duplicate}>
           {t('Add option')}
         </button>
@@ -127,8 +127,8 @@ function Todo({ todo, message, state, send }: { todo: TodoState; message: Messag
         ))}
       </ul>
       <form className="widget-line" aria-label={t('Add a task')} onSubmit={add}>
-        <input aria-label={t('New task')} value={task} maxLength={200} onChange={(event) => setTask(event.target.value)} />
-        <input aria-label={t('Task description')} value={desc} maxLength={500} onChange={(event) => setDesc(event.target.value)} />
+        <input aria-label={t('New task')} placeholder={t('New task')} value={task} maxLength={200} onChange={(event) => setTask(event.target.value)} />
+        <input aria-label={t('Task description')} placeholder={t('Task description')} value={desc} maxLength={500} onChange={(event) => setDesc(event.target.value)} />
         <button type="submit" className="small" disabled={task.trim() === '' || duplicate}>
           {t('Add task')}
         </button>

@@ -160,29 +160,30 @@ function InviteRow({ invite, state, run }: { invite: Invite; state: ChatState; r
     invite.is_multiuse ? ok(typedApi.DELETE('/invites/multiuse/{invite_id}', { params: { path } })) : ok(typedApi.DELETE('/invites/{invite_id}', { params: { path } }));
   return (
     <tr>
-      <th scope="row">{invite.is_multiuse ? <code>{what}</code> : what}</th>
+      <th scope="row">{invite.is_multiuse ? <code className="link">{what}</code> : what}</th>
       <td>{state.users[invite.invited_by_user_id]?.full_name ?? ''}</td>
       <td>{new Date(invite.invited * 1000).toLocaleString()}</td>
       <td>{invite.expiry_date === null ? t('Never expires') : new Date(invite.expiry_date * 1000).toLocaleString()}</td>
       <td>{roleName(invite.invited_as, t)}</td>
       <td className="row">
+        {/* The links are long: the buttons say what they do, their names say to what. */}
         {confirming ? (
           <>
-            <button type="button" className="danger small" onClick={() => void run(revoke, t('Invitation revoked.'))}>
-              {t('Confirm: revoke invitation {{what}}', { what })}
+            <button type="button" className="danger small" aria-label={t('Confirm: revoke invitation {{what}}', { what })} onClick={() => void run(revoke, t('Invitation revoked.'))}>
+              {t('Confirm')}
             </button>
             <button type="button" className="secondary small" onClick={() => setConfirming(false)}>
               {t('Cancel')}
             </button>
           </>
         ) : (
-          <button type="button" className="secondary small" onClick={() => setConfirming(true)}>
-            {t('Revoke invitation {{what}}', { what })}
+          <button type="button" className="secondary small" aria-label={t('Revoke invitation {{what}}', { what })} onClick={() => setConfirming(true)}>
+            {t('Revoke')}
           </button>
         )}
         {!invite.is_multiuse && (
-          <button type="button" className="secondary small" onClick={() => void run(() => ok(typedApi.POST('/invites/{invite_id}/resend', { params: { path } })), t('Invitation sent again.'))}>
-            {t('Resend invitation {{what}}', { what })}
+          <button type="button" className="secondary small" aria-label={t('Resend invitation {{what}}', { what })} onClick={() => void run(() => ok(typedApi.POST('/invites/{invite_id}/resend', { params: { path } })), t('Invitation sent again.'))}>
+            {t('Resend')}
           </button>
         )}
       </td>
