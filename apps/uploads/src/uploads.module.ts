@@ -14,6 +14,7 @@ import { UploadsHttpServer } from './http/uploads-http.server';
 import { UserAvatar } from './avatars/user-avatar.use-case';
 import { UploadCustomEmoji } from './custom-emoji/upload-custom-emoji.use-case';
 import { PublicImages } from './images/public-images';
+import { RealmImages } from './realm-images/realm-images.use-case';
 import { FileStorage } from './storage/file-storage';
 import { LocalFileStorage } from './storage/local-file-storage';
 import { S3FileStorage } from './storage/s3-file-storage';
@@ -68,6 +69,7 @@ export function storageFor(config: AppConfig): FileStorage {
     PublicImages,
     UploadCustomEmoji,
     UserAvatar,
+    RealmImages,
     UploadsHttpServer,
     RealmExportsRepository,
     OrganizationDataReadonlyRepository,

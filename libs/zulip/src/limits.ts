@@ -8,6 +8,9 @@ export const LIMITS = {
   maxChannelFolderDescriptionLength: 1024,
   maxFileUploadSizeMib: 100,
   maxAvatarFileSizeMib: 5,
+  /** Zulip's MAX_ICON_FILE_SIZE_MIB and MAX_LOGO_FILE_SIZE_MIB (the organization's icon and logos). */
+  maxIconFileSizeMib: 5,
+  maxLogoFileSizeMib: 5,
   /** Zulip's MAX_EMOJI_FILE_SIZE_MIB (not announced by POST /register). */
   maxEmojiFileSizeMib: 5,
   maxStatusTextLength: 60,

@@ -123,6 +123,8 @@ function realmConstants(realm: RealmRef, config: AppConfig): Record<string, unkn
     max_channel_folder_description_length: LIMITS.maxChannelFolderDescriptionLength,
     max_file_upload_size_mib: LIMITS.maxFileUploadSizeMib,
     max_avatar_file_size_mib: LIMITS.maxAvatarFileSizeMib,
+    max_icon_file_size_mib: LIMITS.maxIconFileSizeMib,
+    max_logo_file_size_mib: LIMITS.maxLogoFileSizeMib,
     max_bulk_new_subscription_messages: MAX_BULK_NEW_SUBSCRIPTION_MESSAGES,
     server_typing_started_wait_period_milliseconds: LIMITS.serverTypingStartedWaitPeriodMs,
     server_typing_stopped_wait_period_milliseconds: LIMITS.serverTypingStoppedWaitPeriodMs,

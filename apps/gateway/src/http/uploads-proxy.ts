@@ -15,9 +15,11 @@ import { sendError } from './zulip-exception.filter';
 
 /** The header that names the admitted caller to the uploads service (apps/uploads/src/http/caller.ts). */
 const { CALLER_HEADER } = Uploads;
-/** POST /realm/emoji/{emoji_name}, and POST/DELETE /users/me/avatar: served by the uploads service. */
+/** POST /realm/emoji/{emoji_name}, POST/DELETE /users/me/avatar, /realm/icon and /realm/logo: served by the uploads service. */
 const CUSTOM_EMOJI_UPLOAD = /^\/api\/v1\/realm\/emoji\/[^/]+$/;
 const AVATAR = '/api/v1/users/me/avatar';
+/** POST/DELETE /realm/icon and /realm/logo: the organization's images, also served by the uploads service. */
+const REALM_IMAGES = ['/api/v1/realm/icon', '/api/v1/realm/logo'];
 /** Hop-by-hop headers, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
 
@@ -46,6 +48,10 @@ export class UploadsProxy {
     mountedElsewhere(Uploads.uploadCustomEmoji);
     mountedElsewhere(Uploads.setAvatar);
     mountedElsewhere(Uploads.deleteAvatar);
+    mountedElsewhere(Uploads.uploadRealmIcon);
+    mountedElsewhere(Uploads.deleteRealmIcon);
+    mountedElsewhere(Uploads.uploadRealmLogo);
+    mountedElsewhere(Uploads.deleteRealmLogo);
     this.router.post('/api/v1/user_uploads', (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.get(/^\/user_uploads\/temporary\//, (req, res) => void this.forward(req as ApiRequest, res, 'none'));
     this.router.get(/^\/(api\/v1\/)?user_uploads\//, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
@@ -54,6 +60,8 @@ export class UploadsProxy {
     this.router.post(CUSTOM_EMOJI_UPLOAD, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.post(AVATAR, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.delete(AVATAR, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.post(REALM_IMAGES, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
+    this.router.delete(REALM_IMAGES, (req, res) => void this.forward(req as ApiRequest, res, 'user'));
     this.router.get(new RegExp(`^${Uploads.USER_AVATARS_PATH}/`), (req, res) => void this.forward(req as ApiRequest, res, 'none'));
   }
 
@@ -62,7 +70,7 @@ export class UploadsProxy {
     if (url.startsWith('/user_uploads/') || url.startsWith('/api/v1/user_uploads') || url.startsWith(TUS_PATH)) return true;
     if (url.startsWith(`${Uploads.USER_AVATARS_PATH}/`)) return true;
     const path = url.split('?', 1)[0];
-    if (path === AVATAR) return method === 'POST' || method === 'DELETE';
+    if (path === AVATAR || REALM_IMAGES.includes(path)) return method === 'POST' || method === 'DELETE';
     return method === 'POST' && CUSTOM_EMOJI_UPLOAD.test(path);
   }
 

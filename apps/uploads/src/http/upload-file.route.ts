@@ -95,7 +95,11 @@ export class UploadFileRoute {
  * destroyed, which fails any part still being read (so its write is abandoned), and the rest of
  * the request is read and dropped. No handler here can throw out of an event.
  */
-export function readForm(req: IncomingMessage, onFile: (stream: Readable, info: busboy.FileInfo) => void): Promise<void> {
+export function readForm(
+  req: IncomingMessage,
+  onFile: (stream: Readable, info: busboy.FileInfo) => void,
+  onField?: (name: string, value: string) => void,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -128,6 +132,7 @@ export function readForm(req: IncomingMessage, onFile: (stream: Readable, info: 
         onFile(stream, info);
       }),
     );
+    if (onField) parser.on('field', guarded(fail, (name: string, value: string) => onField(name, value)));
     req.on('error', (error) => fail(new ClientGone(error)));
     req.on('close', () => {
       if (!req.complete) fail(new ClientGone());

@@ -8,7 +8,8 @@ import { UserAvatar } from '../avatars/user-avatar.use-case';
 import { UploadCustomEmoji } from '../custom-emoji/upload-custom-emoji.use-case';
 import { ServeRealmExport } from '../realm-export/serve-realm-export.use-case';
 import { PublicImages } from '../images/public-images';
-import { readImageForm } from './image-form';
+import { readImageForm, readRequestParams } from './image-form';
+import { RealmImages } from '../realm-images/realm-images.use-case';
 import type { Logger } from 'pino';
 import { callerOf, sendJson, type Caller } from './caller';
 import { answerFailure } from './request-errors';
@@ -36,6 +37,7 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
     private readonly tus: TusUploads,
     private readonly customEmoji: UploadCustomEmoji,
     private readonly avatars: UserAvatar,
+    private readonly realmImages: RealmImages,
     private readonly images: PublicImages,
     private readonly realmExports: ServeRealmExport,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -94,6 +96,19 @@ export class UploadsHttpServer implements OnApplicationBootstrap, OnApplicationS
           : await this.avatars.remove(caller);
       return sendJson(res, 200, { result: 'success', msg: '', ...answer });
     }
+    const realmImage = /^\/api\/v1\/realm\/(icon|logo)$/.exec(pathname);
+    if (realmImage && (method === 'POST' || method === 'DELETE')) {
+      const caller = withUser(callerOf(req));
+      const which = realmImage[1] as 'icon' | 'logo';
+      const query = new URLSearchParams(queryOf(req.url));
+      const multipart = (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
+      const limit = (which === 'icon' ? LIMITS.maxIconFileSizeMib : LIMITS.maxLogoFileSizeMib) * MIB;
+      // A POST without a multipart form has no file: its parameters are still read (url-encoded), as Django reads them.
+      const form = method === 'POST' && multipart ? await readImageForm(req, limit) : undefined;
+      const params = form ? { ...Object.fromEntries(query), ...form.fields } : await readRequestParams(req, query);
+      const answer = await this.realmImages.execute(caller, which, params, method === 'POST' ? (form ?? { files: 0 }) : undefined);
+      return sendJson(res, 200, { result: 'success', msg: '', ...answer });
+    }
     if (pathname.startsWith(`${Uploads.USER_AVATARS_PATH}/`) && (method === 'GET' || method === 'HEAD')) {
       return await this.sendImage(req, res, pathname.slice(Uploads.USER_AVATARS_PATH.length + 1));
     }
@@ -148,6 +163,12 @@ function pathOf(url: string | undefined): string {
 }
 
 const MIB = 1024 * 1024;
+
+/** The request's query string (without its "?"). */
+function queryOf(url: string | undefined): string {
+  const at = (url ?? '').indexOf('?');
+  return at < 0 ? '' : (url ?? '').slice(at + 1);
+}
 
 /** A path segment as the client meant it; one whose percent-encoding is bad is taken as it is (and names nothing). */
 function decodeSegment(raw: string): string {

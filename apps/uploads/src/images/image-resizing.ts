@@ -70,3 +70,15 @@ export async function resizeEmoji(data: Buffer, type: string): Promise<{ image: 
 export function resizeAvatar(data: Buffer, size: number = AVATAR_SIZE): Promise<Buffer> {
   return decoded(() => open(data).resize(size, size, { fit: 'cover', position: 'centre' }).png().toBuffer());
 }
+
+/** Zulip's resize_logo bound: 8 avatars wide, one high. */
+export const LOGO_MAX_WIDTH = 8 * AVATAR_SIZE;
+export const LOGO_MAX_HEIGHT = AVATAR_SIZE;
+
+/**
+ * An organization's wide logo as a PNG (Zulip's resize_logo): only ever scaled down, keeping its
+ * proportions, to fit within 800x100, without padding (1000x10 becomes 800x8; 10x10 stays 10x10).
+ */
+export function resizeLogo(data: Buffer): Promise<Buffer> {
+  return decoded(() => open(data).resize(LOGO_MAX_WIDTH, LOGO_MAX_HEIGHT, { fit: 'inside', withoutEnlargement: true }).png().toBuffer());
+}

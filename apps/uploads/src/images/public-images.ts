@@ -9,8 +9,8 @@ const TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg:
 
 /**
  * The images served without credentials under /user_avatars/<path> (Zulip's LOCAL_AVATARS_DIR or
- * avatar bucket): users' avatars and custom emoji, in the same FileStorage as uploads (local disk
- * or S3), keyed `avatars/<path>`, apart from attachments' keys. `.original` files (the bytes
+ * avatar bucket): users' avatars, custom emoji and the organization's icon and logos, in the
+ * same FileStorage as uploads (local disk or S3), keyed `avatars/<path>`, apart from attachments' keys. `.original` files (the bytes
  * as uploaded) are kept but not served.
  */
 @Injectable()
@@ -38,7 +38,10 @@ export class PublicImages {
   }
 }
 
-/** `<realm>/<hash>.png`, `<realm>/<hash>-medium.png`, `<realm>/emoji/images/<file>`, `<realm>/emoji/images/still/<name>.png`. */
-const SERVED = /^\d+\/(?:[0-9a-f]{40}(?:-medium)?\.png|emoji\/images\/(?:still\/)?[A-Za-z0-9_-]+\.(?:png|gif|jpg|webp|avif))$/;
+/**
+ * `<realm>/<hash>.png`, `<realm>/<hash>-medium.png`, `<realm>/emoji/images/<file>`,
+ * `<realm>/emoji/images/still/<name>.png`, and the organization's `<realm>/realm/{icon,logo,night_logo}.png`.
+ */
+const SERVED = /^\d+\/(?:[0-9a-f]{40}(?:-medium)?\.png|emoji\/images\/(?:still\/)?[A-Za-z0-9_-]+\.(?:png|gif|jpg|webp|avif)|realm\/(?:icon|logo|night_logo)\.png)$/;
 
 const typeOf = (path: string): string => TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream';

@@ -5,14 +5,14 @@ import type { Transaction } from './transactions';
 /** What selecting an organization by host needs of it (see RealmDirectory.toInfo). */
 export type RealmRow = Pick<
   RealmModel,
-  'id' | 'subdomain' | 'name' | 'description' | 'deactivated' | 'enableSpectatorAccess' | 'passwordAuthEnabled'
+  'id' | 'subdomain' | 'name' | 'description' | 'deactivated' | 'enableSpectatorAccess' | 'passwordAuthEnabled' | 'iconSource' | 'iconVersion'
 >;
 
 /** The organization at a subdomain ("" for the root domain). */
 const realmBySubdomain = statement<RealmRow, [subdomain: string]>(
   'users_groups.realm_by_subdomain',
   `SELECT id, subdomain, name, description, deactivated, enable_spectator_access AS "enableSpectatorAccess",
-     password_auth_enabled AS "passwordAuthEnabled"
+     password_auth_enabled AS "passwordAuthEnabled", icon_source AS "iconSource", icon_version AS "iconVersion"
    FROM realms WHERE subdomain = $1`,
 );
 

@@ -9,6 +9,13 @@ for (const name of UsersGroups.REALM_SETTING_NAMES) {
   if (!(column in Prisma.RealmScalarFieldEnum)) throw new Error(`realm setting ${name}: no realms column ${column}`);
 }
 
+/** Each image's source and version columns. */
+const IMAGE_COLUMNS: Record<UsersGroups.RealmImage, [keyof RealmModel, keyof RealmModel]> = {
+  icon: ['iconSource', 'iconVersion'],
+  logo: ['logoSource', 'logoVersion'],
+  night_logo: ['nightLogoSource', 'nightLogoVersion'],
+};
+
 /** An allowed email domain (Zulip's RealmDomain). */
 export interface RealmDomainRow {
   id: number;
@@ -33,6 +40,15 @@ export class RealmSettingsRepository {
 
   async update(realmId: number, data: Record<string, unknown>, tx: Transaction = this.prisma): Promise<RealmModel> {
     return tx.realm.update({ where: { id: realmId }, data: data as Prisma.RealmUpdateInput });
+  }
+
+  /**
+   * Sets the icon's or a logo's source and moves its version on, in one statement (Zulip's
+   * do_change_icon_source, do_change_logo_source); the row as now stored.
+   */
+  async changeImage(realmId: number, image: UsersGroups.RealmImage, source: string): Promise<RealmModel> {
+    const [sourceColumn, versionColumn] = IMAGE_COLUMNS[image];
+    return this.prisma.realm.update({ where: { id: realmId }, data: { [sourceColumn]: source, [versionColumn]: { increment: 1 } } });
   }
 
   /** READ-ONLY (messaging's `streams`): a channel of the organization, archived or not; null when it has none with this id. */

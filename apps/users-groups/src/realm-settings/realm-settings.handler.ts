@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
+import { ChangeRealmImage } from './change-realm-image.use-case';
 import { CreateRealmDomain } from './create-realm-domain.use-case';
 import { DeleteRealmDomain } from './delete-realm-domain.use-case';
 import { ListRealmDomains } from './list-realm-domains.use-case';
@@ -10,7 +11,7 @@ import { UpdateRealm } from './update-realm.use-case';
 import { UpdateRealmDomain } from './update-realm-domain.use-case';
 import { WelcomeBot } from './welcome-bot';
 
-/** PATCH /realm, the allowed email domains, and Welcome Bot's test message. */
+/** PATCH /realm, the allowed email domains, Welcome Bot's test message, and the icon's and logos' sources. */
 @Controller()
 export class RealmSettingsHandler {
   constructor(
@@ -20,6 +21,7 @@ export class RealmSettingsHandler {
     private readonly updateDomain: UpdateRealmDomain,
     private readonly deleteDomain: DeleteRealmDomain,
     private readonly testWelcome: TestWelcomeBotCustomMessage,
+    private readonly changeImage: ChangeRealmImage,
   ) {}
 
   @CommandHandler(UsersGroups.updateRealm)
@@ -51,6 +53,11 @@ export class RealmSettingsHandler {
   testWelcomeMessage(@Payload() payload: PayloadOf<typeof UsersGroups.testWelcomeBotCustomMessage>) {
     return this.testWelcome.execute(payload);
   }
+
+  @CommandHandler(UsersGroups.changeRealmImage)
+  changeRealmImage(@Payload() payload: PayloadOf<typeof UsersGroups.changeRealmImage>) {
+    return this.changeImage.execute(payload);
+  }
 }
 
 /** The realm-settings feature's use cases (provided by the service's module, beside CreateUser which Welcome Bot uses). */
@@ -61,5 +68,6 @@ export const REALM_SETTINGS_PROVIDERS = [
   UpdateRealmDomain,
   DeleteRealmDomain,
   TestWelcomeBotCustomMessage,
+  ChangeRealmImage,
   WelcomeBot,
 ];

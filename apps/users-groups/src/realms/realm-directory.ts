@@ -62,7 +62,8 @@ export class RealmDirectory {
       url,
       host: this.hostnameOf(realm.subdomain),
       description: realm.description,
-      iconUrl: `${url}/static/images/logo/zulip-icon-128x128.png`,
+      // Zulip's server_settings realm_icon: the uploaded icon's URL made absolute, or the default.
+      iconUrl: realm.iconSource === 'U' ? `${url}/user_avatars/${realm.id}/realm/icon.png?version=${realm.iconVersion}` : `${url}/static/images/logo/zulip-icon-128x128.png`,
       spectatorAccess: realm.enableSpectatorAccess,
       passwordAuthEnabled: realm.passwordAuthEnabled,
     };

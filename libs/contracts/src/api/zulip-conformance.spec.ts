@@ -60,6 +60,10 @@ const UNDOCUMENTED_BY_ZULIP: Record<string, string> = {
   'POST /realm/domains': 'zerver/views/realm_domains.py create_realm_domain',
   'PATCH /realm/domains/{domain}': 'zerver/views/realm_domains.py patch_realm_domain',
   'DELETE /realm/domains/{domain}': 'zerver/views/realm_domains.py delete_realm_domain',
+  'POST /realm/icon': 'zerver/views/realm_icon.py upload_icon',
+  'DELETE /realm/icon': 'zerver/views/realm_icon.py delete_icon_backend',
+  'POST /realm/logo': 'zerver/views/realm_logo.py upload_logo',
+  'DELETE /realm/logo': 'zerver/views/realm_logo.py delete_logo_backend',
 };
 
 const reference = loadZulipReference();

@@ -28,9 +28,6 @@ export const REALM_DEFAULTS_UNTIL_FEATURE = {
     pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
     'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
   },
-  // The organization's settings are stored (users-groups; PATCH /realm), the icon and logos too.
-  max_icon_file_size_mib: 5,
-  max_logo_file_size_mib: 5,
   // Organization profile and plan (self-hosted, no plan limits).
   realm_plan_type: 1,
   zulip_plan_is_not_limited: true,

@@ -149,6 +149,8 @@ export const registerResponseSchema = apiSchema(
     max_channel_folder_description_length: int().optional(),
     max_file_upload_size_mib: int().optional(),
     max_avatar_file_size_mib: int().optional(),
+    max_icon_file_size_mib: int().optional(),
+    max_logo_file_size_mib: int().optional(),
     /** Above this many new subscribers, they get no notification message each. */
     max_bulk_new_subscription_messages: int().optional(),
     server_typing_started_wait_period_milliseconds: int().optional(),

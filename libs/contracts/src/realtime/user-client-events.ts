@@ -196,13 +196,15 @@ export const realmUpdateEvent = apiSchema(
 /**
  * `realm` update_dict: settings whose event carries their values in `data` (the message-editing
  * ones, topics_policy with mandatory_topics, the group-based permissions, the icon and logos).
- * `property` is always "default".
+ * `property` is "default", except for the images, where Zulip's server names them: "icon"
+ * (icon_url, icon_source), "logo" (logo_url, logo_source), "night_logo" (night_logo_url,
+ * night_logo_source), as do_change_icon_source and do_change_logo_source send.
  */
 export const realmUpdateDictEvent = apiSchema(
   'RealmUpdateDictEvent',
   z.object({
     ...withOp('realm', 'update_dict'),
-    property: z.literal('default'),
+    property: z.enum(['default', 'icon', 'logo', 'night_logo']),
     data: z.object({
       allow_message_editing: z.boolean().optional(),
       message_content_edit_limit_seconds: int().nullable().optional(),

@@ -53,6 +53,47 @@ export const deleteAvatar = defineEndpoint({
   response: z.object({ avatar_url: z.string() }),
 });
 
+/**
+ * POST /realm/icon (zerver/views/realm_icon.py upload_icon): administrators; one image, at most
+ * max_icon_file_size_mib, resized to 100x100 (cropped to the centre). Answers the icon's new URL.
+ */
+export const uploadRealmIcon = defineEndpoint({
+  route: 'POST /realm/icon',
+  summary: "Uploads the organization's icon (one image file, multipart form data; administrators) and answers its URL.",
+  params: {},
+  response: z.object({ icon_url: z.string() }),
+});
+
+/** DELETE /realm/icon (delete_icon_backend): back to the default icon; answers its URL. */
+export const deleteRealmIcon = defineEndpoint({
+  route: 'DELETE /realm/icon',
+  summary: "Goes back to the default organization icon (administrators) and answers its URL.",
+  params: {},
+  response: z.object({ icon_url: z.string() }),
+});
+
+/** The `night` parameter of the logo endpoints: the dark theme's logo rather than the light one. */
+export const realmLogoParams = { night: param.bool() };
+
+/**
+ * POST /realm/logo (zerver/views/realm_logo.py upload_logo): administrators; one image, at most
+ * max_logo_file_size_mib, scaled down to fit 800x100.
+ */
+export const uploadRealmLogo = defineEndpoint({
+  route: 'POST /realm/logo',
+  summary: "Uploads the organization's wide logo, or with `night` its dark-theme logo (one image file, multipart form data; administrators).",
+  params: realmLogoParams,
+  response: emptyResponse,
+});
+
+/** DELETE /realm/logo (delete_logo_backend): back to the default logo. */
+export const deleteRealmLogo = defineEndpoint({
+  route: 'DELETE /realm/logo',
+  summary: "Goes back to the default wide logo, or with `night` the default dark-theme logo (administrators).",
+  params: realmLogoParams,
+  response: emptyResponse,
+});
+
 /** Where avatars and custom emoji are served, without credentials (Zulip's /user_avatars/). */
 export const USER_AVATARS_PATH = '/user_avatars';
 

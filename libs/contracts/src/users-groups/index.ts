@@ -15,3 +15,4 @@ export * from './video-calls';
 export * from './bots';
 export * from './invites';
 export * from './realm-settings';
+export * from './realm-images';
