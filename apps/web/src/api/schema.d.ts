@@ -869,6 +869,24 @@ export interface paths {
         patch: operations["patchRealmFiltersFilterId"];
         trace?: never;
     };
+    "/realm/icon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uploads the organization's icon (one image file, multipart form data; administrators) and answers its URL. */
+        post: operations["postRealmIcon"];
+        /** Goes back to the default organization icon (administrators) and answers its URL. */
+        delete: operations["deleteRealmIcon"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/realm/linkifiers": {
         parameters: {
             query?: never;
@@ -885,6 +903,24 @@ export interface paths {
         head?: never;
         /** Sets the order the organization's linkifiers are applied in (administrators). */
         patch: operations["patchRealmLinkifiers"];
+        trace?: never;
+    };
+    "/realm/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uploads the organization's wide logo, or with `night` its dark-theme logo (one image file, multipart form data; administrators). */
+        post: operations["postRealmLogo"];
+        /** Goes back to the default wide logo, or with `night` the default dark-theme logo (administrators). */
+        delete: operations["deleteRealmLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/realm/playgrounds": {
@@ -2063,6 +2099,19 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        DeleteRealmIconResponse: {
+            icon_url: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        DeleteRealmLogoResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         DeleteRealmPlaygroundsPlaygroundIdResponse: {
             ignored_parameters_unsupported?: string[];
             msg: string;
@@ -3226,6 +3275,19 @@ export interface components {
             /** @constant */
             result: "success";
         };
+        PostRealmIconResponse: {
+            icon_url: string;
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
+        PostRealmLogoResponse: {
+            ignored_parameters_unsupported?: string[];
+            msg: string;
+            /** @constant */
+            result: "success";
+        };
         PostRealmPlaygroundsResponse: {
             id: number;
             ignored_parameters_unsupported?: string[];
@@ -4086,8 +4148,8 @@ export interface components {
             id: number;
             /** @constant */
             op: "update_dict";
-            /** @constant */
-            property: "default";
+            /** @enum {string} */
+            property: "default" | "icon" | "logo" | "night_logo";
             /** @constant */
             type: "realm";
         };
@@ -7735,6 +7797,52 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    postRealmIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmIconResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmIconResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getRealmLinkifiers: {
         parameters: {
             query?: never;
@@ -7780,6 +7888,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PatchRealmLinkifiersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postRealmLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    night: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostRealmLogoResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    deleteRealmLogo: {
+        parameters: {
+            query: {
+                night: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteRealmLogoResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
