@@ -83,8 +83,10 @@ export const api = {
  * Sends one file as multipart form data (an avatar, a custom emoji: the server reads one image),
  * with the CSRF token, and answers Zulip's envelope as `api` does.
  */
-export async function postFile<T>(path: string, file: File): Promise<T> {
+export async function postFile<T>(path: string, file: File, fields: Record<string, string> = {}): Promise<T> {
   const form = new FormData();
+  // Other parameters (the logo's `night`) go as fields of the same form.
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append('file', file, file.name);
   const res = await fetch(`/json${path}`, { method: 'POST', credentials: 'same-origin', body: form, headers: { Accept: 'application/json', 'X-CSRFToken': csrfToken() } });
   let body: { result?: string; msg?: string; code?: string } & Record<string, unknown>;

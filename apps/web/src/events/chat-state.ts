@@ -72,6 +72,16 @@ export interface ChatState {
   createWriteOnlyBotsGroup?: GroupSettingValue;
   /** Zulip's longest reminder note (max_reminder_note_length). */
   maxReminderNoteLength: number;
+  /** The organization's settings as register gives them (`realm_<name>`, by `<name>`), kept current by the `realm` events. */
+  realm: Record<string, unknown>;
+  /** The organization's allowed email domains (realm_domains). */
+  realmDomains: RealmDomain[];
+}
+
+/** An allowed email domain (Zulip's RealmDomain). */
+export interface RealmDomain {
+  domain: string;
+  allow_subdomains: boolean;
 }
 
 export const CHAT_STATE = ['chat'] as const;
@@ -152,6 +162,8 @@ export function stateFromRegister(answer: RegisterAnswer): ChatState {
     createBotsGroup: answer.realm_can_create_bots_group,
     createWriteOnlyBotsGroup: answer.realm_can_create_write_only_bots_group,
     maxReminderNoteLength: answer.max_reminder_note_length ?? 1000,
+    realm: Object.fromEntries(Object.entries(answer).flatMap(([key, value]) => (key.startsWith('realm_') ? [[key.slice('realm_'.length), value]] : []))),
+    realmDomains: (answer as { realm_domains?: RealmDomain[] }).realm_domains ?? [],
   };
 }
 

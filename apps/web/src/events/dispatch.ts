@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ChannelFolder, Draft, GroupSettingValue, Linkifier, Message, NavigationView, Playground, Presence, ProfileField, Reaction, RealmBot, RealmEmoji, RealmExport, Reminder, SavedSnippet, ScheduledMessage, ServerEvent, Submessage, Subscription, User, UserGroup, UserStatus } from '../api/types';
 import { inNarrow, narrowIdentity, type Narrow } from '../narrow/narrow';
-import { chatState, conversationKey, sortFields, sortFolders, topicKey, updateChatState } from './chat-state';
+import { chatState, conversationKey, sortFields, sortFolders, topicKey, updateChatState, type RealmDomain } from './chat-state';
 import { typingInDm, typingInTopic, typingStarted, typingStopped } from './typing';
 
 /** The messages of a narrow as the cache holds them (oldest first). */
@@ -311,7 +311,23 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         createMultiuseInviteGroup: data.create_multiuse_invite_group !== undefined ? (data.create_multiuse_invite_group as GroupSettingValue) : s.createMultiuseInviteGroup,
         createBotsGroup: data.can_create_bots_group !== undefined ? (data.can_create_bots_group as GroupSettingValue) : s.createBotsGroup,
         createWriteOnlyBotsGroup: data.can_create_write_only_bots_group !== undefined ? (data.can_create_write_only_bots_group as GroupSettingValue) : s.createWriteOnlyBotsGroup,
+        moveTopicsGroup: data.can_move_messages_between_topics_group !== undefined ? (data.can_move_messages_between_topics_group as GroupSettingValue) : s.moveTopicsGroup,
+        moveChannelsGroup: data.can_move_messages_between_channels_group !== undefined ? (data.can_move_messages_between_channels_group as GroupSettingValue) : s.moveChannelsGroup,
+        realmName: typeof data.name === 'string' ? data.name : s.realmName,
+        // Every setting, for the organization settings pages (register's realm_<name>, by name).
+        realm: { ...s.realm, ...data },
       }));
+      return;
+    }
+    case 'realm_domains': {
+      updateChatState(client, (s) => {
+        const domain = (event.realm_domain as RealmDomain | undefined) ?? { domain: String(event.domain), allow_subdomains: false };
+        const others = s.realmDomains.filter((d) => d.domain !== domain.domain);
+        if (event.op === 'remove') return { ...s, realmDomains: others };
+        if (event.op === 'add') return { ...s, realmDomains: [...others, domain] };
+        if (event.op === 'change') return { ...s, realmDomains: s.realmDomains.map((d) => (d.domain === domain.domain ? domain : d)) };
+        return s;
+      });
       return;
     }
     case 'realm_user': {

@@ -10,6 +10,7 @@ import { AdminDefaults } from './AdminDefaults';
 import { AdminEmoji } from './AdminEmoji';
 import { AdminExport } from './AdminExport';
 import { AdminInvites } from './AdminInvites';
+import { OrganizationGeneralSettings, OrganizationPermissions, OrganizationProfile } from './OrganizationSettings';
 import { AdminGroups } from './AdminGroups';
 import { AdminLinkifiers, AdminPlaygrounds } from './AdminLinkifiers';
 import { AdminProfileFields } from './AdminProfileFields';
@@ -70,19 +71,22 @@ function UserRow({ user, state, onError }: { user: User; state: ChatState; onErr
   );
 }
 
-/** The administration pages: #organization/users, …/groups, …/channels, …/defaults, …/emoji, …/linkifiers, …/playgrounds, …/profile-fields, …/invites, …/data-export. */
-const SECTIONS = ['users', 'groups', 'channels', 'defaults', 'emoji', 'linkifiers', 'playgrounds', 'profile-fields', 'invites', 'data-export'] as const;
-/** The sections anyone but a guest sees: custom emoji (as in Zulip, members may add them) and their own invitations. */
-const MEMBER_SECTIONS: readonly Section[] = ['emoji', 'invites'];
+/** The organization's own settings (Zulip's names for them), which everyone may look at: see OrganizationSettings. */
+const ORGANIZATION_SECTIONS = ['organization-profile', 'organization-settings', 'organization-permissions'] as const;
+/** The administration pages: #organization/organization-profile, …/organization-settings, …/organization-permissions, …/users, …/groups, …/channels, …/defaults, …/emoji, …/linkifiers, …/playgrounds, …/profile-fields, …/invites, …/data-export. */
+const SECTIONS = [...ORGANIZATION_SECTIONS, 'users', 'groups', 'channels', 'defaults', 'emoji', 'linkifiers', 'playgrounds', 'profile-fields', 'invites', 'data-export'] as const;
+/** What members may open: the organization's settings (read-only), custom emoji (as in Zulip, members may add them) and their own invitations (not guests). */
+const MEMBER_SECTIONS: readonly Section[] = [...ORGANIZATION_SECTIONS, 'emoji', 'invites'];
 type Section = (typeof SECTIONS)[number];
 
 /**
  * The organization's administration (#organization/<section>), for administrators: users (role,
  * deactivation), user groups, channels and folders, defaults for new users, custom emoji,
  * linkifiers, code playgrounds, custom profile fields, invitations and data exports, under a
- * navigation "Organization". Everyone sees the custom emoji (as in Zulip, members may add them),
- * and members their own invitations; anyone else is told the other sections are not theirs (and
- * the server refuses them the same calls).
+ * navigation "Organization". Everyone sees the organization's profile, settings and permissions
+ * (read-only, as Zulip shows them) and the custom emoji (as in Zulip, members may add them), and
+ * members their own invitations; anyone else is told the other sections are not theirs (and the
+ * server refuses them the same calls).
  */
 export function AdminPage({ state }: { state: ChatState }) {
   const { t } = useTranslation();
@@ -99,10 +103,13 @@ export function AdminPage({ state }: { state: ChatState }) {
     playgrounds: t('Code playgrounds'),
     'profile-fields': t('Custom profile fields'),
     invites: t('Invitations'),
+    'organization-profile': t('Organization profile'),
+    'organization-settings': t('Organization settings'),
+    'organization-permissions': t('Organization permissions'),
     'data-export': t('Data export'),
   };
   if (!state.me.isAdmin) {
-    const mine = MEMBER_SECTIONS.filter((name) => name === 'emoji' || !state.me.isGuest);
+    const mine = MEMBER_SECTIONS.filter((name) => name !== 'invites' || !state.me.isGuest);
     return (
       <main className="view page">
         <h1>{t('Organization settings')}</h1>
@@ -117,6 +124,9 @@ export function AdminPage({ state }: { state: ChatState }) {
           <div className="settings">
             {section === 'emoji' && <AdminEmoji state={state} />}
             {section === 'invites' && <AdminInvites state={state} />}
+            {section === 'organization-profile' && <OrganizationProfile state={state} />}
+            {section === 'organization-settings' && <OrganizationGeneralSettings state={state} />}
+            {section === 'organization-permissions' && <OrganizationPermissions state={state} />}
           </div>
         ) : (
           <p role="alert" className="settings">
@@ -149,6 +159,9 @@ export function AdminPage({ state }: { state: ChatState }) {
         {section === 'profile-fields' && <AdminProfileFields state={state} />}
         {section === 'invites' && <AdminInvites state={state} />}
         {section === 'data-export' && <AdminExport state={state} />}
+        {section === 'organization-profile' && <OrganizationProfile state={state} />}
+        {section === 'organization-settings' && <OrganizationGeneralSettings state={state} />}
+        {section === 'organization-permissions' && <OrganizationPermissions state={state} />}
         {section === 'users' && (
           <>
             {error && (
