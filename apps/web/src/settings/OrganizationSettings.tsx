@@ -125,7 +125,7 @@ export function OrganizationProfile({ state }: { state: ChatState }) {
           onChange={(event) => setDescription(event.target.value)}
         />
         {!readOnly && (
-          <button type="submit" disabled={name === null && description === null}>
+          <button type="submit" disabled={(name === null && description === null) || (name !== null && name.trim() === '')}>
             {t('Save changes')}
           </button>
         )}
