@@ -54,7 +54,8 @@ describe('the web app: organization profile, settings and permissions', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
     await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor();
+    // The first load registers a queue: on a busy shared machine that has taken over 30 s.
+    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor({ timeout: 90_000 });
     return page;
   }
 
