@@ -296,7 +296,8 @@ describe('linkifiers and code playgrounds', () => {
     it.each([
       [{ name: 'P', pygments_language: 'x'.repeat(41), url_template: 'https://p.test/{code}' }, 'pygments_language is too long (limit: 40 characters)', undefined],
       [{ name: 'P', pygments_language: 'py$', url_template: 'https://p.test/{code}' }, 'Invalid characters in pygments language', undefined],
-      [{ name: 'P', pygments_language: 'Python', url_template: 'https://p.test/{code}' }, 'Invalid characters in pygments language', { pygments_language: ['Invalid characters in pygments language'] }],
+      [{ name: 'P', pygments_language: 'py!', url_template: 'https://p.test/{code}' }, 'Invalid characters in pygments language', undefined],
+      [{ name: 'P', pygments_language: ' ', url_template: 'https://p.test/{code}' }, 'This field cannot be blank.', { pygments_language: ['This field cannot be blank.'] }],
       [{ name: ' ', pygments_language: 'python', url_template: 'https://p.test/{code}' }, 'This field cannot be blank.', { name: ['This field cannot be blank.'] }],
       [{ name: 'P', pygments_language: 'python', url_template: 'https://p.test/{code' }, 'Invalid URL template.', { url_template: ['Invalid URL template.'] }],
       [{ name: 'P', pygments_language: 'python', url_template: 'https://p.test/' }, 'Missing the required variable "code" in the URL template', { __all__: ['Missing the required variable "code" in the URL template'] }],
@@ -305,6 +306,15 @@ describe('linkifiers and code playgrounds', () => {
       const before = await playgrounds();
       expectError(await addPlayground(admin, form), 400, 'BAD_REQUEST', msg, errors ? { errors } : {});
       expect(await playgrounds()).toEqual(before);
+    });
+
+    it('takes Pygments’ lexer names as Zulip 11 does: capitals (the documented example), spaces, and the comma its character range lets in', async () => {
+      const documented = { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' };
+      const python = expectSuccess(await addPlayground(admin, documented)).id;
+      const other = expectSuccess(await addPlayground(admin, { name: 'Odd', pygments_language: ' Objective-C++, C# ', url_template: 'https://p.test/{code}' })).id;
+      const stored = (await playgrounds()).filter((row) => [python, other].includes(row.id));
+      expect(stored.map((row) => row.pygmentsLanguage)).toEqual(['Python', 'Objective-C++, C#']);
+      for (const id of [python, other]) expectSuccess(await system.api.delete(`/realm/playgrounds/${id}`, {}, as(admin)));
     });
 
     it('refuses a second playground of the same name for a language, and members', async () => {
