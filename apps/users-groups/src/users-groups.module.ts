@@ -8,6 +8,7 @@ import { CustomEmojiModule } from './custom-emoji/custom-emoji.module';
 import { AuthHandler } from './auth/auth.handler';
 import { Authenticate } from './auth/authenticate.use-case';
 import { FetchApiKey } from './auth/fetch-api-key.use-case';
+import { PASSWORD_RULES } from './auth/passwords';
 import { CreateOrganization } from './organizations/create-organization.use-case';
 import { RealmDirectory } from './realms/realm-directory';
 import { AccountCredentials } from './users/account-credentials.use-case';
@@ -65,6 +66,7 @@ const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, Rege
   imports: [DataModule, RegisterStateModule, UserGroupsModule, CustomEmojiModule, ProfileFieldsModule, VideoCallsModule],
   controllers: [AuthHandler, UsersHandler, SettingsHandler, NavigationViewsHandler, EmailChangesHandler, SystemBotsHandler, BotsHandler, InvitesHandler, RealmSettingsHandler],
   providers: [
+    PASSWORD_RULES,
     UpdateSettings,
     SetPresenceEnabled,
     UnsubscribeMissedMessageEmails,

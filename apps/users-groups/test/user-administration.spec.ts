@@ -810,6 +810,27 @@ describe('user administration', () => {
       if (!String(form.email).startsWith('refused-')) expect(await usersNamed(String(form.email))).toBeLessThanOrEqual(1);
     });
 
+    it('follows the server’s PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES (a development server’s take the documented example’s "temp")', async () => {
+      const attempt = (password: string) => create(admin, { ...valid(`rules-${password}-${Date.now()}@example.test`), password });
+      const before = await system.db.user.count();
+      for (const password of ['temp', 'password']) expectError(await attempt(password), 400, 'BAD_REQUEST', 'The password is too weak.');
+      expect(await system.db.user.count()).toBe(before);
+      await system.stopService('users-groups');
+      await system.startService('users-groups', true, { PASSWORD_MIN_LENGTH: '4', PASSWORD_MIN_GUESSES: '0' });
+      try {
+        // Four characters are enough, and with no guess estimate a common password passes too.
+        const { user_id: id } = expectSuccess(await attempt('temp'));
+        const login = await system.api.post<{ user_id: number }>('/fetch_api_key', { username: (await row({ id })).deliveryEmail, password: 'temp' }, { subdomain });
+        expect(expectSuccess(login).user_id).toBe(id);
+        expectSuccess(await attempt('password'));
+        expectError(await attempt('abc'), 400, 'BAD_REQUEST', 'The password is too weak.');
+      } finally {
+        await system.stopService('users-groups');
+        await system.startService('users-groups', true, { PASSWORD_MIN_LENGTH: '6', PASSWORD_MIN_GUESSES: '10000' });
+      }
+      expectError(await attempt('temp'), 400, 'BAD_REQUEST', 'The password is too weak.');
+    });
+
     it('refuses a deactivated account’s address too', async () => {
       expectError(await create(admin, valid(deactivated.email)), 400, 'BAD_REQUEST', `Email '${deactivated.email}' already in use`);
     });

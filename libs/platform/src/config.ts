@@ -187,6 +187,14 @@ export const configSchema = z.object({
   JITSI_SERVER_URL: z.union([z.literal(''), z.string().url()]).default('https://meet.jit.si'),
   BIG_BLUE_BUTTON_URL: z.union([z.literal(''), z.string().url()]).default(''),
   BIG_BLUE_BUTTON_SECRET: z.string().default(''),
+  /**
+   * Password strength (Zulip's PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES): the fewest
+   * characters a new password may have, and the guesses below which it is refused as too easy to
+   * guess (estimated here by the commonest passwords and trivial runs; 0 turns that check off).
+   * Zulip's development server, which its documented API examples run against, sets both to 0.
+   */
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(0).default(6),
+  PASSWORD_MIN_GUESSES: z.coerce.number().int().min(0).default(10000),
   /** Each organization's upload quota in MiB (Zulip's plan quota); 0 means none. */
   REALM_UPLOAD_QUOTA_MIB: z.coerce.number().min(0).default(0),
   /**

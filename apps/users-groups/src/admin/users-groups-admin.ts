@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { openDatabase, type DatabaseConnections } from '@teamchat/db';
 import type { AppConfig } from '@teamchat/platform';
+import { configurePasswordRules } from '../auth/passwords';
 import { CredentialsRepository } from '../data/credentials.repository';
 import { OrganizationsRepository, type RealmRow } from '../data/organizations.repository';
 import { Transactions } from '../data/transactions';
@@ -27,6 +28,7 @@ export class UsersGroupsAdmin {
     config: AppConfig,
   ) {
     const { prisma, pg } = db;
+    configurePasswordRules(config);
     this.organizations = new OrganizationsRepository(prisma, pg);
     const users = new UsersRepository(prisma, pg);
     this.realms = new RealmDirectory(this.organizations, config);

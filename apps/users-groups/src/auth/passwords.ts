@@ -1,4 +1,5 @@
-import { overloaded, timeLeftMs } from '@teamchat/platform';
+import type { FactoryProvider } from '@nestjs/common';
+import { APP_CONFIG, overloaded, timeLeftMs, type AppConfig } from '@teamchat/platform';
 import argon2 from 'argon2';
 
 /** argon2id with the library's defaults (OWASP-grade memory and time cost). */
@@ -49,8 +50,29 @@ const waiting: (() => void)[] = [];
 /** A moving average of one hash or check (ms), as measured here. */
 let averageHashMs = 50;
 
-/** Zulip's minimum for a new password set by an administrator or the command line. */
-export const MIN_PASSWORD_LENGTH = 6;
+/**
+ * The server's password rules (Zulip's PASSWORD_MIN_LENGTH, 6, and PASSWORD_MIN_GUESSES,
+ * 10,000), settings of the whole process as in Zulip: set once at start from the configuration
+ * (`configurePasswordRules`, by the service's module and the command line).
+ */
+let rules = { minLength: 6, minGuesses: 10000 };
+
+export function configurePasswordRules(config: Pick<AppConfig, 'PASSWORD_MIN_LENGTH' | 'PASSWORD_MIN_GUESSES'>): void {
+  rules = { minLength: config.PASSWORD_MIN_LENGTH, minGuesses: config.PASSWORD_MIN_GUESSES };
+}
+
+/** The service module's provider that applies the configured rules when the service starts. */
+export const PASSWORD_RULES: FactoryProvider<boolean> = {
+  provide: 'PASSWORD_RULES',
+  inject: [APP_CONFIG],
+  useFactory: (config: AppConfig) => {
+    configurePasswordRules(config);
+    return true;
+  },
+};
+
+/** At least PASSWORD_MIN_LENGTH characters: what a password set by an administrator or the command line needs. */
+export const isLongEnough = (password: string): boolean => [...password].length >= rules.minLength;
 
 /**
  * Passwords any guesser tries first, refused whatever their length: the head of the lists
@@ -75,10 +97,11 @@ function isTrivialSequence(password: string): boolean {
  * guessable within PASSWORD_MIN_GUESSES (10,000) as zxcvbn estimates it. zxcvbn is not a
  * dependency here, so the guess estimate is approximated by what it rates weakest: the most
  * common passwords and trivial runs. Those are refused by both; a few other weak passwords
- * zxcvbn would refuse are let through.
+ * zxcvbn would refuse are let through. PASSWORD_MIN_GUESSES 0 checks the length only.
  */
 export function isStrongEnough(password: string): boolean {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return false;
+  if (!isLongEnough(password)) return false;
+  if (rules.minGuesses === 0) return true;
   if (COMMON_PASSWORDS.has(password.toLowerCase())) return false;
   return !isTrivialSequence(password);
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserModel } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
-import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
+import { hashPassword, isLongEnough } from '../auth/passwords';
 import { CredentialsRepository } from '../data/credentials.repository';
 import { UsersRepository } from '../data/users.repository';
 
@@ -21,7 +21,7 @@ export class AccountCredentials {
   }
 
   async setPassword(userId: number, password: string): Promise<void> {
-    if (password.length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+    if (!isLongEnough(password)) throw badRequest('New password is too weak!');
     const hash = await hashPassword(password);
     await this.credentials.setPasswordHash(userId, hash);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserModel } from '@teamchat/db';
 import { LIMITS, Role, badRequest, isRole } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
-import { MIN_PASSWORD_LENGTH, hashPassword } from '../auth/passwords';
+import { hashPassword, isLongEnough } from '../auth/passwords';
 import { resolveSettings } from '@teamchat/contracts';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import type { Transaction } from '../data/transactions';
@@ -30,7 +30,7 @@ export function checkNewUser(input: NewUser): void {
   if (!name) throw badRequest('Name too short!');
   if (name.length > LIMITS.maxFullNameLength) throw badRequest('Name too long!');
   if (input.role !== undefined && !isRole(input.role)) throw badRequest('Invalid role');
-  if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
+  if (input.password !== undefined && !isLongEnough(input.password)) {
     throw badRequest('New password is too weak!');
   }
 }
