@@ -3,7 +3,9 @@ import type { EventDef } from '@teamchat/contracts';
 import { APP_CONFIG, EventBus, LOGGER, type AppConfig, type StoredEvent } from '@teamchat/platform';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
-import { PgService, statement, type Queryable } from './pg.service';
+import { PgService, queryableOf, statement, type Queryable } from './pg.service';
+import { PrismaService } from './prisma.service';
+import type { Prisma } from './generated/prisma/client';
 
 /**
  * The transactional outbox (issue 29). A change and the events announcing it commit together:
@@ -84,6 +86,7 @@ export class EventOutbox implements BeforeApplicationShutdown {
     private readonly pg: PgService,
     private readonly bus: EventBus,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly prisma: PrismaService,
   ) {}
 
   /** Writes the events as outbox rows in the caller's transaction; publish what it answers after the commit. */
@@ -96,7 +99,8 @@ export class EventOutbox implements BeforeApplicationShutdown {
       drafts.map((d) => d.realmId),
       drafts.map((d) => d.head),
     );
-    return this.stored(drafts, rows.map((row) => row.id));
+    // A Prisma transaction's raw query answers bigint ids as BigInt, pg's as text.
+    return this.stored(drafts, rows.map((row) => String(row.id)));
   }
 
   /**
@@ -108,6 +112,23 @@ export class EventOutbox implements BeforeApplicationShutdown {
       const done = await work(tx);
       return { value: done.value, staged: await this.stage(tx, done.events) };
     });
+    await this.publish(staged, requestId);
+    return value;
+  }
+
+  /**
+   * `run` for the cold paths: `work` in one Prisma interactive transaction (its repository
+   * methods take the transaction client), the events written on the same connection.
+   */
+  async runCold<T>(
+    work: (tx: Prisma.TransactionClient) => Promise<{ value: T; events: OutboxEvent[] }>,
+    requestId?: string,
+    options?: { maxWait?: number; timeout?: number },
+  ): Promise<T> {
+    const { value, staged } = await this.prisma.$transaction(async (tx) => {
+      const done = await work(tx);
+      return { value: done.value, staged: await this.stage(queryableOf(tx), done.events) };
+    }, options);
     await this.publish(staged, requestId);
     return value;
   }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { CHANNEL_PERMISSION_SETTING_NAMES, type AuthUser, type RealmInfo } from '@teamchat/contracts';
-import { openDatabase, type DatabaseConnections } from '@teamchat/db';
+import { EventOutbox, openDatabase, type DatabaseConnections } from '@teamchat/db';
 import { CommandClient, EventBus, createLogger, type AppConfig } from '@teamchat/platform';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { ChannelCreation } from '../channels/channel-creation';
@@ -12,7 +12,6 @@ import { ChannelsRepository } from '../data/channels.repository';
 import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import { MessagesRepository } from '../data/messages.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
-import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { SubscribeToDefaultChannels } from '../default-channels/subscribe-to-default-channels.use-case';
 
@@ -26,6 +25,7 @@ import { SubscribeToDefaultChannels } from '../default-channels/subscribe-to-def
 export class MessagingAdmin {
   private readonly channels: ChannelsRepository;
   private events?: EventBus;
+  private outbox?: EventOutbox;
 
   private constructor(
     private readonly db: DatabaseConnections,
@@ -75,28 +75,34 @@ export class MessagingAdmin {
   }
 
   async close(): Promise<void> {
+    // The outbox rows of what was published go first (left behind, a relay would publish them again, and JetStream drop them).
+    await this.outbox?.beforeApplicationShutdown();
     await Promise.all([this.events?.onApplicationShutdown(), this.db.close()]);
   }
 
   /** messaging's subscription path, wired as the service wires it, with the event bus connected. */
   private async subscribe(): Promise<Subscribe> {
-    if (!this.events) {
-      this.events = new EventBus(this.config, createLogger('admin-cli', 'warn'));
-      await this.events.onModuleInit();
-    }
     const { pg, prisma } = this.db;
+    this.outbox ??= await this.openOutbox();
     const groups = new GroupsReadonlyRepository(pg);
     const subscriptions = new SubscriptionsRepository(pg, prisma);
     return new Subscribe(
-      new Transactions(pg, prisma),
       this.channels,
       subscriptions,
       new MessagesRepository(pg, prisma),
       new UsersReadonlyRepository(pg),
       new ChannelStatsReader(new ChannelStatsRepository(pg), groups),
-      this.events,
+      this.outbox,
       new ChannelPermissions(this.channels, subscriptions, groups),
       new ChannelCreation(new ChannelFoldersRepository(prisma), new CommandClient(this.config)),
     );
+  }
+
+  /** The outbox changes write their events to, published through the event bus (connected here). */
+  private async openOutbox(): Promise<EventOutbox> {
+    const logger = createLogger('admin-cli', 'warn');
+    this.events = new EventBus(this.config, logger);
+    await this.events.onModuleInit();
+    return new EventOutbox(this.db.pg, this.events, logger, this.db.prisma);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, UserCommand } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { AlertWordsRepository } from '../data/alert-words.repository';
 import { alertWordsEvent } from './alert-word-rules';
@@ -14,13 +14,14 @@ import { alertWordsEvent } from './alert-word-rules';
 export class RemoveAlertWords {
   constructor(
     private readonly alertWords: AlertWordsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.removeAlertWordsParams>>): Promise<{ alert_words: string[] }> {
-    await this.alertWords.remove(user.id, params.alert_words);
-    const words = await this.alertWords.of(user.id);
-    await this.events.publishAll([alertWordsEvent(realm.id, user.id, words)], requestId);
-    return { alert_words: words };
+    return this.outbox.run(async (tx) => {
+      await this.alertWords.remove(user.id, params.alert_words, tx);
+      const words = await this.alertWords.of(user.id, tx);
+      return { value: { alert_words: words }, events: [alertWordsEvent(realm.id, user.id, words)] };
+    }, requestId);
   }
 }

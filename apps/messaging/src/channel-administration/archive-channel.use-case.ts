@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelsGone } from '../channels/channel-events';
 import { ChannelsRepository } from '../data/channels.repository';
@@ -20,19 +20,17 @@ export class ArchiveChannel {
     private readonly subscriptions: SubscriptionsRepository,
     private readonly access: ChannelPermissions,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.archiveChannelParams>>): Promise<Record<string, never>> {
     const channel = await this.access.forAdministration(user, params.stream_id);
     if (channel.isArchived) throw badRequest('Channel is already deactivated');
-    const [, subscribers, everyone] = await Promise.all([
-      this.channels.archive(channel.id),
-      this.subscriptions.subscribedUserIds(channel.id),
-      this.users.activeUsers(realm.id),
-    ]);
+    const [subscribers, everyone] = await Promise.all([this.subscriptions.subscribedUserIds(channel.id), this.users.activeUsers(realm.id)]);
     const audience = channelAudience(channel, everyone, new Set(subscribers));
-    await this.events.publishAll([channelsGone(realm.id, audience, [channel.id])], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      await this.channels.archive(channel.id, tx);
+      return { value: {}, events: [channelsGone(realm.id, audience, [channel.id])] };
+    }, requestId);
   }
 }

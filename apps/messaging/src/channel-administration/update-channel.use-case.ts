@@ -6,19 +6,19 @@ import {
   type ChannelPermissionSettingName,
   type Messaging,
 } from '@teamchat/contracts';
-import { MAX_STORED_ID, type StreamModel } from '@teamchat/db';
-import { CommandClient, EventBus } from '@teamchat/platform';
+import { EventOutbox, MAX_STORED_ID, type StreamModel } from '@teamchat/db';
+import { CommandClient } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, mustBeOwner, isOwnerRole, type DecodedParams } from '@teamchat/zulip';
 import { channelAudience, channelCreated, channelEvent, channelsGone, type PendingEvent } from '../channels/channel-events';
 import { renderDescription } from '../channels/channel-description';
 import { CHANNEL_PERMISSION_SETTINGS } from '../channels/channel-permission-settings';
-import { toChannelRecord } from '../channels/channel-record';
+import { toChannelRecord, type ChannelStats } from '../channels/channel-record';
 import { checkChannelDescription, checkChannelName } from '../channels/channel-rules';
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { ChannelFoldersRepository } from '../data/channel-folders.repository';
 import { ChannelsRepository } from '../data/channels.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
-import { UsersReadonlyRepository } from '../data/users.readonly.repository';
+import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { checkFolderForChannel } from '../channel-folders/folder-for-channel';
 import { ChannelPermissions } from './channel-permissions';
 
@@ -45,7 +45,7 @@ export class UpdateChannel {
     private readonly commands: CommandClient,
     private readonly users: UsersReadonlyRepository,
     private readonly stats: ChannelStatsReader,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -101,9 +101,17 @@ export class UpdateChannel {
       data[column] = groupId;
     }
 
-    const updated = await this.channels.update(channel.id, data);
-    await this.events.publishAll(await this.announce(realm.id, channel, updated, settings), requestId);
-    return {};
+    // Who saw the channel and who will, and its stats, read before the write: they do not depend on it.
+    const [subscriberIds, everyone, stats] = await Promise.all([
+      this.subscriptions.subscribedUserIds(channel.id),
+      this.users.activeUsers(realm.id),
+      this.stats.of([{ ...channel, ...data }]),
+    ]);
+    const context = { subscribers: new Set(subscriberIds), everyone, stats: stats.get(channel.id)! };
+    return this.outbox.runCold(async (tx) => {
+      const updated = await this.channels.update(channel.id, data, tx);
+      return { value: {}, events: this.announce(realm.id, channel, updated, settings, context) };
+    }, requestId);
   }
 
   /** is_private, is_web_public and history_public_to_subscribers, as one consistent change. */
@@ -122,16 +130,16 @@ export class UpdateChannel {
     if (historyPublic !== channel.historyPublicToSubscribers) data.historyPublicToSubscribers = historyPublic;
   }
 
-  private async announce(realmId: number, before: StreamModel, after: StreamModel, settings: ChannelPermissionSettingName[]): Promise<PendingEvent[]> {
-    const [subscriberIds, everyone, stats] = await Promise.all([
-      this.subscriptions.subscribedUserIds(after.id),
-      this.users.activeUsers(realmId),
-      this.stats.of([after]),
-    ]);
-    const subscribers = new Set(subscriberIds);
+  private announce(
+    realmId: number,
+    before: StreamModel,
+    after: StreamModel,
+    settings: ChannelPermissionSettingName[],
+    { subscribers, everyone, stats }: { subscribers: ReadonlySet<number>; everyone: DirectoryUser[]; stats: ChannelStats },
+  ): PendingEvent[] {
     const sawBefore = channelAudience(before, everyone, subscribers);
     const seesAfter = channelAudience(after, everyone, subscribers);
-    const record = toChannelRecord(after, stats.get(after.id)!);
+    const record = toChannelRecord(after, stats);
     const update = (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
       channelEvent(realmId, seesAfter, { op: 'update', stream_id: after.id, name: before.name, property, value, ...extra });
 

@@ -74,7 +74,7 @@ export type ChannelFolderEvent =
     }
   | { op: 'reorder'; order: number[] };
 
-/** One `channel_folder` event for these users (every active user of the organization), ready for `EventBus.publishAll` after the change. */
+/** One `channel_folder` event for these users (every active user of the organization), written with the change (outbox). */
 export function channelFolderEvent(
   realmId: number,
   users: number[],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { renderDescription } from '../channels/channel-description';
 import { ChannelFoldersRepository } from '../data/channel-folders.repository';
@@ -27,7 +27,7 @@ export class CreateChannelFolder {
   constructor(
     private readonly folders: ChannelFoldersRepository,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ channel_folder_id: number }> {
@@ -38,16 +38,19 @@ export class CreateChannelFolder {
     const name = checkFolderName(params.name);
     if (await this.folders.nameTaken(realm.id, name)) throw folderNameInUse();
 
-    // Last in the organization's order, the folders locked as a reorder locks them.
-    const folder = await this.folders
-      .createLast({ realmId: realm.id, name, description, renderedDescription: renderDescription(description), creatorId: caller.id })
+    const audience = (await this.users.activeUsers(realm.id)).map((u) => u.id);
+    return this.outbox
+      .runCold(async (tx) => {
+        // Last in the organization's order, the folders locked as a reorder locks them.
+        const row = { realmId: realm.id, name, description, renderedDescription: renderDescription(description), creatorId: caller.id };
+        const folder = await this.folders.createLast(row, tx);
+        return {
+          value: { channel_folder_id: folder.id },
+          events: [channelFolderEvent(realm.id, audience, { op: 'add', channel_folder: toChannelFolderRecord(folder) })],
+        };
+      }, requestId)
       .catch((error: unknown) => {
         throw isNameConflict(error) ? folderNameInUse() : error;
       });
-
-    const audience = await this.users.activeUsers(realm.id);
-    const event = channelFolderEvent(realm.id, audience.map((u) => u.id), { op: 'add', channel_folder: toChannelFolderRecord(folder) });
-    await this.events.publishAll([event], requestId);
-    return { channel_folder_id: folder.id };
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelFoldersRepository } from '../data/channel-folders.repository';
-import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import { channelFolderEvent } from './channel-folder-rules';
 
@@ -19,26 +18,23 @@ type Params = DecodedParams<typeof Messaging.reorderChannelFoldersParams>;
 @Injectable()
 export class ReorderChannelFolders {
   constructor(
-    private readonly transactions: Transactions,
     private readonly folders: ChannelFoldersRepository,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const { order } = params;
 
-    await this.transactions.runCold(async (tx) => {
+    const audience = (await this.users.activeUsers(realm.id)).map((u) => u.id);
+    return this.outbox.runCold(async (tx) => {
       // Locked, so a folder created meanwhile waits for this order (and goes after it).
       const ids = new Set(await this.folders.lockedIds(realm.id, tx));
       const permutation = order.length === ids.size && new Set(order).size === order.length && order.every((id) => ids.has(id));
       if (!permutation) throw badRequest('Invalid order mapping.');
       await this.folders.setOrder(realm.id, order, tx);
-    });
-
-    const audience = await this.users.activeUsers(realm.id);
-    await this.events.publishAll([channelFolderEvent(realm.id, audience.map((u) => u.id), { op: 'reorder', order })], requestId);
-    return {};
+      return { value: {}, events: [channelFolderEvent(realm.id, audience, { op: 'reorder', order })] };
+    }, requestId);
   }
 }

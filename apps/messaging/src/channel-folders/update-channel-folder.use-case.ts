@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { isStoredId } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, isStoredId } from '@teamchat/db';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { renderDescription } from '../channels/channel-description';
 import { ChannelFoldersRepository } from '../data/channel-folders.repository';
 import { ChannelsRepository } from '../data/channels.repository';
-import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
 import {
   channelFolderEvent,
@@ -36,11 +34,10 @@ type Params = DecodedParams<typeof Messaging.updateChannelFolderParams>;
 @Injectable()
 export class UpdateChannelFolder {
   constructor(
-    private readonly transactions: Transactions,
     private readonly folders: ChannelFoldersRepository,
     private readonly channels: ChannelsRepository,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -51,7 +48,8 @@ export class UpdateChannelFolder {
     if (params.name !== undefined) checkFolderNameLength(params.name);
     if (!isStoredId(folderId)) throw invalidFolderId();
 
-    const changes = await this.transactions
+    const audience = (await this.users.activeUsers(realm.id)).map((u) => u.id);
+    return this.outbox
       .runCold(async (tx) => {
         // Locked: a channel being put in it (checkFolderForChannel) and this archiving wait for each other.
         const folder = await this.folders.lockForUpdate(folderId, realm.id, tx);
@@ -90,19 +88,10 @@ export class UpdateChannelFolder {
             tx,
           );
         }
-        return found;
-      })
+        return { value: {}, events: found.map((change) => channelFolderEvent(realm.id, audience, change)) };
+      }, requestId)
       .catch((error: unknown) => {
         throw isNameConflict(error) ? folderNameInUse() : error;
       });
-
-    if (changes.length > 0) {
-      const audience = (await this.users.activeUsers(realm.id)).map((u) => u.id);
-      await this.events.publishAll(
-        changes.map((change) => channelFolderEvent(realm.id, audience, change)),
-        requestId,
-      );
-    }
-    return {};
   }
 }

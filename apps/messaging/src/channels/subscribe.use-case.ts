@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, AuthUser, Messaging, SubscribeResult } from '@teamchat/contracts';
-import type { StreamModel, SubscriptionModel } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, type StreamModel, type SubscriptionModel } from '@teamchat/db';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelsRepository } from '../data/channels.repository';
 import { MessagesRepository } from '../data/messages.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
-import { Transactions, type ColdTx } from '../data/transactions';
+import type { ColdTx } from '../data/transactions';
 import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { defaultChannelsEvent } from '../default-channels/default-channels';
@@ -30,25 +29,22 @@ type Params = DecodedParams<typeof Messaging.subscribeParams>;
  * POST /users/me/subscriptions (zerver/views/streams.py add_subscriptions_backend): creates
  * the channels that do not exist, then subscribes the principals (the caller by default).
  *
- * Once committed, the events of Zulip's create_stream_if_needed and bulk_add_subscriptions, in
- * that order: `stream` create for each new channel (to everyone who can see it) and for each
+ * With the writes (one transaction, the outbox) the events of Zulip's create_stream_if_needed
+ * and bulk_add_subscriptions, published once committed, in that order: `stream` create for each new channel (to everyone who can see it) and for each
  * existing channel to the new subscribers who could not see it before (guests on a public
  * channel, non-administrators on a private one); `subscription` add to each newly subscribed
  * user; `peer_add` to everyone else who can see the channel.
- *
- * Without an event bus (the admin command line builds this use case by hand) nothing is published.
  */
 @Injectable()
 export class Subscribe {
 
   constructor(
-    private readonly transactions: Transactions,
     private readonly channelsRepository: ChannelsRepository,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly messages: MessagesRepository,
     private readonly users: UsersReadonlyRepository,
     private readonly stats: ChannelStatsReader,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly access: ChannelPermissions,
     private readonly creation: ChannelCreation,
   ) {}
@@ -109,7 +105,7 @@ export class Subscribe {
     const colors = new Map(input.channels.flatMap((r) => (r.color !== undefined ? [[r.name.toLowerCase(), r.color] as const] : [])));
     const creationSettings = toCreate.length > 0 ? await this.creation.settings(realmId, options) : {};
     const audience = await this.users.activeUsers(realmId);
-    const transaction = this.transactions.runCold(async (tx) => {
+    const transaction = this.outbox.runCold(async (tx) => {
       const channels = [...existing.filter((c) => !unauthorized.includes(c.name))];
       const created: StreamModel[] = [];
       const added: Added[] = [];
@@ -137,20 +133,18 @@ export class Subscribe {
       const creationEvents = added.length > 0 ? [] : await this.creationEvents(tx, realmId, created, audience);
       const defaults = created.some((channel) => channel.isDefault) ? [defaultChannelsEvent(realmId, audience, await this.channelsRepository.defaultIds(realmId, tx))] : [];
       return {
-        result: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}), created: created.map((c) => c.id) },
+        value: { subscribed, already_subscribed: already, ...(unauthorized.length ? { unauthorized } : {}), created: created.map((c) => c.id) },
         events:
           added.length > 0
             ? [...(await this.additionEvents(tx, realmId, created, added, audience)), ...defaults]
             : [...creationEvents, ...defaults],
       };
-    });
-    const { result, events } = await transaction.catch((error: unknown) => {
+    }, input.requestId);
+    return transaction.catch((error: unknown) => {
       // Another request created a channel of that name meanwhile.
       if (isDuplicateChannelName(error)) throw channelAlreadyExists(toCreate[0]?.name ?? '');
       throw error;
     });
-    await this.events.publishAll(events, input.requestId);
-    return result;
   }
 
   /** `stream` create for channels created with nobody subscribed (POST /channels/create with no subscribers). */

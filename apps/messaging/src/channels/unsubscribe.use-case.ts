@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, UserCommand, Messaging } from '@teamchat/contracts';
-import type { StreamModel } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, type StreamModel } from '@teamchat/db';
 import { ZulipError, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelsRepository } from '../data/channels.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
-import { Transactions } from '../data/transactions';
 import { UsersReadonlyRepository, type DirectoryUser } from '../data/users.readonly.repository';
 import { channelsGone, peerEvents, subscribersOf, subscriptionEvent, type PendingEvent } from './channel-events';
 import { canSeeChannel } from './channel-rules';
@@ -24,11 +22,10 @@ type Params = DecodedParams<typeof Messaging.unsubscribeParams>;
 @Injectable()
 export class Unsubscribe {
   constructor(
-    private readonly transactions: Transactions,
     private readonly channelsRepository: ChannelsRepository,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly access: ChannelPermissions,
   ) {}
 
@@ -61,12 +58,12 @@ export class Unsubscribe {
     return { realmId, principals, channels };
   }
 
-  /** Ends the subscriptions prepared, in one transaction, then announces them. */
+  /** Ends the subscriptions prepared, in one transaction with the events announcing them (outbox). */
   async apply({ realmId, principals, channels }: Unsubscription, requestId: string): Promise<{ removed: string[]; not_removed: string[] }> {
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
     const audience = await this.users.activeUsers(realmId);
-    const events = await this.transactions.runCold(async (tx) => {
+    return this.outbox.runCold(async (tx) => {
+      const removed: string[] = [];
+      const notRemoved: string[] = [];
       const removals: Removal[] = [];
       for (const principal of principals) {
         for (const channel of channels) {
@@ -76,10 +73,8 @@ export class Unsubscribe {
         }
       }
       const subscribers = await subscribersOf(this.subscriptions, [...new Set(removals.map((r) => r.channel.id))], audience, tx);
-      return removalEvents(realmId, removals, subscribers, audience);
-    });
-    await this.events.publishAll(events, requestId);
-    return { removed, not_removed: notRemoved };
+      return { value: { removed, not_removed: notRemoved }, events: removalEvents(realmId, removals, subscribers, audience) };
+    }, requestId);
   }
 }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { isStoredId } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { SubscriptionsRepository, type SubscriptionSettings } from '../data/subscriptions.repository';
 import { subscriptionEvent, type PendingEvent } from './channel-events';
@@ -24,14 +23,14 @@ const BOOLEAN_PROPERTIES = {
 /**
  * POST /users/me/subscriptions/properties (zerver/views/streams.py
  * update_subscription_properties_backend). Every change is checked before any is written; once
- * they are all written, the caller gets one `subscription` update event per change
- * (do_change_subscription_property).
+ * they are all written (in one transaction, with their events: the outbox), the caller gets one
+ * `subscription` update event per change (do_change_subscription_property).
  */
 @Injectable()
 export class UpdateSubscriptionProperties {
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -52,9 +51,15 @@ export class UpdateSubscriptionProperties {
       updates.set(subscription.id, { ...updates.get(subscription.id), ...toColumn(property, value) });
       events.push(...changeEvents(realm.id, caller.id, streamId, property, value));
     }
-    await this.subscriptions.changeSettings(updates);
-    await this.events.publishAll(events, requestId);
-    return {};
+    return this.outbox.runCold(
+      async (tx) => {
+        await this.subscriptions.changeSettings(updates, tx);
+        return { value: {}, events };
+      },
+      requestId,
+      // A request may change every subscription the caller has.
+      { timeout: 30_000 },
+    );
   }
 }
 

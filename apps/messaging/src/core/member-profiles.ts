@@ -5,6 +5,7 @@ import { isStoredId } from '@teamchat/db';
 import { GroupsReadonlyRepository } from '../data/groups.readonly.repository';
 import { MemberProfilesReadonlyRepository, type MemberProfileRow } from '../data/member-profiles.readonly.repository';
 import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
+import type { ColdTx } from '../data/transactions';
 
 /** What a message shows of a person, and the settings that govern what happens to them. */
 export interface MemberProfile {
@@ -48,9 +49,9 @@ export class MemberProfiles {
     return resolveSettings(realmDefaults, settings);
   }
 
-  /** Which of these users are active accounts of the organization. */
-  async activeIds(realmId: number, userIds: number[]): Promise<number[]> {
-    return this.people.activeIds(realmId, userIds);
+  /** Which of these users are active accounts of the organization (as `tx`, if given, sees them). */
+  async activeIds(realmId: number, userIds: number[], tx?: ColdTx): Promise<number[]> {
+    return this.people.activeIds(realmId, userIds, tx);
   }
 
   /** Whether the user may use wildcard mentions in large channels and topics (the organization's can_mention_many_users_group). */

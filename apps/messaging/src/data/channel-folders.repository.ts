@@ -39,12 +39,13 @@ export class ChannelFoldersRepository {
     return rows.length > 0;
   }
 
-  /** Creates a folder last in the organization's order (the folders locked, as a reorder locks them, so the two never interleave). */
-  createLast(folder: NewChannelFolder): Promise<ChannelFolderModel> {
-    return this.prisma.$transaction(async (tx) => {
-      const orders = await tx.$queryRaw<{ order: number }[]>`SELECT "order" FROM channel_folders WHERE realm_id = ${folder.realmId} FOR UPDATE`;
-      return tx.channelFolder.create({ data: { ...folder, order: Math.max(-1, ...orders.map((row) => row.order)) + 1 } });
-    });
+  /**
+   * Creates a folder last in the organization's order, in the caller's transaction (the folders
+   * locked to its end, as a reorder locks them, so the two never interleave).
+   */
+  async createLast(folder: NewChannelFolder, tx: ColdTx): Promise<ChannelFolderModel> {
+    const orders = await tx.$queryRaw<{ order: number }[]>`SELECT "order" FROM channel_folders WHERE realm_id = ${folder.realmId} FOR UPDATE`;
+    return tx.channelFolder.create({ data: { ...folder, order: Math.max(-1, ...orders.map((row) => row.order)) + 1 } });
   }
 
   /** The ids of the organization's folders, archived ones too, locked to the end of `tx` (a folder created meanwhile waits). */

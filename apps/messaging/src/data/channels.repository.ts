@@ -94,13 +94,13 @@ export class ChannelsRepository {
   }
 
   /** Makes a channel default or not; false when it already was (or was not). */
-  async setDefault(streamId: number, isDefault: boolean): Promise<boolean> {
-    return (await this.prisma.stream.updateMany({ where: { id: streamId, isDefault: !isDefault }, data: { isDefault } })).count > 0;
+  async setDefault(streamId: number, isDefault: boolean, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.stream.updateMany({ where: { id: streamId, isDefault: !isDefault }, data: { isDefault } })).count > 0;
   }
 
   /** Archives a channel (its messages and subscriptions stay). */
-  async archive(streamId: number): Promise<void> {
-    await this.prisma.stream.update({ where: { id: streamId }, data: { isArchived: true } });
+  async archive(streamId: number, tx: ColdTx = this.prisma): Promise<void> {
+    await tx.stream.update({ where: { id: streamId }, data: { isArchived: true } });
   }
 
   /** The token of a channel's email address. */

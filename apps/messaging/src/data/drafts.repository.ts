@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type DraftModel } from '@teamchat/db';
 import type { DraftData } from '../drafts/draft-rules';
+import type { ColdTx } from './transactions';
 
 /** `drafts`, which messaging owns: each user's synchronised drafts. */
 @Injectable()
 export class DraftsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Stores all of these drafts of the user in one transaction, in order. */
-  createAll(userId: number, drafts: DraftData[]): Promise<DraftModel[]> {
-    return this.prisma.$transaction(async (tx) => {
-      const rows: DraftModel[] = [];
-      for (const data of drafts) rows.push(await tx.draft.create({ data: { userId, ...data } }));
-      return rows;
-    });
+  /** Stores all of these drafts of the user, in order, in the caller's transaction. */
+  async createAll(userId: number, drafts: DraftData[], tx: ColdTx): Promise<DraftModel[]> {
+    const rows: DraftModel[] = [];
+    for (const data of drafts) rows.push(await tx.draft.create({ data: { userId, ...data } }));
+    return rows;
   }
 
   /** Whether the user has a draft with this id. */
@@ -22,13 +21,13 @@ export class DraftsRepository {
   }
 
   /** Replaces one of the user's drafts; false when they have none with this id. */
-  async update(id: number, userId: number, data: DraftData): Promise<boolean> {
-    return (await this.prisma.draft.updateMany({ where: { id, userId }, data })).count > 0;
+  async update(id: number, userId: number, data: DraftData, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.draft.updateMany({ where: { id, userId }, data })).count > 0;
   }
 
   /** Deletes one of the user's drafts; false when they have none with this id. */
-  async delete(id: number, userId: number): Promise<boolean> {
-    return (await this.prisma.draft.deleteMany({ where: { id, userId } })).count > 0;
+  async delete(id: number, userId: number, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.draft.deleteMany({ where: { id, userId } })).count > 0;
   }
 
   /** Deletes all of a user's drafts; how many. */

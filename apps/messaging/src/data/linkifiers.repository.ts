@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type RealmLinkifierModel, type RealmPlaygroundModel } from '@teamchat/db';
+import type { ColdTx } from './transactions';
 
 /**
  * `realm_linkifiers` and `realm_playgrounds`, which messaging owns: the organization's
@@ -11,8 +12,8 @@ export class LinkifiersRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The organization's linkifiers in the order they apply (order, then id). */
-  ofRealm(realmId: number): Promise<RealmLinkifierModel[]> {
-    return this.prisma.realmLinkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  ofRealm(realmId: number, tx: ColdTx = this.prisma): Promise<RealmLinkifierModel[]> {
+    return tx.realmLinkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
   }
 
   /** Whether another linkifier of the organization has this pattern. */
@@ -24,42 +25,40 @@ export class LinkifiersRepository {
     return this.prisma.realmLinkifier.findFirst({ where: { id, realmId } });
   }
 
-  /** Adds a linkifier after the organization's last one. */
-  create(realmId: number, pattern: string, urlTemplate: string): Promise<RealmLinkifierModel> {
-    return this.prisma.$transaction(async (tx) => {
-      const { _max } = await tx.realmLinkifier.aggregate({ where: { realmId }, _max: { order: true } });
-      return tx.realmLinkifier.create({ data: { realmId, pattern, urlTemplate, order: _max.order === null ? 0 : _max.order + 1 } });
-    });
+  /** Adds a linkifier after the organization's last one, in the caller's transaction. */
+  async create(realmId: number, pattern: string, urlTemplate: string, tx: ColdTx): Promise<RealmLinkifierModel> {
+    const { _max } = await tx.realmLinkifier.aggregate({ where: { realmId }, _max: { order: true } });
+    return tx.realmLinkifier.create({ data: { realmId, pattern, urlTemplate, order: _max.order === null ? 0 : _max.order + 1 } });
   }
 
   /** False when the organization has no linkifier with this id. */
-  async update(id: number, realmId: number, pattern: string, urlTemplate: string): Promise<boolean> {
-    return (await this.prisma.realmLinkifier.updateMany({ where: { id, realmId }, data: { pattern, urlTemplate } })).count > 0;
+  async update(id: number, realmId: number, pattern: string, urlTemplate: string, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.realmLinkifier.updateMany({ where: { id, realmId }, data: { pattern, urlTemplate } })).count > 0;
   }
 
-  async delete(id: number, realmId: number): Promise<boolean> {
-    return (await this.prisma.realmLinkifier.deleteMany({ where: { id, realmId } })).count > 0;
+  async delete(id: number, realmId: number, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.realmLinkifier.deleteMany({ where: { id, realmId } })).count > 0;
   }
 
-  /** Gives each linkifier its position in `ids` (which the caller checked lists them all). */
-  async reorder(realmId: number, ids: number[]): Promise<void> {
-    await this.prisma.$transaction(ids.map((id, order) => this.prisma.realmLinkifier.updateMany({ where: { id, realmId }, data: { order } })));
+  /** Gives each linkifier its position in `ids` (which the caller checked lists them all), in the caller's transaction. */
+  async reorder(realmId: number, ids: number[], tx: ColdTx): Promise<void> {
+    for (const [order, id] of ids.entries()) await tx.realmLinkifier.updateMany({ where: { id, realmId }, data: { order } });
   }
 
   /** The organization's code playgrounds, by id. */
-  playgroundsOf(realmId: number): Promise<RealmPlaygroundModel[]> {
-    return this.prisma.realmPlayground.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+  playgroundsOf(realmId: number, tx: ColdTx = this.prisma): Promise<RealmPlaygroundModel[]> {
+    return tx.realmPlayground.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
   }
 
   async playgroundTaken(realmId: number, pygmentsLanguage: string, name: string): Promise<boolean> {
     return (await this.prisma.realmPlayground.count({ where: { realmId, pygmentsLanguage, name } })) > 0;
   }
 
-  createPlayground(realmId: number, name: string, pygmentsLanguage: string, urlTemplate: string): Promise<RealmPlaygroundModel> {
-    return this.prisma.realmPlayground.create({ data: { realmId, name, pygmentsLanguage, urlTemplate } });
+  createPlayground(realmId: number, name: string, pygmentsLanguage: string, urlTemplate: string, tx: ColdTx = this.prisma): Promise<RealmPlaygroundModel> {
+    return tx.realmPlayground.create({ data: { realmId, name, pygmentsLanguage, urlTemplate } });
   }
 
-  async deletePlayground(id: number, realmId: number): Promise<boolean> {
-    return (await this.prisma.realmPlayground.deleteMany({ where: { id, realmId } })).count > 0;
+  async deletePlayground(id: number, realmId: number, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.realmPlayground.deleteMany({ where: { id, realmId } })).count > 0;
   }
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService } from '@teamchat/db';
 import { memberProfiles, mentionableUsers, storedSender, type MemberProfileRow, type StoredSenderRow } from './member-profiles.readonly.sql';
 
+import type { ColdTx } from './transactions';
+
 export type { MemberProfileRow, StoredSenderRow } from './member-profiles.readonly.sql';
 
 /**
@@ -30,8 +32,8 @@ export class MemberProfilesReadonlyRepository {
   }
 
   /** Which of these users are active accounts of the organization. */
-  async activeIds(realmId: number, userIds: number[]): Promise<number[]> {
-    const rows = await this.prisma.user.findMany({
+  async activeIds(realmId: number, userIds: number[], tx: ColdTx = this.prisma): Promise<number[]> {
+    const rows = await tx.user.findMany({
       where: { realmId, isActive: true, id: { in: userIds } },
       select: { id: true },
     });

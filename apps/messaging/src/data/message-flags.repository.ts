@@ -21,7 +21,7 @@ import {
   type UnreadRow,
 } from './message-flags.sql';
 import { inTopic } from './topic-scope';
-import type { Tx } from './transactions';
+import type { ColdTx, Tx } from './transactions';
 
 export type { FlaggableRow, UnreadRow } from './message-flags.sql';
 
@@ -43,8 +43,8 @@ export class MessageFlagsRepository {
   }
 
   /** Marks the user's unread messages of a topic read; the ids of those. */
-  async markTopicRead(userId: number, streamId: number, topic: string): Promise<number[]> {
-    const updated = await this.prisma.$queryRaw<{ message_id: number }[]>`
+  async markTopicRead(userId: number, streamId: number, topic: string, tx: ColdTx = this.prisma): Promise<number[]> {
+    const updated = await tx.$queryRaw<{ message_id: number }[]>`
       UPDATE user_messages um SET flags = um.flags | 1 -- the read bit
       FROM messages m
       WHERE m.id = um.message_id AND um.user_id = ${userId} AND ${inTopic('m', streamId, topic)}
@@ -59,8 +59,8 @@ export class MessageFlagsRepository {
   }
 
   /** Who is told of an action on these messages, with their flags on `messageId` (null without a row). */
-  audience(messageIds: number[], messageId: number, streamId: number | null): Promise<{ userId: number; flags: number | null }[]> {
-    return this.pg.run(messagesAudience, messageIds, messageId, streamId);
+  audience(messageIds: number[], messageId: number, streamId: number | null, tx: Tx = this.pg): Promise<{ userId: number; flags: number | null }[]> {
+    return tx.run(messagesAudience, messageIds, messageId, streamId);
   }
 
   /** Who received the message (has a row for it), in id order. */

@@ -188,17 +188,13 @@ export class MessagesRepository {
   }
 
   /**
-   * One batch of a topic deletion, in one transaction: the newest messages of the topic still
+   * One batch of a topic deletion, in the caller's transaction: the newest messages of the topic still
    * there that the requester may see (rows another run is deleting are waited for, then
    * skipped), deleted with their UserMessage rows in one statement; the channel's row is held
    * to the commit (so two topics of one channel deleted at once cannot leave first_message_id
    * pointing at a deleted message), and its first_message_id moved on if its oldest message went.
    */
-  deleteTopicBatch(target: TopicDeletionTarget, batchSize: number): Promise<DeletedTopicBatch> {
-    return this.prisma.$transaction((tx) => this.deleteTopicBatchIn(tx, target, batchSize), { maxWait: 10_000, timeout: 60_000 });
-  }
-
-  private async deleteTopicBatchIn(tx: ColdTx, target: TopicDeletionTarget, batchSize: number): Promise<DeletedTopicBatch> {
+  async deleteTopicBatch(target: TopicDeletionTarget, batchSize: number, tx: ColdTx): Promise<DeletedTopicBatch> {
     const [deleted] = await tx.$queryRaw<{ found: number; ids: number[] | null; topic: string | null; receivers: number[] | null }[]>`
       WITH doomed AS (
         SELECT m.id FROM messages m

@@ -17,8 +17,8 @@ export class MutedUsersRepository {
   }
 
   /** False when they were not muted. */
-  async unmute(userId: number, mutedUserId: number): Promise<boolean> {
-    return (await this.pg.run(deleteMute, userId, mutedUserId)).length > 0;
+  async unmute(userId: number, mutedUserId: number, tx: Tx = this.pg): Promise<boolean> {
+    return (await tx.run(deleteMute, userId, mutedUserId)).length > 0;
   }
 
   /** The user's muted users as clients list them. */

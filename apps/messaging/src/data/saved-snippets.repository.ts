@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type SavedSnippetModel } from '@teamchat/db';
+import type { ColdTx } from './transactions';
 
 /** `saved_snippets`, which messaging owns: each user's saved snippets (a cold path: the ORM). */
 @Injectable()
@@ -11,18 +12,18 @@ export class SavedSnippetsRepository {
     return this.prisma.savedSnippet.findMany({ where: { userId }, orderBy: { id: 'asc' } });
   }
 
-  create(userId: number, title: string, content: string): Promise<SavedSnippetModel> {
-    return this.prisma.savedSnippet.create({ data: { userId, title, content } });
+  create(userId: number, title: string, content: string, tx: ColdTx = this.prisma): Promise<SavedSnippetModel> {
+    return tx.savedSnippet.create({ data: { userId, title, content } });
   }
 
   /** Changes one of the user's snippets; null when they have none with this id. */
-  async update(id: number, userId: number, change: { title?: string; content?: string }): Promise<SavedSnippetModel | null> {
-    const { count } = await this.prisma.savedSnippet.updateMany({ where: { id, userId }, data: change });
-    return count > 0 ? this.prisma.savedSnippet.findUnique({ where: { id } }) : null;
+  async update(id: number, userId: number, change: { title?: string; content?: string }, tx: ColdTx = this.prisma): Promise<SavedSnippetModel | null> {
+    const { count } = await tx.savedSnippet.updateMany({ where: { id, userId }, data: change });
+    return count > 0 ? tx.savedSnippet.findUnique({ where: { id } }) : null;
   }
 
   /** Deletes one of the user's snippets; false when they have none with this id. */
-  async delete(id: number, userId: number): Promise<boolean> {
-    return (await this.prisma.savedSnippet.deleteMany({ where: { id, userId } })).count > 0;
+  async delete(id: number, userId: number, tx: ColdTx = this.prisma): Promise<boolean> {
+    return (await tx.savedSnippet.deleteMany({ where: { id, userId } })).count > 0;
   }
 }

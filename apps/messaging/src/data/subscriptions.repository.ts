@@ -36,9 +36,9 @@ export class SubscriptionsRepository {
     });
   }
 
-  /** Changes subscriptions' settings, all in one transaction. */
-  async changeSettings(changes: Map<number, SubscriptionSettings>): Promise<void> {
-    await this.prisma.$transaction([...changes].map(([subscriptionId, data]) => this.prisma.subscription.update({ where: { id: subscriptionId }, data })));
+  /** Changes subscriptions' settings, in the caller's transaction. */
+  async changeSettings(changes: Map<number, SubscriptionSettings>, tx: ColdTx): Promise<void> {
+    for (const [subscriptionId, data] of changes) await tx.subscription.update({ where: { id: subscriptionId }, data });
   }
 
   /** The users with an active subscription to the channel, whatever their account's state. */

@@ -10,7 +10,7 @@ import {
   userTopicPolicies,
 } from './topics.sql';
 import { inTopic } from './topic-scope';
-import type { Tx } from './transactions';
+import type { ColdTx, Tx } from './transactions';
 
 /**
  * `user_topics`, which messaging owns: each user's visibility policy of a topic (a topic is
@@ -28,8 +28,8 @@ export class TopicsRepository {
    * channel is not the organization's. With protected history a user who still has messages of
    * the topic keeps theirs.
    */
-  async resetDeletedTopic(realmId: number, streamId: number, topic: string): Promise<number[] | null> {
-    const [channel] = await this.prisma.$queryRaw<{ history_public_to_subscribers: boolean }[]>`
+  async resetDeletedTopic(realmId: number, streamId: number, topic: string, tx: ColdTx = this.prisma): Promise<number[] | null> {
+    const [channel] = await tx.$queryRaw<{ history_public_to_subscribers: boolean }[]>`
       SELECT history_public_to_subscribers FROM streams WHERE id = ${streamId} AND realm_id = ${realmId}`;
     if (!channel) return null;
     const stillReceived = channel.history_public_to_subscribers
@@ -37,7 +37,7 @@ export class TopicsRepository {
       : Prisma.sql`AND NOT EXISTS (
           SELECT 1 FROM user_messages um JOIN messages m ON m.id = um.message_id
           WHERE um.user_id = ut.user_id AND ${inTopic('m', streamId, topic)})`;
-    const reset = await this.prisma.$queryRaw<{ user_id: number }[]>`
+    const reset = await tx.$queryRaw<{ user_id: number }[]>`
       DELETE FROM user_topics ut
       WHERE ut.stream_id = ${streamId} AND lower(ut.topic_name) = lower(${topic}) ${stillReceived}
       RETURNING ut.user_id`;

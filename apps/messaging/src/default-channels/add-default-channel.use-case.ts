@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
@@ -18,7 +18,7 @@ export class AddDefaultChannel {
     private readonly channelRows: ChannelsRepository,
     private readonly channels: ChannelAccess,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
@@ -26,10 +26,10 @@ export class AddDefaultChannel {
     const access = await this.channels.readable(realm.id, user, params.stream_id);
     if (!access) throw badRequest('Invalid channel ID');
     if (access.channel.inviteOnly) throw badRequest('Private channels cannot be made default.');
-    if (await this.channelRows.setDefault(access.channel.id, true)) {
-      const [ids, audience] = await Promise.all([this.channelRows.defaultIds(realm.id), this.users.activeUsers(realm.id)]);
-      await this.events.publishAll([defaultChannelsEvent(realm.id, audience, ids)], requestId);
-    }
-    return {};
+    const audience = await this.users.activeUsers(realm.id);
+    return this.outbox.runCold(async (tx) => {
+      if (!(await this.channelRows.setDefault(access.channel.id, true, tx))) return { value: {}, events: [] };
+      return { value: {}, events: [defaultChannelsEvent(realm.id, audience, await this.channelRows.defaultIds(realm.id, tx))] };
+    }, requestId);
   }
 }

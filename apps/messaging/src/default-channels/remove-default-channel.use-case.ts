@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { ChannelsRepository } from '../data/channels.repository';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { isAdminRole, mustBeAdmin, type DecodedParams } from '@teamchat/zulip';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
@@ -18,16 +18,16 @@ export class RemoveDefaultChannel {
     private readonly channelRows: ChannelsRepository,
     private readonly access: ChannelPermissions,
     private readonly users: UsersReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.defaultChannelParams>>): Promise<Record<string, never>> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const { channel } = await this.access.visible(user, params.stream_id);
-    if (await this.channelRows.setDefault(channel.id, false)) {
-      const [ids, audience] = await Promise.all([this.channelRows.defaultIds(realm.id), this.users.activeUsers(realm.id)]);
-      await this.events.publishAll([defaultChannelsEvent(realm.id, audience, ids)], requestId);
-    }
-    return {};
+    const audience = await this.users.activeUsers(realm.id);
+    return this.outbox.runCold(async (tx) => {
+      if (!(await this.channelRows.setDefault(channel.id, false, tx))) return { value: {}, events: [] };
+      return { value: {}, events: [defaultChannelsEvent(realm.id, audience, await this.channelRows.defaultIds(realm.id, tx))] };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftsEvent, toDraftRecord, type DraftData } from './draft-rules';
@@ -16,7 +16,7 @@ export class CreateDrafts {
   constructor(
     private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ ids: number[] }> {
@@ -25,11 +25,12 @@ export class CreateDrafts {
     const drafts: DraftData[] = [];
     for (const draft of params.drafts) drafts.push(await this.rules.validate(realm.id, caller, draft));
 
-    const created = (await this.drafts.createAll(caller.id, drafts)).map(toDraftRecord);
-
-    if (created.length > 0) {
-      await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'add', drafts: created })], requestId);
-    }
-    return { ids: created.map((draft) => draft.id) };
+    return this.outbox.runCold(async (tx) => {
+      const created = (await this.drafts.createAll(caller.id, drafts, tx)).map(toDraftRecord);
+      return {
+        value: { ids: created.map((draft) => draft.id) },
+        events: created.length > 0 ? [draftsEvent(realm.id, caller.id, { op: 'add', drafts: created })] : [],
+      };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftNotFound, draftsEvent, isDraftId } from './draft-rules';
@@ -13,17 +13,17 @@ export class DeleteDraft {
   constructor(
     private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const caller = user;
     const id = params.draft_id;
     await this.rules.assertSyncEnabled(realm.id, caller.id);
-    const deleted = isDraftId(id) && (await this.drafts.delete(id, caller.id));
-    if (!deleted) throw draftNotFound();
-
-    await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'remove', draft_id: id })], requestId);
-    return {};
+    if (!isDraftId(id)) throw draftNotFound();
+    return this.outbox.runCold(async (tx) => {
+      if (!(await this.drafts.delete(id, caller.id, tx))) throw draftNotFound();
+      return { value: {}, events: [draftsEvent(realm.id, caller.id, { op: 'remove', draft_id: id })] };
+    }, requestId);
   }
 }

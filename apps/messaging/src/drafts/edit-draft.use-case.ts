@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { DraftsRepository } from '../data/drafts.repository';
 import { DraftRules, draftNotFound, draftsEvent, isDraftId, toDraftRecord } from './draft-rules';
@@ -16,7 +16,7 @@ export class EditDraft {
   constructor(
     private readonly drafts: DraftsRepository,
     private readonly rules: DraftRules,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -27,11 +27,10 @@ export class EditDraft {
     if (!exists) throw draftNotFound();
 
     const data = await this.rules.validate(realm.id, caller, params.draft);
-    // Scoped to the owner again: the draft may have been deleted meanwhile.
-    if (!(await this.drafts.update(id, caller.id, data))) throw draftNotFound();
-
-    const draft = toDraftRecord({ id, ...data });
-    await this.events.publishAll([draftsEvent(realm.id, caller.id, { op: 'update', draft })], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      // Scoped to the owner again: the draft may have been deleted meanwhile.
+      if (!(await this.drafts.update(id, caller.id, data, tx))) throw draftNotFound();
+      return { value: {}, events: [draftsEvent(realm.id, caller.id, { op: 'update', draft: toDraftRecord({ id, ...data }) })] };
+    }, requestId);
   }
 }

@@ -25,12 +25,13 @@ export class CreateLinkifier {
     const urlTemplate = params.url_template.trim();
     const taken = () => this.repository.patternTaken(realm.id, pattern);
     await checkLinkifier(pattern, urlTemplate, taken);
-    const row = await this.repository.create(realm.id, pattern, urlTemplate).catch(async (error: unknown) => {
-      // Another request added the pattern meanwhile: the same refusal as if it had been first.
-      if (isUniqueViolation(error)) await checkLinkifier(pattern, urlTemplate, taken);
-      throw error;
-    });
-    await this.announce.linkifiers(realm.id, requestId);
+    const row = await this.announce
+      .linkifiers(realm.id, requestId, (tx) => this.repository.create(realm.id, pattern, urlTemplate, tx))
+      .catch(async (error: unknown) => {
+        // Another request added the pattern meanwhile: the same refusal as if it had been first.
+        if (isUniqueViolation(error)) await checkLinkifier(pattern, urlTemplate, taken);
+        throw error;
+      });
     return { id: row.id };
   }
 }

@@ -20,11 +20,12 @@ export class CreatePlayground {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const taken = (language: string, name: string) => this.repository.playgroundTaken(realm.id, language, name);
     const { name, language, urlTemplate } = await checkPlayground(params, taken);
-    const row = await this.repository.createPlayground(realm.id, name, language, urlTemplate).catch(async (error: unknown) => {
-      if (isUniqueViolation(error)) await checkPlayground(params, taken);
-      throw error;
-    });
-    await this.announce.playgrounds(realm.id, requestId);
+    const row = await this.announce
+      .playgrounds(realm.id, requestId, (tx) => this.repository.createPlayground(realm.id, name, language, urlTemplate, tx))
+      .catch(async (error: unknown) => {
+        if (isUniqueViolation(error)) await checkPlayground(params, taken);
+        throw error;
+      });
     return { id: row.id };
   }
 }

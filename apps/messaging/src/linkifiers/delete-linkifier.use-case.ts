@@ -18,8 +18,11 @@ export class DeleteLinkifier {
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
-    if (!isStoredId(params.filter_id) || !(await this.repository.delete(params.filter_id, realm.id))) throw linkifierNotFound();
-    await this.announce.linkifiers(realm.id, requestId);
+    const id = params.filter_id;
+    if (!isStoredId(id)) throw linkifierNotFound();
+    await this.announce.linkifiers(realm.id, requestId, async (tx) => {
+      if (!(await this.repository.delete(id, realm.id, tx))) throw linkifierNotFound();
+    });
     return {};
   }
 }

@@ -17,10 +17,11 @@ export class DeletePlayground {
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
-    if (!isStoredId(params.playground_id) || !(await this.repository.deletePlayground(params.playground_id, realm.id))) {
-      throw badRequest('Invalid playground');
-    }
-    await this.announce.playgrounds(realm.id, requestId);
+    const id = params.playground_id;
+    if (!isStoredId(id)) throw badRequest('Invalid playground');
+    await this.announce.playgrounds(realm.id, requestId, async (tx) => {
+      if (!(await this.repository.deletePlayground(id, realm.id, tx))) throw badRequest('Invalid playground');
+    });
     return {};
   }
 }

@@ -27,8 +27,7 @@ export class ReorderLinkifiers {
       throw badRequest('The ordered list must enumerate all existing linkifiers exactly once');
     }
     if (existing.length === 0) return {};
-    await this.repository.reorder(realm.id, ids);
-    await this.announce.linkifiers(realm.id, requestId);
+    await this.announce.linkifiers(realm.id, requestId, (tx) => this.repository.reorder(realm.id, ids, tx));
     return {};
   }
 }

@@ -25,12 +25,14 @@ export class UpdateLinkifier {
     const urlTemplate = params.url_template.trim();
     const taken = () => this.repository.patternTaken(realm.id, pattern, id);
     await checkLinkifier(pattern, urlTemplate, taken);
-    const updated = await this.repository.update(id, realm.id, pattern, urlTemplate).catch(async (error: unknown) => {
-      if (isUniqueViolation(error)) await checkLinkifier(pattern, urlTemplate, taken);
-      throw error;
-    });
-    if (!updated) throw linkifierNotFound();
-    await this.announce.linkifiers(realm.id, requestId);
+    await this.announce
+      .linkifiers(realm.id, requestId, async (tx) => {
+        if (!(await this.repository.update(id, realm.id, pattern, urlTemplate, tx))) throw linkifierNotFound();
+      })
+      .catch(async (error: unknown) => {
+        if (isUniqueViolation(error)) await checkLinkifier(pattern, urlTemplate, taken);
+        throw error;
+      });
     return {};
   }
 }

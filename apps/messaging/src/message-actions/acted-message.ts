@@ -9,6 +9,7 @@ import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { MessagesRepository, type ActionableMessageRow } from '../data/messages.repository';
 import { ReactionsRepository } from '../data/reactions.repository';
 import { SubmessagesRepository } from '../data/submessages.repository';
+import type { Tx } from '../data/transactions';
 import { flagNames } from '../messages/message-flags';
 import { submessagesByMessage, toMessageRecord } from '../messages/message-record';
 
@@ -40,10 +41,10 @@ export class ActedMessages {
 
   /**
    * Who is told of a change to these messages, each with their flags on `message` (Zulip gives
-   * subscribers reading through the channel's history `read`).
+   * subscribers reading through the channel's history `read`), as `tx`, if given, sees them.
    */
-  async audience(messageIds: number[], message: Pick<ActionableMessageRow, 'id' | 'streamId'>): Promise<{ id: number; flags: string[] }[]> {
-    const rows = await this.flags.audience(messageIds, message.id, message.streamId);
+  async audience(messageIds: number[], message: Pick<ActionableMessageRow, 'id' | 'streamId'>, tx?: Tx): Promise<{ id: number; flags: string[] }[]> {
+    const rows = await this.flags.audience(messageIds, message.id, message.streamId, tx);
     return rows.map((row) => ({ id: row.userId, flags: row.flags === null ? ['read'] : flagNames(row.flags) }));
   }
 

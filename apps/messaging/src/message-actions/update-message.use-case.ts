@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, linkedPathIds, type AuthUser, type Messaging, type PayloadOf, type ResultOf } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
 import { ZulipError, badRequest, isModeratorOrAbove, Role } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { MemberProfiles } from '../core/member-profiles';
@@ -10,7 +9,8 @@ import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { MessagesRepository, type ActionableMessageRow } from '../data/messages.repository';
 import { SubscriptionsRepository } from '../data/subscriptions.repository';
 import { TopicsRepository } from '../data/topics.repository';
-import { Transactions, type Tx } from '../data/transactions';
+import { EventOutbox, type OutboxEvent } from '@teamchat/db';
+import type { Tx } from '../data/transactions';
 import { Flag } from '../messages/message-flags';
 import { normalizeContent, normalizeTopic } from '../messages/message-text';
 import { RESOLVED_TOPIC_PREFIX } from '@teamchat/zulip';
@@ -59,13 +59,12 @@ interface Plan {
  * a content edit by the sender within the organization's limit, a move to another topic
  * (one message, it and later ones, or the whole topic) or channel by those the organization's
  * and channel's settings allow, resolving and unresolving topics. Every check before any
- * write; the writes are one transaction; `update_message` (and, for those who lose access
- * in a channel move, `delete_message`) after it commits.
+ * write; the writes are one transaction, which also writes `update_message` (and, for those who
+ * lose access in a channel move, `delete_message`) to the outbox; they are published after it commits.
  */
 @Injectable()
 export class UpdateMessage {
   constructor(
-    private readonly transactions: Transactions,
     private readonly messageRows: MessagesRepository,
     private readonly edits: EditHistoryRepository,
     private readonly flags: MessageFlagsRepository,
@@ -78,7 +77,7 @@ export class UpdateMessage {
     private readonly renderer: ContentRenderer,
     private readonly profiles: MemberProfiles,
     private readonly notices: MoveNotices,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute(command: Command): Promise<ResultOf<typeof Messaging.updateMessage>> {
@@ -112,11 +111,14 @@ export class UpdateMessage {
     const now = new Date();
     const timestamp = Math.floor(now.getTime() / 1000);
     // A channel move changes who has the messages: those who had them are read first. Otherwise
-    // the audience is read after the edit, so each recipient's flags show their new mentions.
+    // the audience is read after the edit, in its transaction, so each recipient's flags show
+    // their new mentions.
     const before = plan.stream ? await this.messages.audience(ids, message) : [];
-    const written = await this.transactions.run(async (tx) => this.write(tx, message, ids, plan, caller, now, command.params.propagate_mode === 'change_all'));
-    const after = await this.messages.audience(ids, { id: message.id, streamId: plan.stream?.id ?? message.streamId });
-    await this.announce(command, caller.id, message, ids, plan, timestamp, before, after, written);
+    await this.outbox.run(async (tx) => {
+      const written = await this.write(tx, message, ids, plan, caller, now, command.params.propagate_mode === 'change_all');
+      const after = await this.messages.audience(ids, { id: message.id, streamId: plan.stream?.id ?? message.streamId }, tx);
+      return { value: undefined, events: this.announcement(command, caller.id, message, ids, plan, timestamp, before, after, written) };
+    }, command.requestId);
     if (message.streamId !== null && movesTopic) {
       await this.notices.afterMove(command, caller, {
         oldStream: { id: message.streamId, name: message.channelName ?? '' },
@@ -288,8 +290,9 @@ export class UpdateMessage {
     return { lostAccess, oldFirst, newFirst, policies };
   }
 
-  private async announce(
-    { realm, params, requestId }: Command,
+  /** The edit's events (none when nothing changed). */
+  private announcement(
+    { realm, params }: Command,
     editorId: number,
     message: ActionableMessageRow,
     ids: number[],
@@ -298,9 +301,9 @@ export class UpdateMessage {
     before: { id: number; flags: string[] }[],
     after: { id: number; flags: string[] }[],
     written: Written,
-  ): Promise<void> {
+  ): OutboxEvent[] {
     const lostAccess = written.lostAccess;
-    if (!plan.content && plan.topic === undefined && !plan.stream) return;
+    if (!plan.content && plan.topic === undefined && !plan.stream) return [];
     const lost = new Set(lostAccess);
     const recipients = new Map<number, string[]>();
     for (const user of [...before, ...after]) if (!lost.has(user.id) && !recipients.has(user.id)) recipients.set(user.id, user.flags);
@@ -363,7 +366,7 @@ export class UpdateMessage {
       pathIds.length > 0
         ? [{ def: MessagingEvents.attachmentsLinked, payload: { realmId: realm.id, messageId: message.id, senderId: message.senderId, dateSent: message.dateSent.getTime(), pathIds } }]
         : [];
-    await this.events.publishAll([...events, ...links], requestId);
+    return [...events, ...links];
   }
 
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, UserCommand } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { MutedUsersRepository } from '../data/muted-users.repository';
 import { UsersReadonlyRepository } from '../data/users.readonly.repository';
@@ -16,14 +16,15 @@ export class UnmuteUser {
   constructor(
     private readonly users: UsersReadonlyRepository,
     private readonly muted: MutedUsersRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.mutedUserPathParams>>): Promise<Record<string, never>> {
     const mutedUserId = params.muted_user_id;
     if (!(await this.users.anyById(realm.id, mutedUserId))) throw noSuchUser();
-    if (!(await this.muted.unmute(user.id, mutedUserId))) throw badRequest('User is not muted');
-    await this.events.publishAll([mutedUsersEvent(realm.id, user.id, await this.muted.of(user.id))], requestId);
-    return {};
+    return this.outbox.run(async (tx) => {
+      if (!(await this.muted.unmute(user.id, mutedUserId, tx))) throw badRequest('User is not muted');
+      return { value: {}, events: [mutedUsersEvent(realm.id, user.id, await this.muted.of(user.id, tx))] };
+    }, requestId);
   }
 }

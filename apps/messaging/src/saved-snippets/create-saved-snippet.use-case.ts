@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, UserCommand } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { SavedSnippetsRepository } from '../data/saved-snippets.repository';
 import { savedSnippetsEvent, toSavedSnippetRecord } from './saved-snippet-rules';
@@ -10,12 +10,16 @@ import { savedSnippetsEvent, toSavedSnippetRecord } from './saved-snippet-rules'
 export class CreateSavedSnippet {
   constructor(
     private readonly snippets: SavedSnippetsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<DecodedParams<typeof Messaging.createSavedSnippetParams>>): Promise<{ saved_snippet_id: number }> {
-    const row = await this.snippets.create(user.id, params.title, params.content);
-    await this.events.publishAll([savedSnippetsEvent(realm.id, user.id, { op: 'add', saved_snippet: toSavedSnippetRecord(row) })], requestId);
-    return { saved_snippet_id: row.id };
+    return this.outbox.runCold(async (tx) => {
+      const row = await this.snippets.create(user.id, params.title, params.content, tx);
+      return {
+        value: { saved_snippet_id: row.id },
+        events: [savedSnippetsEvent(realm.id, user.id, { op: 'add', saved_snippet: toSavedSnippetRecord(row) })],
+      };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ChannelAccess } from '../core/channel-access';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
@@ -20,7 +20,7 @@ export class MarkTopicAsRead {
   constructor(
     private readonly flags: MessageFlagsRepository,
     private readonly channels: ChannelAccess,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -31,11 +31,9 @@ export class MarkTopicAsRead {
 
     if (!(await this.flags.receivedInTopic(caller.id, streamId, topic))) throw badRequest(`No such topic '${topic}'`);
 
-    const updated = await this.flags.markTopicRead(caller.id, streamId, topic);
-    if (updated.length === 0) return {};
-
-    const messages = updated.sort((a, b) => a - b);
-    await this.events.publishAll([messagesReadEvent(realm.id, caller.id, messages)], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      const updated = (await this.flags.markTopicRead(caller.id, streamId, topic, tx)).sort((a, b) => a - b);
+      return { value: {}, events: updated.length > 0 ? [messagesReadEvent(realm.id, caller.id, updated)] : [] };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { MemberProfiles } from '../core/member-profiles';
 import { TopicsRepository } from '../data/topics.repository';
 import { visibilityResetEvent } from './topic-events';
@@ -16,18 +16,20 @@ export class ResetTopicVisibility {
   constructor(
     private readonly topics: TopicsRepository,
     private readonly profiles: MemberProfiles,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute(job: Messaging.TopicDeletionJob): Promise<number> {
-    const reset = await this.topics.resetDeletedTopic(job.realmId, job.streamId, job.topic);
-    if (reset === null || reset.length === 0) return 0;
-    // Every row goes; only active users are told.
-    const now = new Date();
-    const users = await this.profiles.activeIds(job.realmId, [...new Set(reset)]);
-    await this.events.publishAll(
-      users.sort((a, b) => a - b).map((userId) => visibilityResetEvent(job.realmId, userId, job.streamId, job.topic, now)),
-    );
-    return reset.length;
+    return this.outbox.runCold(async (tx) => {
+      const reset = await this.topics.resetDeletedTopic(job.realmId, job.streamId, job.topic, tx);
+      if (reset === null || reset.length === 0) return { value: 0, events: [] };
+      // Every row goes; only active users are told.
+      const now = new Date();
+      const users = await this.profiles.activeIds(job.realmId, [...new Set(reset)], tx);
+      return {
+        value: reset.length,
+        events: users.sort((a, b) => a - b).map((userId) => visibilityResetEvent(job.realmId, userId, job.streamId, job.topic, now)),
+      };
+    });
   }
 }

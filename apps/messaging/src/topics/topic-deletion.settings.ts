@@ -17,6 +17,8 @@ export const TOPIC_DELETION = {
   attempts: 3,
   /** How often a waiting request double-checks the job, should a completion event be missed. */
   pollMs: 1000,
+  /** A batch's transaction may wait long for the rows and the channel it locks, and run long. */
+  batchTransaction: { maxWait: 10_000, timeout: 60_000 },
 } as const;
 
 /**

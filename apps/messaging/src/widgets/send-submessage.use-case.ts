@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessagingEvents, type Messaging, type UserCommand } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { SubmessagesRepository } from '../data/submessages.repository';
@@ -32,7 +32,7 @@ export class SendSubmessage {
     private readonly messages: ActedMessages,
     private readonly submessages: SubmessagesRepository,
     private readonly flags: MessageFlagsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -50,17 +50,18 @@ export class SendSubmessage {
     if (type === 'poll') checkPollData(data, isAuthor);
     if (type === 'todo') checkTodoData(data, isAuthor);
 
-    const row = await this.submessages.add(message.id, user.id, params.msg_type, params.content);
     const users = await this.flags.holders(message.id);
-    const event = {
-      type: 'submessage',
-      msg_type: row.msgType,
-      message_id: message.id,
-      submessage_id: row.id,
-      sender_id: user.id,
-      content: row.content,
-    };
-    await this.events.publishAll([{ def: MessagingEvents.submessageAdded, payload: { realmId: realm.id, users, event } }], requestId);
-    return {};
+    return this.outbox.run(async (tx) => {
+      const row = await this.submessages.add(message.id, user.id, params.msg_type, params.content, tx);
+      const event = {
+        type: 'submessage',
+        msg_type: row.msgType,
+        message_id: message.id,
+        submessage_id: row.id,
+        sender_id: user.id,
+        content: row.content,
+      };
+      return { value: {}, events: [{ def: MessagingEvents.submessageAdded, payload: { realmId: realm.id, users, event } }] };
+    }, requestId);
   }
 }
