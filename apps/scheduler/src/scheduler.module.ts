@@ -8,7 +8,6 @@ import { RecoverDeliveries } from './delivery/recover-deliveries.use-case';
 import { CreateScheduledMessage } from './scheduled-messages/create-scheduled-message.use-case';
 import { DeleteScheduledMessage } from './scheduled-messages/delete-scheduled-message.use-case';
 import { ListScheduledMessages } from './scheduled-messages/list-scheduled-messages.use-case';
-import { ScheduledMessageEvents } from './scheduled-messages/scheduled-message-events';
 import { ScheduledMessagesHandler } from './scheduled-messages/scheduled-messages.handler';
 import { ScheduledMessagesRepository } from './data/scheduled-messages.repository';
 import { UpdateScheduledMessage } from './scheduled-messages/update-scheduled-message.use-case';
@@ -16,7 +15,6 @@ import { DeliverReminder } from './delivery/deliver-reminder.use-case';
 import { CreateReminder } from './reminders/create-reminder.use-case';
 import { DeleteReminder } from './reminders/delete-reminder.use-case';
 import { ListReminders } from './reminders/list-reminders.use-case';
-import { ReminderEvents } from './reminders/reminder-events';
 import { RemindersHandler } from './reminders/reminders.handler';
 
 /**
@@ -28,7 +26,6 @@ import { RemindersHandler } from './reminders/reminders.handler';
   controllers: [ScheduledMessagesHandler, RemindersHandler],
   providers: [
     ScheduledMessagesRepository,
-    ScheduledMessageEvents,
     CreateScheduledMessage,
     ListScheduledMessages,
     UpdateScheduledMessage,
@@ -38,7 +35,6 @@ import { RemindersHandler } from './reminders/reminders.handler';
     DeliverScheduledMessage,
     RecoverDeliveries,
     FailureNotice,
-    ReminderEvents,
     CreateReminder,
     ListReminders,
     DeleteReminder,

@@ -6,8 +6,8 @@ import type { DirectoryUser } from '../data/users.readonly.repository';
 import { canSeeChannel, type ChannelVisibility } from './channel-rules';
 
 /**
- * A domain event a use case builds while it writes and publishes (`EventBus.publishAll`) only
- * once its transaction has committed: a request that fails publishes nothing.
+ * A domain event a use case builds while it writes, and writes to the outbox in the same
+ * transaction (EventOutbox): published once that commits, so a request that fails publishes nothing.
  */
 export interface PendingEvent {
   def: EventDef<ClientEvent>;

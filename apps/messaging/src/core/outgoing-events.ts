@@ -1,12 +1,12 @@
 import { MessagingEvents, type ClientEvent, type EventDef } from '@teamchat/contracts';
 
-/** An event ready for `EventBus.publishAll`, published once the change has committed. */
+/** An event written to the outbox with the change it announces, published once that has committed. */
 export interface OutgoingEvent {
   def: EventDef<never>;
   payload: ClientEvent;
 }
 
-// publishAll takes any event definition; the payload's type is checked here instead.
+// The outbox takes any event definition; the payload's type is checked here instead.
 export const outgoing = (def: EventDef<ClientEvent>, payload: ClientEvent): OutgoingEvent => ({
   def: def as unknown as EventDef<never>,
   payload,

@@ -31,15 +31,15 @@ export function truncate(text: string, max: number, marker: string): string {
 }
 
 /**
- * One `drafts` event (add, update or remove) for the owner's clients only, ready for
- * `EventBus.publishAll` once the change has committed.
+ * One `drafts` event (add, update or remove) for the owner's clients only, written to the
+ * outbox with the change.
  */
 export function draftsEvent(
   realmId: number,
   ownerId: number,
   event: { op: 'add'; drafts: DraftRecord[] } | { op: 'update'; draft: DraftRecord } | { op: 'remove'; draft_id: number },
 ): { def: EventDef<never>; payload: ClientEvent } {
-  // publishAll takes any event definition; the payload's type is checked here instead.
+  // The outbox takes any event definition; the payload's type is checked here instead.
   const def = Messaging.MessagingEvents.draftsChanged as EventDef<ClientEvent> as unknown as EventDef<never>;
   return { def, payload: { realmId, users: [ownerId], event: { type: 'drafts', ...event } } };
 }

@@ -12,7 +12,7 @@ export function toSavedSnippetRecord(row: SavedSnippetModel): Messaging.SavedSni
   return { id: row.id, title: row.title, content: row.content, date_created: Math.floor(row.dateCreated.getTime() / 1000) };
 }
 
-/** One `saved_snippets` event for the owner's clients only, ready for `EventBus.publishAll` after the change. */
+/** One `saved_snippets` event for the owner's clients only, written to the outbox with the change. */
 export function savedSnippetsEvent(
   realmId: number,
   ownerId: number,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
+import { PrismaService, type Prisma } from '@teamchat/db';
 import type { StatusChange, StoredStatus } from '../status/status-change';
 
 const SHOWN = { statusText: true, emojiName: true, emojiCode: true, reactionType: true } as const;
@@ -22,12 +22,12 @@ export class UserStatusRepository {
    * Writes what the change passed and leaves the rest (Zulip's update_user_status); the row is
    * created on first use, even when only `away` changed.
    */
-  async save(realmId: number, userId: number, change: StatusChange): Promise<void> {
+  async save(realmId: number, userId: number, change: StatusChange, tx: Prisma.TransactionClient = this.prisma): Promise<void> {
     const data = {
       ...(change.statusText !== undefined ? { statusText: change.statusText } : {}),
       ...(change.emoji ? { emojiName: change.emoji.name, emojiCode: change.emoji.code, reactionType: change.emoji.type } : {}),
       updated: new Date(),
     };
-    await this.prisma.userStatus.upsert({ where: { userId }, create: { userId, realmId, ...data }, update: data });
+    await tx.userStatus.upsert({ where: { userId }, create: { userId, realmId, ...data }, update: data });
   }
 }

@@ -11,6 +11,10 @@ import type { PresenceEntry } from './presence.store';
  * The `presence` event (Zulip's send_presence_changed): to every active user, in both formats
  * (the gateway gives each queue one), skipped above 100 active users unless `force` (a change
  * of presence_enabled is always announced).
+ *
+ * Published straight to the event bus, not the outbox: presence pings live in Redis (flushed to
+ * Postgres later, in batches), so no transaction of Postgres holds them to share a commit with,
+ * and the next ping (within a minute) says the same again should one event be lost.
  */
 @Injectable()
 export class PresenceAnnouncer {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups, type UserCommand, type Presence } from '@teamchat/contracts';
-import { CommandClient, EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
+import { CommandClient } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
 import { UserStatusRepository } from '../data/user-status.repository';
@@ -18,7 +19,7 @@ export class UpdateOwnStatus {
     private readonly rules: StatusRules,
     private readonly statuses: UserStatusRepository,
     private readonly commands: CommandClient,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -30,8 +31,10 @@ export class UpdateOwnStatus {
     if (change.away !== undefined) {
       await this.commands.call(UsersGroups.setPresenceEnabled, { realmId: realm.id, userId: caller.id, enabled: !change.away, requestId });
     }
-    await this.statuses.save(realm.id, caller.id, change);
-    await this.events.publishAll([await this.rules.changedEvent(realm.id, caller.id, change)], requestId);
-    return {};
+    const event = await this.rules.changedEvent(realm.id, caller.id, change);
+    return this.outbox.runCold(async (tx) => {
+      await this.statuses.save(realm.id, caller.id, change, tx);
+      return { value: {}, events: [event] };
+    }, requestId);
   }
 }

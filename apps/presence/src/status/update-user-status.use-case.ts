@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Presence } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { StatusRules } from './status-rules';
 import { UserStatusRepository } from '../data/user-status.repository';
@@ -17,15 +17,17 @@ export class UpdateUserStatus {
   constructor(
     private readonly rules: StatusRules,
     private readonly statuses: UserStatusRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const { user_id: userId, ...fields } = params;
     const target = await this.rules.target(realm, user, userId, { forAdmin: true });
     const change = await this.rules.check(realm.id, fields);
-    await this.statuses.save(realm.id, target.id, change);
-    await this.events.publishAll([await this.rules.changedEvent(realm.id, target.id, change)], requestId);
-    return {};
+    const event = await this.rules.changedEvent(realm.id, target.id, change);
+    return this.outbox.runCold(async (tx) => {
+      await this.statuses.save(realm.id, target.id, change, tx);
+      return { value: {}, events: [event] };
+    }, requestId);
   }
 }

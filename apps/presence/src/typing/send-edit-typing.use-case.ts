@@ -27,6 +27,8 @@ export class SendEditTyping {
     const where = await this.commands.call(Messaging.editTypingAudience, { realmId: realm.id, userId: user.id, messageId: params.message_id });
     const sender = await this.people.byId(realm, user.id);
     if (!sender) throw new Error(`sender ${user.id} is not a user of organization ${realm.id}`);
+    // Published straight to the event bus, not the outbox: nothing is stored, so there is no
+    // commit to share, and a notification lost to a crash is simply not shown.
     const base = { type: 'typing_edit_message', op: params.op, sender_id: user.id, message_id: params.message_id };
     if (where.type === 'channel') {
       if (!sender.settings.send_stream_typing_notifications) throw badRequest('User has disabled typing notifications for channel messages');

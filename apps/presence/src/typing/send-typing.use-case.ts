@@ -32,6 +32,8 @@ export class SendTyping {
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const senderId = user.id;
     const published = params.type === 'direct' ? await this.direct(realm, senderId, params) : await this.channel(realm, senderId, params);
+    // Straight to the event bus, not the outbox: a typing notification changes nothing stored,
+    // so there is no commit for it to share; one lost to a crash is simply not shown.
     await this.events.publishAll(published, requestId);
     return {};
   }

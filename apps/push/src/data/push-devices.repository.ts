@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService } from '@teamchat/db';
+import { PgService, PrismaService, type Prisma } from '@teamchat/db';
 import { usersWithAnyDevice } from './push-devices.sql';
 import type { PushDeviceRow } from '../devices/push-device';
 
@@ -59,10 +59,10 @@ export class PushDevicesRepository {
    * Stores a (new or renewed) registration as pending: a renewal forgets the relay's id and
    * any earlier failure, since the relay must take the new one.
    */
-  savePending(registration: NewRegistration): Promise<PushDeviceRow> {
+  savePending(registration: NewRegistration, tx: Prisma.TransactionClient = this.prisma): Promise<PushDeviceRow> {
     const { realmId, userId, pushAccountId, ...fields } = registration;
     const data = { ...fields, bouncerDeviceId: null, errorCode: null, updated: new Date() };
-    return this.prisma.pushDevice.upsert({
+    return tx.pushDevice.upsert({
       where: { userId_pushAccountId: { userId, pushAccountId } },
       create: { realmId, userId, pushAccountId, ...data },
       update: data,
@@ -73,11 +73,15 @@ export class PushDevicesRepository {
    * Records the relay's answer, unless the registration changed meanwhile (a newer one of the
    * same device is on its way): null then.
    */
-  async settle(device: PushDeviceRow, outcome: { bouncerDeviceId: bigint } | { errorCode: string }): Promise<PushDeviceRow | null> {
-    const { count } = await this.prisma.pushDevice.updateMany({
+  async settle(
+    device: PushDeviceRow,
+    outcome: { bouncerDeviceId: bigint } | { errorCode: string },
+    tx: Prisma.TransactionClient = this.prisma,
+  ): Promise<PushDeviceRow | null> {
+    const { count } = await tx.pushDevice.updateMany({
       where: { id: device.id, encryptedPushRegistration: device.encryptedPushRegistration, bouncerDeviceId: null, errorCode: null },
       data: { ...outcome, updated: new Date() },
     });
-    return count === 1 ? this.prisma.pushDevice.findUnique({ where: { id: device.id } }) : null;
+    return count === 1 ? tx.pushDevice.findUnique({ where: { id: device.id } }) : null;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Push } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { pushDeviceEvent, statusOf } from '../devices/push-device';
 import { PushDevicesRepository } from '../data/push-devices.repository';
@@ -24,7 +24,7 @@ export class RegisterPushDevice {
     private readonly relay: PushRelayClient,
     private readonly devices: PushDevicesRepository,
     private readonly registration: RelayRegistration,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -46,7 +46,7 @@ export class RegisterPushDevice {
       return {};
     }
 
-    const device = await this.devices.savePending({
+    const registration = {
       realmId: realm.id,
       userId: caller.id,
       pushAccountId,
@@ -54,8 +54,11 @@ export class RegisterPushDevice {
       pushPublicKey: publicKey,
       bouncerPublicKey: params.bouncer_public_key,
       encryptedPushRegistration: params.encrypted_push_registration,
-    });
-    await this.events.publishAll([pushDeviceEvent(device)], requestId);
+    };
+    const device = await this.outbox.runCold(async (tx) => {
+      const row = await this.devices.savePending(registration, tx);
+      return { value: row, events: [pushDeviceEvent(row)] };
+    }, requestId);
     this.registration.start(device, requestId);
     return {};
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, EventBus, LOGGER, type AppConfig } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
+import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { pushDeviceEvent, type PushDeviceRow } from '../devices/push-device';
 import { PushDevicesRepository } from '../data/push-devices.repository';
@@ -23,7 +24,7 @@ export class RelayRegistration implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly devices: PushDevicesRepository,
     private readonly relay: PushRelayClient,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -80,7 +81,9 @@ export class RelayRegistration implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async settle(device: PushDeviceRow, outcome: { bouncerDeviceId: bigint } | { errorCode: string }, requestId?: string): Promise<void> {
-    const settled = await this.devices.settle(device, outcome);
-    if (settled) await this.events.publishAll([pushDeviceEvent(settled)], requestId);
+    await this.outbox.runCold(async (tx) => {
+      const settled = await this.devices.settle(device, outcome, tx);
+      return { value: undefined, events: settled ? [pushDeviceEvent(settled)] : [] };
+    }, requestId);
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, isStoredId, type ScheduledMessageModel } from '@teamchat/db';
+import { PrismaService, isStoredId, type Prisma, type ScheduledMessageModel } from '@teamchat/db';
 
 export type StoredScheduledMessage = ScheduledMessageModel;
+
+/** A transaction a use case opened (EventOutbox.runCold), in which a change and its events are written. */
+export type ColdTx = Prisma.TransactionClient;
 
 /** Zulip's ScheduledMessage.delivery_type: a message sent later as its sender, or a reminder from the notification bot. */
 export const DeliveryType = { SEND_LATER: 1, REMIND: 2 } as const;
@@ -33,13 +36,13 @@ export interface ScheduledMessageFields {
 export class ScheduledMessagesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(realmId: number, senderId: number, fields: ScheduledMessageFields, readBySender: boolean | null): Promise<StoredScheduledMessage> {
-    return this.prisma.scheduledMessage.create({ data: { realmId, senderId, ...fields, readBySender } });
+  create(realmId: number, senderId: number, fields: ScheduledMessageFields, readBySender: boolean | null, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage> {
+    return tx.scheduledMessage.create({ data: { realmId, senderId, ...fields, readBySender } });
   }
 
   /** A reminder: a direct message to its owner alone, of delivery type REMIND. */
-  createReminder(realmId: number, senderId: number, fields: ScheduledMessageFields, reminder: ReminderFields): Promise<StoredScheduledMessage> {
-    return this.prisma.scheduledMessage.create({
+  createReminder(realmId: number, senderId: number, fields: ScheduledMessageFields, reminder: ReminderFields, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage> {
+    return tx.scheduledMessage.create({
       data: { realmId, senderId, ...fields, ...reminder, deliveryType: DeliveryType.REMIND, readBySender: false },
     });
   }
@@ -65,35 +68,35 @@ export class ScheduledMessagesRepository {
   }
 
   /** Deletes one of the caller's reminders; false when there was none. */
-  async deleteReminder(realmId: number, senderId: number, id: number): Promise<boolean> {
+  async deleteReminder(realmId: number, senderId: number, id: number, tx: ColdTx = this.prisma): Promise<boolean> {
     if (!isStoredId(id)) return false;
-    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, deliveryType: DeliveryType.REMIND } });
+    const { count } = await tx.scheduledMessage.deleteMany({ where: { id, realmId, senderId, deliveryType: DeliveryType.REMIND } });
     return count > 0;
   }
 
-  byId(id: number): Promise<StoredScheduledMessage | null> {
-    return this.prisma.scheduledMessage.findUnique({ where: { id } });
+  byId(id: number, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage | null> {
+    return tx.scheduledMessage.findUnique({ where: { id } });
   }
 
   /** Applies an edit unless delivery got there first; a failed one is pending again. Null when already delivered. */
-  async edit(id: number, fields: Partial<ScheduledMessageFields>): Promise<StoredScheduledMessage | null> {
-    const { count } = await this.prisma.scheduledMessage.updateMany({
+  async edit(id: number, fields: Partial<ScheduledMessageFields>, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage | null> {
+    const { count } = await tx.scheduledMessage.updateMany({
       where: { id, delivered: false },
       data: { ...fields, failed: false, failureMessage: null, version: { increment: 1 } },
     });
-    return count === 0 ? null : this.byId(id);
+    return count === 0 ? null : this.byId(id, tx);
   }
 
   /** Deletes one of the caller's undelivered ones; false when there was none. */
-  async delete(realmId: number, senderId: number, id: number): Promise<boolean> {
+  async delete(realmId: number, senderId: number, id: number, tx: ColdTx = this.prisma): Promise<boolean> {
     if (!isStoredId(id)) return false;
-    const { count } = await this.prisma.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false, deliveryType: DeliveryType.SEND_LATER } });
+    const { count } = await tx.scheduledMessage.deleteMany({ where: { id, realmId, senderId, delivered: false, deliveryType: DeliveryType.SEND_LATER } });
     return count > 0;
   }
 
   /** Records the message it became; false when another delivery recorded it first. */
-  async markDelivered(id: number, messageId: number): Promise<boolean> {
-    const { count } = await this.prisma.scheduledMessage.updateMany({
+  async markDelivered(id: number, messageId: number, tx: ColdTx = this.prisma): Promise<boolean> {
+    const { count } = await tx.scheduledMessage.updateMany({
       where: { id, delivered: false },
       data: { delivered: true, deliveredMessageId: messageId },
     });
@@ -101,12 +104,12 @@ export class ScheduledMessagesRepository {
   }
 
   /** Records a failure of this version; false when it was delivered, failed, edited or deleted meanwhile. */
-  async markFailed(id: number, version: number, reason: string): Promise<StoredScheduledMessage | null> {
-    const { count } = await this.prisma.scheduledMessage.updateMany({
+  async markFailed(id: number, version: number, reason: string, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage | null> {
+    const { count } = await tx.scheduledMessage.updateMany({
       where: { id, version, delivered: false, failed: false },
       data: { failed: true, failureMessage: reason },
     });
-    return count === 0 ? null : this.byId(id);
+    return count === 0 ? null : this.byId(id, tx);
   }
 
   /** Every pending one (neither delivered nor failed), with what a delivery job needs. */

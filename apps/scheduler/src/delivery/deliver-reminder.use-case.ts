@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import { Messaging, UsersGroups } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
@@ -23,7 +24,7 @@ export class DeliverReminder {
   constructor(
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
-    private readonly events: ReminderEvents,
+    private readonly outbox: EventOutbox,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -61,7 +62,10 @@ export class DeliverReminder {
       if (error instanceof ZulipError && error.status < 500) return this.fail(stored, 'Reminder could not be sent.');
       throw error;
     }
-    if (await this.scheduledMessages.markDelivered(stored.id, messageId)) await this.events.removed(stored);
+    await this.outbox.runCold(async (tx) => {
+      const recorded = await this.scheduledMessages.markDelivered(stored.id, messageId, tx);
+      return { value: undefined, events: recorded ? [ReminderEvents.removed(stored)] : [] };
+    });
     return 'delivered';
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import { Messaging, type Scheduler } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
@@ -26,7 +27,7 @@ export class DeliverScheduledMessage {
   constructor(
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
-    private readonly events: ScheduledMessageEvents,
+    private readonly outbox: EventOutbox,
     private readonly notice: FailureNotice,
     private readonly reminders: DeliverReminder,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -60,15 +61,20 @@ export class DeliverScheduledMessage {
       if (error instanceof ZulipError && error.status < 500) return this.fail(stored, error);
       throw error;
     }
-    if (await this.scheduledMessages.markDelivered(stored.id, messageId)) await this.events.removed(stored);
+    await this.outbox.runCold(async (tx) => {
+      const recorded = await this.scheduledMessages.markDelivered(stored.id, messageId, tx);
+      return { value: undefined, events: recorded ? [ScheduledMessageEvents.removed(stored)] : [] };
+    });
     return 'delivered';
   }
 
   private async fail(stored: StoredScheduledMessage, error: ZulipError): Promise<'failed' | 'stale'> {
-    const failed = await this.scheduledMessages.markFailed(stored.id, stored.version, error.message);
+    const failed = await this.outbox.runCold(async (tx) => {
+      const row = await this.scheduledMessages.markFailed(stored.id, stored.version, error.message, tx);
+      return { value: row, events: row ? [ScheduledMessageEvents.updated(row)] : [] };
+    });
     if (!failed) return 'stale';
     this.logger.info({ scheduledMessageId: stored.id, reason: error.message }, 'scheduled message failed');
-    await this.events.updated(failed);
     if (!NO_NOTICE.has(error.code)) await this.notice.send(failed);
     return 'failed';
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import { Messaging, type Scheduler, type UserCommand } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
@@ -22,7 +23,7 @@ export class CreateReminder {
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly queue: DeliveryQueue,
-    private readonly events: ReminderEvents,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId, client }: UserCommand<Params>): Promise<{ reminder_id: number }> {
@@ -35,23 +36,21 @@ export class CreateReminder {
       note,
       requestId,
     });
-    const stored = await this.scheduledMessages.createReminder(
-      realm.id,
-      user.id,
-      {
-        type: 'private',
-        streamId: null,
-        recipientIds: [user.id],
-        topic: '',
-        content,
-        renderedContent,
-        sendingClient: client ?? 'API',
-        scheduledAt: new Date(params.scheduled_delivery_timestamp * 1000),
-      },
-      { reminderTargetMessageId: params.message_id, reminderNote: note },
-    );
+    const fields = {
+      type: 'private' as const,
+      streamId: null,
+      recipientIds: [user.id],
+      topic: '',
+      content,
+      renderedContent,
+      sendingClient: client ?? 'API',
+      scheduledAt: new Date(params.scheduled_delivery_timestamp * 1000),
+    };
+    const stored = await this.outbox.runCold(async (tx) => {
+      const row = await this.scheduledMessages.createReminder(realm.id, user.id, fields, { reminderTargetMessageId: params.message_id, reminderNote: note }, tx);
+      return { value: row, events: [ReminderEvents.added(row)] };
+    }, requestId);
     await this.queue.schedule([stored]);
-    await this.events.added(stored, requestId);
     return { reminder_id: stored.id };
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import { Messaging, type UserCommand, type Scheduler } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
@@ -21,7 +22,7 @@ export class CreateScheduledMessage {
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly queue: DeliveryQueue,
-    private readonly events: ScheduledMessageEvents,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId, client }: UserCommand<Params>): Promise<{ scheduled_message_id: number }> {
@@ -38,19 +39,12 @@ export class CreateScheduledMessage {
       topic: params.topic,
       content: params.content,
     });
-    const stored = await this.scheduledMessages.create(
-      realm.id,
-      sender.id,
-      {
-        type,
-        ...checked,
-        sendingClient: client ?? 'API',
-        scheduledAt: new Date(params.scheduled_delivery_timestamp * 1000),
-      },
-      params.read_by_sender ?? null,
-    );
+    const fields = { type, ...checked, sendingClient: client ?? 'API', scheduledAt: new Date(params.scheduled_delivery_timestamp * 1000) };
+    const stored = await this.outbox.runCold(async (tx) => {
+      const row = await this.scheduledMessages.create(realm.id, sender.id, fields, params.read_by_sender ?? null, tx);
+      return { value: row, events: [ScheduledMessageEvents.added(row)] };
+    }, requestId);
     await this.queue.schedule([stored]);
-    await this.events.added(stored, requestId);
     return { scheduled_message_id: stored.id };
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import type { UserCommand, Scheduler } from '@teamchat/contracts';
 import { resourceNotFound, type DecodedParams } from '@teamchat/zulip';
 import { DeliveryQueue } from '../delivery/delivery.queue';
@@ -15,14 +16,17 @@ export class DeleteScheduledMessage {
   constructor(
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly queue: DeliveryQueue,
-    private readonly events: ScheduledMessageEvents,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const stored = await this.scheduledMessages.ownUndelivered(realm.id, user.id, params.scheduled_message_id);
-    if (!stored || !(await this.scheduledMessages.delete(realm.id, user.id, stored.id))) throw scheduledMessageNotFound();
+    if (!stored) throw scheduledMessageNotFound();
+    await this.outbox.runCold(async (tx) => {
+      if (!(await this.scheduledMessages.delete(realm.id, user.id, stored.id, tx))) throw scheduledMessageNotFound();
+      return { value: undefined, events: [ScheduledMessageEvents.removed(stored)] };
+    }, requestId);
     await this.queue.cancel(stored.id, stored.version);
-    await this.events.removed(stored, requestId);
     return {};
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventOutbox } from '@teamchat/db';
 import { Messaging, type UserCommand, type Scheduler } from '@teamchat/contracts';
 import { CommandClient } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
@@ -24,7 +25,7 @@ export class UpdateScheduledMessage {
     private readonly scheduledMessages: ScheduledMessagesRepository,
     private readonly commands: CommandClient,
     private readonly queue: DeliveryQueue,
-    private readonly events: ScheduledMessageEvents,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId, client }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -61,11 +62,13 @@ export class UpdateScheduledMessage {
     }
     if (at !== undefined) fields.scheduledAt = new Date(at * 1000);
 
-    const edited = await this.scheduledMessages.edit(stored.id, fields);
-    if (!edited) throw badRequest('Scheduled message was already sent');
+    const edited = await this.outbox.runCold(async (tx) => {
+      const row = await this.scheduledMessages.edit(stored.id, fields, tx);
+      if (!row) throw badRequest('Scheduled message was already sent');
+      return { value: row, events: [ScheduledMessageEvents.updated(row)] };
+    }, requestId);
     await this.queue.cancel(stored.id, stored.version);
     await this.queue.schedule([edited]);
-    await this.events.updated(edited, requestId);
     return {};
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, statement, type Statement } from '@teamchat/db';
+import { PgService, statement, type Queryable, type Statement } from '@teamchat/db';
 
 /** A row as Postgres's to_jsonb gives it: column names as keys, timestamps as ISO text. */
 export type JsonRow = Record<string, unknown>;
@@ -149,8 +149,9 @@ export class OrganizationDataReadonlyRepository {
     return (await this.pg.run(TABLES[name], realmId)).map((r) => r.row);
   }
 
-  async humanAdminIds(realmId: number): Promise<number[]> {
-    return (await this.pg.run(humanAdminIds, realmId)).map((r) => r.id);
+  /** `tx`: the transaction of a change they are told of. */
+  async humanAdminIds(realmId: number, tx: Queryable = this.pg): Promise<number[]> {
+    return (await tx.run(humanAdminIds, realmId)).map((r) => r.id);
   }
 
   users(realmId: number): Promise<ExportUser[]> {

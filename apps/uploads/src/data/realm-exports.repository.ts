@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, statement } from '@teamchat/db';
+import { PgService, statement, type Queryable } from '@teamchat/db';
 
 /** Zulip's RealmExport statuses. */
 export const ExportStatus = { REQUESTED: 1, STARTED: 2, SUCCEEDED: 3, FAILED: 4, DELETED: 5 } as const;
@@ -77,16 +77,15 @@ export class RealmExportsRepository {
 
   /**
    * Records a requested export unless the organization already asked for `limit` in the last
-   * `days` days (then null); one organization's requests are taken one at a time.
+   * `days` days (then null); one organization's requests are taken one at a time (locked to the
+   * end of `tx`, the caller's transaction).
    */
-  request(realmId: number, actingUserId: number, exportType: number, limit: { count: number; days: number }): Promise<number | null> {
-    return this.pg.transaction(async (tx) => {
-      await tx.run(lockRealmExports, realmId);
-      const [{ count }] = await tx.run(countRecentExports, realmId, limit.days);
-      if (count >= limit.count) return null;
-      const [{ id }] = await tx.run(insertExport, realmId, actingUserId, exportType);
-      return id;
-    });
+  async request(realmId: number, actingUserId: number, exportType: number, limit: { count: number; days: number }, tx: Queryable): Promise<number | null> {
+    await tx.run(lockRealmExports, realmId);
+    const [{ count }] = await tx.run(countRecentExports, realmId, limit.days);
+    if (count >= limit.count) return null;
+    const [{ id }] = await tx.run(insertExport, realmId, actingUserId, exportType);
+    return id;
   }
 
   /** How many exports the organization asked for in the last `days` days. */
@@ -95,8 +94,8 @@ export class RealmExportsRepository {
     return count;
   }
 
-  ofRealm(realmId: number): Promise<RealmExportRow[]> {
-    return this.pg.run(exportsOfRealm, realmId);
+  ofRealm(realmId: number, tx: Queryable = this.pg): Promise<RealmExportRow[]> {
+    return tx.run(exportsOfRealm, realmId);
   }
 
   async byId(id: number): Promise<RealmExportRow | null> {
@@ -115,17 +114,17 @@ export class RealmExportsRepository {
     return (await this.pg.run(startExport, id)).length > 0;
   }
 
-  async succeed(id: number, archive: { path: string; size: number; sha256: string; stats: object }): Promise<boolean> {
-    return (await this.pg.run(succeedExport, id, archive.path, archive.size, archive.sha256, JSON.stringify(archive.stats))).length > 0;
+  async succeed(id: number, archive: { path: string; size: number; sha256: string; stats: object }, tx: Queryable = this.pg): Promise<boolean> {
+    return (await tx.run(succeedExport, id, archive.path, archive.size, archive.sha256, JSON.stringify(archive.stats))).length > 0;
   }
 
-  async fail(id: number): Promise<boolean> {
-    return (await this.pg.run(failExport, id)).length > 0;
+  async fail(id: number, tx: Queryable = this.pg): Promise<boolean> {
+    return (await tx.run(failExport, id)).length > 0;
   }
 
   /** Marks a finished export deleted; answers its archive's storage key, null when it was not a finished export of the organization. */
-  async markDeleted(id: number, realmId: number): Promise<string | null> {
-    const [row] = await this.pg.run(deleteExport, id, realmId);
+  async markDeleted(id: number, realmId: number, tx: Queryable = this.pg): Promise<string | null> {
+    const [row] = await tx.run(deleteExport, id, realmId);
     return row?.exportPath ?? null;
   }
 }

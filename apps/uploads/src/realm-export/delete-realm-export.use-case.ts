@@ -22,17 +22,24 @@ export class DeleteRealmExport {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute({ realm, user, params }: UserCommand<{ export_id: number }>): Promise<Record<string, never>> {
+  async execute({ realm, user, params, requestId }: UserCommand<{ export_id: number }>): Promise<Record<string, never>> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const row = isStoredId(params.export_id) ? await this.exports.byId(params.export_id) : null;
     if (!row || row.realmId !== realm.id) throw badRequest('Invalid data export ID');
     if (row.status === ExportStatus.DELETED) throw badRequest('Export already deleted');
     if (row.status === ExportStatus.FAILED) throw badRequest('Export failed, nothing to delete');
     if (row.status !== ExportStatus.SUCCEEDED) throw badRequest('Export still in progress');
-    const path = await this.exports.markDeleted(row.id, realm.id);
-    if (path === null) throw badRequest('Export already deleted'); // another request deleted it meanwhile
+    const path = await this.notices.change(
+      realm.id,
+      realm.url,
+      async (tx) => {
+        const stored = await this.exports.markDeleted(row.id, realm.id, tx);
+        if (stored === null) throw badRequest('Export already deleted'); // another request deleted it meanwhile
+        return stored;
+      },
+      requestId,
+    );
     await this.storage.delete(path).catch((err: unknown) => this.logger.warn({ err, path }, 'export archive not removed'));
-    await this.notices.notify(realm.id, realm.url);
     return {};
   }
 }

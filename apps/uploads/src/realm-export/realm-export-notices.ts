@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Uploads } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox, type Queryable } from '@teamchat/db';
 import { OrganizationDataReadonlyRepository } from '../data/organization-data.readonly.repository';
 import { ExportStatus, RealmExportsRepository, type RealmExportRow } from '../data/realm-exports.repository';
 
@@ -23,22 +23,27 @@ export function exportRecord(row: RealmExportRow, realmUrl: string): Uploads.Rea
 /**
  * The organization's exports, listed, and told to its active human administrators as a
  * `realm_export` event whenever one is requested, finishes, fails or is deleted (Zulip's
- * notify_realm_export).
+ * notify_realm_export): the event is written with the change (outbox) and published once it commits.
  */
 @Injectable()
 export class RealmExportNotices {
   constructor(
     private readonly exports: RealmExportsRepository,
     private readonly organization: OrganizationDataReadonlyRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async list(realmId: number, realmUrl: string): Promise<Uploads.RealmExportRecord[]> {
     return (await this.exports.ofRealm(realmId)).map((row) => exportRecord(row, realmUrl));
   }
 
-  async notify(realmId: number, realmUrl: string): Promise<void> {
-    const [exports, admins] = await Promise.all([this.list(realmId, realmUrl), this.organization.humanAdminIds(realmId)]);
-    await this.events.publish(Uploads.RealmExportEvents.realmExportsChanged, { realmId, users: admins, event: { type: 'realm_export', exports } });
+  /** `work` in a transaction that also reads the organization's exports after it and writes the event. */
+  change<T>(realmId: number, realmUrl: string, work: (tx: Queryable) => Promise<T>, requestId?: string): Promise<T> {
+    return this.outbox.run(async (tx) => {
+      const value = await work(tx);
+      const exports = (await this.exports.ofRealm(realmId, tx)).map((row) => exportRecord(row, realmUrl));
+      const admins = await this.organization.humanAdminIds(realmId, tx);
+      return { value, events: [{ def: Uploads.RealmExportEvents.realmExportsChanged, payload: { realmId, users: admins, event: { type: 'realm_export', exports } } }] };
+    }, requestId);
   }
 }

@@ -28,7 +28,7 @@ export class RequestRealmExport {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ realm, user, params }: UserCommand<{ export_type: number }>): Promise<{ id: number }> {
+  async execute({ realm, user, params, requestId }: UserCommand<{ export_type: number }>): Promise<{ id: number }> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     const type = params.export_type;
     if (type !== Uploads.EXPORT_PUBLIC && type !== Uploads.EXPORT_FULL_WITH_CONSENT) throw badRequest('Invalid export_type');
@@ -50,9 +50,16 @@ export class RequestRealmExport {
       throw badRequest(`Make sure at least one Organization Owner allows other Administrators to see their email address or contact ${support} for help`);
     }
 
-    const id = await this.exports.request(realm.id, user.id, type, EXPORT_LIMIT);
-    if (id === null) throw badRequest('Exceeded rate limit.');
-    await this.notices.notify(realm.id, realm.url);
+    const id = await this.notices.change(
+      realm.id,
+      realm.url,
+      async (tx) => {
+        const requested = await this.exports.request(realm.id, user.id, type, EXPORT_LIMIT, tx);
+        if (requested === null) throw badRequest('Exceeded rate limit.');
+        return requested;
+      },
+      requestId,
+    );
     await this.queue.add({ exportId: id, realmId: realm.id, realmUrl: realm.url });
     return { id };
   }

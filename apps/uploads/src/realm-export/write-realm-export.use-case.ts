@@ -54,15 +54,16 @@ export class WriteRealmExport {
   async execute(job: Uploads.RealmExportJob): Promise<void> {
     const row = await this.exports.byId(job.exportId);
     if (!row || !(await this.exports.start(row.id))) return; // finished, failed or deleted already
+    // The outcome is recorded with the event telling the administrators (one transaction).
     try {
       const archive = await this.write(row, job.realmUrl);
-      if (!(await this.exports.succeed(row.id, archive))) await this.storage.delete(archive.path).catch(() => undefined);
+      const recorded = await this.notices.change(row.realmId, job.realmUrl, (tx) => this.exports.succeed(row.id, archive, tx));
+      if (!recorded) await this.storage.delete(archive.path).catch(() => undefined);
       this.logger.info({ exportId: row.id, realmId: row.realmId, size: archive.size }, 'organization export written');
     } catch (err) {
       this.logger.error({ err, exportId: row.id, realmId: row.realmId }, 'organization export failed');
-      await this.exports.fail(row.id);
+      await this.notices.change(row.realmId, job.realmUrl, (tx) => this.exports.fail(row.id, tx));
     }
-    await this.notices.notify(row.realmId, job.realmUrl);
   }
 
   private async write(row: RealmExportRow, realmUrl: string) {
