@@ -8,7 +8,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The transactional outbox (issue 29): a send writes its events with the message, its writer
  * publishes and deletes them, and the relays publish what a writer left behind, once.
  * Fresh rows wait OUTBOX_GRACE_MS (a minute here) for their writer unless a NOTIFY wakes the
- * relays, so each test below sees only the path it means to.
+ * relays, so each test below sees only the path it means to. Changes other than sends write
+ * their events in their own transaction: made to fail on its event row, a change is not stored.
  */
 describe('the event outbox', () => {
   let system: TestSystem;
@@ -130,6 +131,70 @@ describe('the event outbox', () => {
     await arrives(queue, template, 10_000);
     expect(messageIds(queue, template)).toEqual([lost.id]);
     await until(async () => (await outboxRows()) === 0, 'the relay deleted the row');
+  });
+
+  /**
+   * `during` with Postgres refusing outbox rows of the event `subject` (a CHECK constraint on
+   * the table, dropped after): a change that writes its event in its own transaction fails
+   * whole; one that published it after its commit would not notice.
+   */
+  const refusingEventRows = async <T>(subject: string, during: () => Promise<T>): Promise<T> => {
+    await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox ADD CONSTRAINT outbox_spec_refusal CHECK (subject NOT LIKE '%${subject}') NOT VALID`);
+    try {
+      return await during();
+    } finally {
+      await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox DROP CONSTRAINT outbox_spec_refusal`);
+    }
+  };
+
+  it('writes a reaction and its event in one transaction: refused the event’s row, the reaction is not stored either', async () => {
+    const id = await send('react to this');
+    const queue = await EventQueueClient.register(system.api, { auth: sender, subdomain }, { event_types: ['reaction'] });
+    const react = () => system.api.post(`/messages/${id}/reactions`, { emoji_name: 'smile' }, { auth: reader, subdomain });
+    const reactions = () => system.db.reaction.count({ where: { messageId: id } });
+
+    const refused = await refusingEventRows(MessagingEvents.reactionChanged.subject, react);
+    expect(refused.body).toMatchObject({ result: 'error' });
+    expect(await reactions()).toBe(0);
+    await queue.settle(1000);
+    expect(queue.received.filter((event) => event.type === 'reaction')).toEqual([]);
+
+    // The same request, the table as it was: stored, announced once, the row gone.
+    expectSuccess(await react());
+    await queue.waitFor('reaction');
+    expect(await reactions()).toBe(1);
+    await queue.settle(1000);
+    expect(queue.received.filter((event) => event.type === 'reaction')).toEqual([
+      expect.objectContaining({ op: 'add', message_id: id, user_id: reader.id, emoji_name: 'smile' }),
+    ]);
+    await until(async () => (await outboxRows()) === 0, 'the writer deleted the row');
+  });
+
+  it('writes a subscription change and its event in one Prisma transaction (the cold paths): refused the row, nothing changes', async () => {
+    const queue = await EventQueueClient.register(system.api, { auth: reader, subdomain }, { event_types: ['subscription'] });
+    const recolor = (color: string) =>
+      system.api.post(
+        '/users/me/subscriptions/properties',
+        { subscription_data: JSON.stringify([{ stream_id: channelId, property: 'color', value: color }]) },
+        { auth: reader, subdomain },
+      );
+    const color = async () => (await system.db.subscription.findFirstOrThrow({ where: { userId: reader.id, streamId: channelId } })).color;
+    const before = await color();
+
+    const refused = await refusingEventRows(MessagingEvents.subscriptionChanged.subject, () => recolor('#123456'));
+    expect(refused.body).toMatchObject({ result: 'error' });
+    expect(await color()).toBe(before);
+    await queue.settle(1000);
+    expect(queue.received.filter((event) => event.type === 'subscription')).toEqual([]);
+
+    expectSuccess(await recolor('#123456'));
+    await queue.waitFor('subscription');
+    expect(await color()).toBe('#123456');
+    await queue.settle(1000);
+    expect(queue.received.filter((event) => event.type === 'subscription')).toEqual([
+      expect.objectContaining({ op: 'update', stream_id: channelId, property: 'color', value: '#123456' }),
+    ]);
+    await until(async () => (await outboxRows()) === 0, 'the writer deleted the row');
   });
 
   it('writes nothing to the outbox for a send that fails', async () => {
