@@ -10,7 +10,10 @@ export interface RecordedEvent<T = Record<string, unknown>> {
 
 /**
  * Listens to every domain event of one test system (its subject namespace) over core NATS,
- * so tests can assert what a change published and to whom.
+ * so tests can assert what a change published and to whom. As the event stream does, it keeps
+ * one of the messages with the same `Nats-Msg-Id`: an outbox row published by its writer and
+ * again by a relay (the writer killed before deleting it) reaches core NATS twice, and the
+ * stream, so every consumer and client, once.
  */
 export class EventRecorder {
   readonly events: RecordedEvent[] = [];
@@ -25,8 +28,14 @@ export class EventRecorder {
     const connection = await connect({ servers: natsUrl });
     const subscription = connection.subscribe(`${subjectPrefix}event.>`);
     const recorder = new EventRecorder(connection, subscription);
+    const seen = new Set<string>();
     void (async () => {
       for await (const message of subscription) {
+        const id = message.headers?.get('Nats-Msg-Id');
+        if (id) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
         recorder.events.push({ subject: message.subject.slice(subjectPrefix.length), payload: codec.decode(message.data) as Record<string, unknown> });
         recorder.waiters.splice(0).forEach((wake) => wake());
       }
