@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type NavigationViewModel } from '@teamchat/db';
+import type { Transaction } from './transactions';
 
 /** A user's stored view (the table's row without its id). */
 export type StoredNavigationView = Pick<NavigationViewModel, 'fragment' | 'isPinned' | 'name'>;
@@ -26,20 +27,20 @@ export class NavigationViewsRepository {
   }
 
   /** Stores a view; false when the user already has one with that fragment (the unique key settles a race). */
-  async add(userId: number, view: StoredNavigationView): Promise<boolean> {
-    const { count } = await this.prisma.navigationView.createMany({ data: [{ userId, ...view }], skipDuplicates: true });
+  async add(userId: number, view: StoredNavigationView, tx: Transaction = this.prisma): Promise<boolean> {
+    const { count } = await tx.navigationView.createMany({ data: [{ userId, ...view }], skipDuplicates: true });
     return count > 0;
   }
 
   /** Changes the user's view of that fragment; false when they have none. */
-  async update(userId: number, fragment: string, changes: { name?: string; isPinned?: boolean }): Promise<boolean> {
-    const { count } = await this.prisma.navigationView.updateMany({ where: { userId, fragment }, data: changes });
+  async update(userId: number, fragment: string, changes: { name?: string; isPinned?: boolean }, tx: Transaction = this.prisma): Promise<boolean> {
+    const { count } = await tx.navigationView.updateMany({ where: { userId, fragment }, data: changes });
     return count > 0;
   }
 
   /** Deletes the user's view of that fragment; false when they have none. */
-  async remove(userId: number, fragment: string): Promise<boolean> {
-    const { count } = await this.prisma.navigationView.deleteMany({ where: { userId, fragment } });
+  async remove(userId: number, fragment: string, tx: Transaction = this.prisma): Promise<boolean> {
+    const { count } = await tx.navigationView.deleteMany({ where: { userId, fragment } });
     return count > 0;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, toNavigationViewRecord } from './navigation-view-rules';
@@ -16,7 +16,7 @@ type Params = DecodedParams<typeof UsersGroups.addNavigationViewParams>;
 export class AddNavigationView {
   constructor(
     private readonly views: NavigationViewsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -30,11 +30,11 @@ export class AddNavigationView {
     }
 
     if (await this.views.hasFragmentOrName(caller.id, fragment, name)) throw navigationViewExists();
-    // The unique (user, fragment) key settles a concurrent add of the same fragment.
-    if (!(await this.views.add(caller.id, { fragment, isPinned, name }))) throw navigationViewExists();
-
     const view = toNavigationViewRecord({ fragment, isPinned, name });
-    await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'add', navigation_view: view })], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      // The unique (user, fragment) key settles a concurrent add of the same fragment.
+      if (!(await this.views.add(caller.id, { fragment, isPinned, name }, tx))) throw navigationViewExists();
+      return { value: {}, events: [navigationViewEvent(realm.id, caller.id, { op: 'add', navigation_view: view })] };
+    }, requestId);
   }
 }

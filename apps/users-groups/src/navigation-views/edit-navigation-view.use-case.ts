@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { builtInViewNamed, isBuiltInView, navigationViewEvent, navigationViewExists, navigationViewNotFound } from './navigation-view-rules';
@@ -18,7 +18,7 @@ type Params = DecodedParams<typeof UsersGroups.editNavigationViewParams>;
 export class EditNavigationView {
   constructor(
     private readonly views: NavigationViewsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
@@ -30,13 +30,15 @@ export class EditNavigationView {
     }
 
     const data = { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { is_pinned: isPinned } : {}) };
-    const updated = await this.views.update(caller.id, fragment, {
-      ...(name !== undefined ? { name } : {}),
-      ...(isPinned !== undefined ? { isPinned } : {}),
-    });
-    if (!updated) throw navigationViewNotFound();
-
-    await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'update', fragment, data })], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      const updated = await this.views.update(
+        caller.id,
+        fragment,
+        { ...(name !== undefined ? { name } : {}), ...(isPinned !== undefined ? { isPinned } : {}) },
+        tx,
+      );
+      if (!updated) throw navigationViewNotFound();
+      return { value: {}, events: [navigationViewEvent(realm.id, caller.id, { op: 'update', fragment, data })] };
+    }, requestId);
   }
 }

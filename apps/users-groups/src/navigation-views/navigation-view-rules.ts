@@ -21,7 +21,7 @@ export function toNavigationViewRecord(row: Pick<NavigationViewModel, 'fragment'
   return { fragment: row.fragment, is_pinned: row.isPinned, ...(row.name !== null ? { name: row.name } : {}) };
 }
 
-/** One `navigation_view` event for the owner's clients only, ready for `EventBus.publishAll` after the change. */
+/** One `navigation_view` event for the owner's clients only, written with the change through the outbox. */
 export function navigationViewEvent(
   realmId: number,
   ownerId: number,

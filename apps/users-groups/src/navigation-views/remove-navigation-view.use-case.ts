@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { NavigationViewsRepository } from '../data/navigation-views.repository';
 import { navigationViewEvent, navigationViewNotFound } from './navigation-view-rules';
@@ -15,15 +15,15 @@ type Params = DecodedParams<typeof UsersGroups.removeNavigationViewParams>;
 export class RemoveNavigationView {
   constructor(
     private readonly views: NavigationViewsRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const caller = user;
     const { fragment } = params;
-    if (!(await this.views.remove(caller.id, fragment))) throw navigationViewNotFound();
-
-    await this.events.publishAll([navigationViewEvent(realm.id, caller.id, { op: 'remove', fragment })], requestId);
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      if (!(await this.views.remove(caller.id, fragment, tx))) throw navigationViewNotFound();
+      return { value: {}, events: [navigationViewEvent(realm.id, caller.id, { op: 'remove', fragment })] };
+    }, requestId);
   }
 }
