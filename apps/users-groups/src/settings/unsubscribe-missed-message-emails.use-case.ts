@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { resolveSettings, type PayloadOf, type UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest } from '@teamchat/zulip';
 import { SettingsRepository } from '../data/settings.repository';
-import { Transactions } from '../data/transactions';
 import { userSettingsEvents } from './user-settings-events';
 
 type Command = PayloadOf<typeof UsersGroups.unsubscribeMissedMessageEmails>;
@@ -17,22 +16,17 @@ type Command = PayloadOf<typeof UsersGroups.unsubscribeMissedMessageEmails>;
 export class UnsubscribeMissedMessageEmails {
   constructor(
     private readonly settings: SettingsRepository,
-    private readonly transactions: Transactions,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realmId, userId, requestId }: Command): Promise<Record<string, never>> {
-    const changed = await this.transactions.run(async (tx) => {
+    return this.outbox.runCold(async (tx) => {
       const row = await this.settings.lockOfUser(realmId, userId, tx);
       if (!row) throw badRequest('No such user');
       const before = resolveSettings(row.defaults, row.settings);
-      if (!before.enable_offline_email_notifications) return false;
+      if (!before.enable_offline_email_notifications) return { value: {}, events: [] };
       await this.settings.save(userId, { settings: { ...before, enable_offline_email_notifications: false } }, tx);
-      return true;
-    });
-    if (changed) {
-      await this.events.publishAll(userSettingsEvents(realmId, userId, [{ property: 'enable_offline_email_notifications', value: false }]), requestId);
-    }
-    return {};
+      return { value: {}, events: userSettingsEvents(realmId, userId, [{ property: 'enable_offline_email_notifications', value: false }]) };
+    }, requestId);
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Messaging, UsersGroupsEvents, resolveSettings, type UserCommand, type SettingName } from '@teamchat/contracts';
-import { CommandClient, EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
+import { CommandClient } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import { PasswordAttempts } from '../auth/password-attempts';
 import { hashPassword, isStrongEnough, verifyPassword } from '../auth/passwords';
 import { CredentialsRepository } from '../data/credentials.repository';
 import { SettingsRepository } from '../data/settings.repository';
-import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
@@ -35,8 +35,7 @@ export class UpdateSettings {
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
     private readonly settings: SettingsRepository,
-    private readonly transactions: Transactions,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly commands: CommandClient,
     private readonly attempts: PasswordAttempts,
     private readonly emailChanges: EmailChangeRequests,
@@ -61,60 +60,68 @@ export class UpdateSettings {
       await this.emailChanges.admit(account.id);
     }
 
-    const { before, stored } = await this.transactions.run(async (tx) => {
-      // The row stays locked until commit, so a concurrent settings change is not lost.
-      const row = await this.settings.lockOwn(caller.id, tx);
-      const before = resolveSettings(row.defaults, row.settings);
-      await this.settings.save(
-        caller.id,
-        {
-          settings: { ...before, ...changes },
-          ...(fullName !== undefined ? { fullName } : {}),
-          ...(timezone !== undefined ? { timezone } : {}),
-        },
-        tx,
-      );
-      if (passwordHash !== undefined) await this.credentials.setPasswordHash(caller.id, passwordHash, tx);
-      if (emailChange) await this.emailChanges.start(account, account.realm, newEmail, tx);
-      return { before, stored: row };
-    }, MAILING_TRANSACTION);
+    // Who hears of a new name or consent only decides the events' audience: read before the transaction.
+    const everyone = fullName !== undefined ? await this.users.activeIdsOfRealm(realm.id) : [];
+    const humanAdmins = 'allow_private_data_export' in changes ? await this.users.humanAdminIdsOfRealm(realm.id) : [];
+
+    const before = await this.outbox.runCold(
+      async (tx) => {
+        // The row stays locked until commit, so a concurrent settings change is not lost.
+        const row = await this.settings.lockOwn(caller.id, tx);
+        const before = resolveSettings(row.defaults, row.settings);
+        await this.settings.save(
+          caller.id,
+          {
+            settings: { ...before, ...changes },
+            ...(fullName !== undefined ? { fullName } : {}),
+            ...(timezone !== undefined ? { timezone } : {}),
+          },
+          tx,
+        );
+        if (passwordHash !== undefined) await this.credentials.setPasswordHash(caller.id, passwordHash, tx);
+        if (emailChange) await this.emailChanges.start(account, account.realm, newEmail, tx);
+
+        const changed = Object.entries(changes).filter(([name, value]) => before[name as SettingName] !== value);
+        const settingEvents = userSettingsEvents(realm.id, caller.id, [
+          ...changed.map(([property, value]) => ({ property, value })),
+          ...(timezone !== undefined && timezone !== row.timezone ? [{ property: 'timezone', value: timezone }] : []),
+        ]);
+        const nameEvents =
+          fullName !== undefined && fullName !== row.fullName
+            ? [
+                {
+                  def: UsersGroupsEvents.realmUserChanged,
+                  payload: {
+                    realmId: realm.id,
+                    users: everyone,
+                    event: { type: 'realm_user', op: 'update', person: { user_id: caller.id, full_name: fullName } },
+                  },
+                },
+              ]
+            : [];
+        const consent = changed.find(([name]) => name === 'allow_private_data_export');
+        const consentEvents = consent
+          ? [
+              {
+                def: UsersGroupsEvents.realmExportConsentChanged,
+                payload: {
+                  realmId: realm.id,
+                  users: humanAdmins,
+                  event: { type: 'realm_export_consent', user_id: caller.id, consented: consent[1] === true },
+                },
+              },
+            ]
+          : [];
+        return { value: before, events: [...settingEvents, ...nameEvents, ...consentEvents] };
+      },
+      requestId,
+      MAILING_TRANSACTION,
+    );
 
     if (passwordHash !== undefined) await this.attempts.succeeded(realm.id, account.deliveryEmail);
     if (changes.enable_drafts_synchronization === false && before.enable_drafts_synchronization !== false) {
       await this.commands.call(Messaging.deleteUserDrafts, { realmId: realm.id, userId: caller.id });
     }
-    const changed = Object.entries(changes).filter(([name, value]) => before[name as SettingName] !== value);
-    const settingEvents = userSettingsEvents(realm.id, caller.id, [
-      ...changed.map(([property, value]) => ({ property, value })),
-      ...(timezone !== undefined && timezone !== stored.timezone ? [{ property: 'timezone', value: timezone }] : []),
-    ]);
-    const nameEvents =
-      fullName !== undefined && fullName !== stored.fullName
-        ? [
-            {
-              def: UsersGroupsEvents.realmUserChanged,
-              payload: {
-                realmId: realm.id,
-                users: await this.users.activeIdsOfRealm(realm.id),
-                event: { type: 'realm_user', op: 'update', person: { user_id: caller.id, full_name: fullName } },
-              },
-            },
-          ]
-        : [];
-    const consent = changed.find(([name]) => name === 'allow_private_data_export');
-    const consentEvents = consent
-      ? [
-          {
-            def: UsersGroupsEvents.realmExportConsentChanged,
-            payload: {
-              realmId: realm.id,
-              users: await this.users.humanAdminIdsOfRealm(realm.id),
-              event: { type: 'realm_export_consent', user_id: caller.id, consented: consent[1] === true },
-            },
-          },
-        ]
-      : [];
-    await this.events.publishAll([...settingEvents, ...nameEvents, ...consentEvents], requestId);
     return {};
   }
 
