@@ -59,8 +59,9 @@ export class UserGroupsRepository {
   namedWithSubgroups(
     realmId: number,
     { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {},
+    tx: Transaction = this.prisma,
   ): Promise<(UserGroupModel & { subgroups: { subgroupId: number }[] })[]> {
-    return this.prisma.userGroup.findMany({
+    return tx.userGroup.findMany({
       where: {
         realmId,
         name: { not: null },

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
+import { EventOutbox, queryableOf } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { Transactions } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GroupParts } from './group-parts';
 import { GroupPermissions } from './group-permissions';
@@ -28,7 +28,7 @@ export class ChangeGroupMembership {
   constructor(
     private readonly groups: UserGroupsRepository,
     private readonly parts: GroupParts,
-    private readonly transactions: Transactions,
+    private readonly outbox: EventOutbox,
     private readonly permissions: GroupPermissions,
     private readonly membership: GroupMembershipRepository,
     private readonly events: UserGroupEvents,
@@ -58,7 +58,8 @@ export class ChangeGroupMembership {
   private async apply(realmId: number, caller: AuthUser, groupId: number, changes: Changes, requestId: string): Promise<Record<string, never>> {
     const group = await this.permissions.forUpdate(caller, groupId, this.required(caller, changes), { allowDeactivated: true });
 
-    await this.transactions.run(async (tx) => {
+    const everyone = await this.events.audience(realmId);
+    return this.outbox.runCold(async (tx) => {
       const direct = new Set(await this.groups.activeDirectMemberIds(group.id, tx));
       if (changes.add.length > 0) {
         await this.parts.checkActiveUsers(realmId, changes.add, tx);
@@ -73,7 +74,7 @@ export class ChangeGroupMembership {
         await this.parts.checkSubgroups(realmId, changes.addSubgroups, tx);
         const already = changes.addSubgroups.find((id) => subgroups.has(id));
         if (already !== undefined) throw badRequest(`User group ${already} is already a subgroup of this group.`);
-        const below = await this.membership.subgroups(changes.addSubgroups);
+        const below = await this.membership.subgroups(changes.addSubgroups, queryableOf(tx));
         if (changes.addSubgroups.includes(group.id) || [...below.values()].some((ids) => ids.includes(group.id))) {
           throw badRequest(`User group ${group.id} is already a subgroup of one of the passed subgroups.`);
         }
@@ -82,18 +83,17 @@ export class ChangeGroupMembership {
       if (notSubgroup !== undefined) throw badRequest(`User group ${notSubgroup} is not a subgroup of this group.`);
 
       await this.groups.changeParts(group.id, changes, tx);
-    });
 
-    const events: UserGroupEvent[] = [];
-    const event = (op: string, key: string, ids: number[]) => {
-      if (ids.length > 0) events.push({ event: { type: 'user_group', op, group_id: group.id, [key]: ids } });
-    };
-    event('add_members', 'user_ids', changes.add);
-    event('remove_members', 'user_ids', changes.delete);
-    event('add_subgroups', 'direct_subgroup_ids', changes.addSubgroups);
-    event('remove_subgroups', 'direct_subgroup_ids', changes.deleteSubgroups);
-    await this.events.publish(realmId, events, requestId);
-    return {};
+      const events: UserGroupEvent[] = [];
+      const event = (op: string, key: string, ids: number[]) => {
+        if (ids.length > 0) events.push({ event: { type: 'user_group', op, group_id: group.id, [key]: ids } });
+      };
+      event('add_members', 'user_ids', changes.add);
+      event('remove_members', 'user_ids', changes.delete);
+      event('add_subgroups', 'direct_subgroup_ids', changes.addSubgroups);
+      event('remove_subgroups', 'direct_subgroup_ids', changes.deleteSubgroups);
+      return { value: {}, events: this.events.build(realmId, everyone, events) };
+    }, requestId);
   }
 
   /** What each part of the change needs: one of each inner list. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
-import { Transactions } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GroupParts } from './group-parts';
 import { GroupPermissions } from './group-permissions';
@@ -24,7 +24,7 @@ export class CreateUserGroup {
   constructor(
     private readonly groups: UserGroupsRepository,
     private readonly parts: GroupParts,
-    private readonly transactions: Transactions,
+    private readonly outbox: EventOutbox,
     private readonly permissions: GroupPermissions,
     private readonly values: GroupSettingValues,
     private readonly store: UserGroupRecords,
@@ -41,7 +41,8 @@ export class CreateUserGroup {
     // Read before the transaction: a read on the pool inside it would wait for a second
     // connection while holding one (with the pool taken by such transactions, none comes).
     const system = await this.store.systemGroupIds(realm.id);
-    const groupId = await this.transactions.run(async (tx) => {
+    const everyone = await this.events.audience(realm.id);
+    return this.outbox.runCold(async (tx) => {
       await this.parts.checkActiveUsers(realm.id, members, tx);
       await this.parts.checkSubgroups(realm.id, subgroups, tx);
       if (await this.groups.nameTaken(realm.id, name, undefined, tx)) throw nameTaken(name);
@@ -57,11 +58,12 @@ export class CreateUserGroup {
               ? await this.values.resolve(tx, realm.id, setting, { direct_members: [caller.id], direct_subgroups: [] }, null)
               : system.get(config.default)!;
       }
-      return this.groups.create({ realmId: realm.id, name, description: params.description, creatorId: caller.id, settings, members, subgroups }, tx);
-    });
-
-    const group = await this.store.record(realm.id, groupId);
-    await this.events.publish(realm.id, [{ event: { type: 'user_group', op: 'add', group } }], requestId);
-    return { group_id: groupId };
+      const groupId = await this.groups.create(
+        { realmId: realm.id, name, description: params.description, creatorId: caller.id, settings, members, subgroups },
+        tx,
+      );
+      const group = await this.store.record(realm.id, groupId, tx);
+      return { value: { group_id: groupId }, events: this.events.build(realm.id, everyone, [{ event: { type: 'user_group', op: 'add', group } }]) };
+    }, requestId);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
+import { EventOutbox } from '@teamchat/db';
 import { ZulipError, type DecodedParams } from '@teamchat/zulip';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -26,19 +27,21 @@ export class DeactivateUserGroup {
     private readonly organizations: OrganizationsRepository,
     private readonly permissions: GroupPermissions,
     private readonly events: UserGroupEvents,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const group = await this.permissions.forUpdate(user, params.user_group_id, 'can_manage_group');
     const objections = await this.objections(realm.id, group.id);
     if (objections.length > 0) throw new ZulipError('CANNOT_DEACTIVATE_GROUP_IN_USE', 'Cannot deactivate user group in use.', { objections });
-    await this.groups.update(group.id, { deactivated: true });
-    await this.events.publish(
-      realm.id,
-      [{ event: { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } } }],
-      requestId,
-    );
-    return {};
+    const everyone = await this.events.audience(realm.id);
+    return this.outbox.runCold(async (tx) => {
+      await this.groups.update(group.id, { deactivated: true }, tx);
+      return {
+        value: {},
+        events: this.events.build(realm.id, everyone, [{ event: { type: 'user_group', op: 'update', group_id: group.id, data: { deactivated: true } } }]),
+      };
+    }, requestId);
   }
 
   private async objections(realmId: number, groupId: number): Promise<Objection[]> {

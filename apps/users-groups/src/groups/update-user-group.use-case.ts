@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type UserCommand, type UsersGroups } from '@teamchat/contracts';
-import { Transactions } from '../data/transactions';
+import { EventOutbox } from '@teamchat/db';
 import { UserGroupsRepository, type GroupChanges } from '../data/user-groups.repository';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { checkGroupName, nameTaken } from './group-names';
@@ -22,7 +22,7 @@ type Params = DecodedParams<typeof UsersGroups.updateUserGroupParams>;
 export class UpdateUserGroup {
   constructor(
     private readonly groups: UserGroupsRepository,
-    private readonly transactions: Transactions,
+    private readonly outbox: EventOutbox,
     private readonly permissions: GroupPermissions,
     private readonly values: GroupSettingValues,
     private readonly store: UserGroupRecords,
@@ -41,8 +41,9 @@ export class UpdateUserGroup {
       if (old !== undefined) await this.values.checkCurrent(realm.id, group[GROUP_PERMISSION_SETTINGS[setting].column], old);
     }
 
-    const changed: { property: string; settingId?: number }[] = [];
-    await this.transactions.run(async (tx) => {
+    const everyone = await this.events.audience(realm.id);
+    return this.outbox.runCold(async (tx) => {
+      const changed: { property: string; settingId?: number }[] = [];
       if (name !== undefined) {
         if (await this.groups.nameTaken(realm.id, name, group.id, tx)) throw nameTaken(name);
         await this.groups.update(group.id, { name }, tx);
@@ -67,14 +68,13 @@ export class UpdateUserGroup {
         await this.groups.update(group.id, { deactivated: false }, tx);
         changed.push({ property: 'deactivated' });
       }
-    });
 
-    const record = changed.length > 0 ? await this.store.record(realm.id, group.id) : undefined;
-    const events: UserGroupEvent[] = changed.map(({ property }) => ({
-      event: { type: 'user_group', op: 'update', group_id: group.id, data: { [property]: record![property as keyof typeof record] } },
-      ...(property === 'deactivated' ? { group: record } : {}),
-    }));
-    await this.events.publish(realm.id, events, requestId);
-    return {};
+      const record = changed.length > 0 ? await this.store.record(realm.id, group.id, tx) : undefined;
+      const events: UserGroupEvent[] = changed.map(({ property }) => ({
+        event: { type: 'user_group', op: 'update', group_id: group.id, data: { [property]: record![property as keyof typeof record] } },
+        ...(property === 'deactivated' ? { group: record } : {}),
+      }));
+      return { value: {}, events: this.events.build(realm.id, everyone, events) };
+    }, requestId);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroupsEvents, type UserGroupRecord } from '@teamchat/contracts';
+import type { OutboxEvent } from '@teamchat/db';
 import { UsersRepository } from '../data/users.repository';
-import { EventBus } from '@teamchat/platform';
 
 export interface UserGroupEvent {
   event: { type: 'user_group'; op: string } & Record<string, unknown>;
@@ -9,23 +9,24 @@ export interface UserGroupEvent {
   group?: UserGroupRecord;
 }
 
-/** Announces `user_group` events to every active user of the organization, as Zulip does. */
+/**
+ * `user_group` events for every active user of the organization, as Zulip sends them: read the
+ * audience before the change's transaction, build the events inside it (written with the
+ * change through the outbox).
+ */
 @Injectable()
 export class UserGroupEvents {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly events: EventBus,
-  ) {}
+  constructor(private readonly users: UsersRepository) {}
 
-  async publish(realmId: number, events: UserGroupEvent[], requestId?: string): Promise<void> {
-    if (events.length === 0) return;
-    const users = await this.users.activeIdsOfRealm(realmId);
-    await this.events.publishAll(
-      events.map(({ event, group }) => ({
-        def: UsersGroupsEvents.userGroupChanged,
-        payload: { realmId, users, event, ...(group ? { group } : {}) },
-      })),
-      requestId,
-    );
+  /** Who hears of a group change: every active user of the organization. */
+  audience(realmId: number): Promise<number[]> {
+    return this.users.activeIdsOfRealm(realmId);
+  }
+
+  build(realmId: number, users: number[], events: UserGroupEvent[]): OutboxEvent[] {
+    return events.map(({ event, group }) => ({
+      def: UsersGroupsEvents.userGroupChanged,
+      payload: { realmId, users, event, ...(group ? { group } : {}) },
+    }));
   }
 }

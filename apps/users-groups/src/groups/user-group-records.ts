@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type GroupSettingValue, type UserGroupRecord } from '@teamchat/contracts';
-import type { UserGroupModel } from '@teamchat/db';
+import { queryableOf, type UserGroupModel } from '@teamchat/db';
+import type { Transaction } from '../data/transactions';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest } from '@teamchat/zulip';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -35,16 +36,23 @@ export class UserGroupRecords {
   }
 
   /** The organization's named groups as records, in id order; deactivated ones only when asked. */
-  async records(realmId: number, { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {}): Promise<UserGroupRecord[]> {
-    const groups = (await this.groups.namedWithSubgroups(realmId, { includeDeactivated, ids })) as (NamedGroup & { subgroups: { subgroupId: number }[] })[];
+  async records(
+    realmId: number,
+    { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {},
+    tx?: Transaction,
+  ): Promise<UserGroupRecord[]> {
+    const groups = (await this.groups.namedWithSubgroups(realmId, { includeDeactivated, ids }, tx)) as (NamedGroup & { subgroups: { subgroupId: number }[] })[];
     if (groups.length === 0) return [];
     const settingGroupIds = groups.flatMap((group) =>
       GROUP_PERMISSION_SETTING_NAMES.map((name) => group[GROUP_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),
     );
-    const [members, values] = await Promise.all([
-      this.membership.directMembers(groups.map((group) => group.id)),
-      this.settingValues(settingGroupIds),
-    ]);
+    // In a transaction, one statement after the other on its one connection.
+    const pgTx = tx ? queryableOf(tx) : undefined;
+    const members = await this.membership.directMembers(
+      groups.map((group) => group.id),
+      pgTx,
+    );
+    const values = await this.membership.settingValues(settingGroupIds, pgTx);
     return groups.map((group) => ({
       id: group.id,
       name: group.name,
@@ -64,9 +72,9 @@ export class UserGroupRecords {
     }));
   }
 
-  /** One record (a group just created, changed or reactivated). */
-  async record(realmId: number, groupId: number): Promise<UserGroupRecord> {
-    const [record] = await this.records(realmId, { includeDeactivated: true, ids: [groupId] });
+  /** One record (a group just created, changed or reactivated; read through `tx` inside its transaction). */
+  async record(realmId: number, groupId: number, tx?: Transaction): Promise<UserGroupRecord> {
+    const [record] = await this.records(realmId, { includeDeactivated: true, ids: [groupId] }, tx);
     return record;
   }
 
