@@ -20,8 +20,21 @@ export class BotActivityEvents {
     private readonly records: BotRecords,
   ) {}
 
-  async deactivated(realmId: number, botId: number): Promise<PublishedEvent> {
-    return this.isActive(realmId, botId, false);
+  /**
+   * Before deactivating a user (in the transaction, with the events): who administers each of
+   * their active bots, and them when a bot. Deactivating a bot's owner changes neither its
+   * owner nor its other administrators, so what is read before is what holds after.
+   */
+  async administratorsBeforeDeactivating(realmId: number, userId: number): Promise<Map<number, number[]>> {
+    const bots = [...(await this.bots.withDetails(realmId, { ids: [userId] })), ...(await this.bots.withDetails(realmId, { ownerId: userId, activeOnly: true }))];
+    const entries: [number, number[]][] = [];
+    for (const bot of bots) entries.push([bot.id, await this.access.administrators(realmId, bot)]);
+    return new Map(entries);
+  }
+
+  /** A bot's `realm_bot` update `{is_active: false}` to the administrators read before (see administratorsBeforeDeactivating). */
+  deactivatedFor(realmId: number, botId: number, administrators: number[]): PublishedEvent {
+    return realmBotEvent(realmId, administrators, 'update', { user_id: botId, is_active: false });
   }
 
   async reactivated(realmId: number, botId: number): Promise<PublishedEvent> {

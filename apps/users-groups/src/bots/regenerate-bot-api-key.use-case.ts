@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
 import type { DecodedParams } from '@teamchat/zulip';
 import { RegenerateApiKey } from '../auth/regenerate-api-key.use-case';
 import { BotsRepository } from '../data/bots.repository';
@@ -21,15 +20,17 @@ export class RegenerateBotApiKey {
     private readonly access: BotAccess,
     private readonly bots: BotsRepository,
     private readonly keys: RegenerateApiKey,
-    private readonly events: EventBus,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ api_key: string }> {
     checkMemberOrAdmin(user);
     const bot = await this.access.bot(realm, user, params.bot_id);
-    const key = await this.keys.rotate(realm.id, bot.id, requestId);
+    // Who administers the bot only decides the event's audience: read before the transaction.
     const [details] = await this.bots.withDetails(realm.id, { ids: [bot.id] });
-    await this.events.publishAll([realmBotEvent(realm.id, await this.access.administrators(realm.id, details), 'update', { user_id: bot.id, api_key: key })], requestId);
+    const administrators = await this.access.administrators(realm.id, details);
+    const key = await this.keys.rotate(realm.id, bot.id, requestId, (newKey) => [
+      realmBotEvent(realm.id, administrators, 'update', { user_id: bot.id, api_key: newKey }),
+    ]);
     return { api_key: key };
   }
 }

@@ -51,8 +51,8 @@ export class CredentialsRepository {
   }
 
   /** Replaces the user's API key (or gives them this one). */
-  async replaceApiKey(userId: number, key: string): Promise<void> {
-    await this.prisma.apiKey.upsert({ where: { userId }, create: { userId, key }, update: { key, createdAt: new Date() } });
+  async replaceApiKey(userId: number, key: string, tx: Transaction = this.prisma): Promise<void> {
+    await tx.apiKey.upsert({ where: { userId }, create: { userId, key }, update: { key, createdAt: new Date() } });
   }
 
   /** Stores the user's (new) password hash. */

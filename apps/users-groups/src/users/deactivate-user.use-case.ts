@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
-import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
@@ -31,9 +30,8 @@ export interface DeactivationRefusals {
 export class DeactivateUser {
   constructor(
     private readonly users: UsersRepository,
-    private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly botEvents: BotActivityEvents,
   ) {}
 
@@ -49,11 +47,13 @@ export class DeactivateUser {
    * The one deactivation rule, for this endpoint and DELETE /users/me: in one transaction, the
    * organization's owners locked, then the user; never the last active owner (`refusals.lastOwner`)
    * nor, when `refusals.lastUser` is given, the organization's last active user. The user's active
-   * bots go with them; the events are published after the commit.
+   * bots go with them; the events commit with the change (the outbox), published before this answers.
    */
   async deactivate(realmId: number, userId: number, refusals: DeactivationRefusals, requestId: string): Promise<void> {
-    const deactivatedBots: number[] = [];
-    const events = await this.transactions.runOnPg(async (tx) => {
+    // The realm_bot events' audiences, read before the transaction (never through the pool inside it).
+    const botAdministrators = await this.botEvents.administratorsBeforeDeactivating(realmId, userId);
+    await this.outbox.run(async (tx) => {
+      const deactivatedBots: number[] = [];
       // Owners first, then the user, as every change of role or activity locks them.
       const owners = await this.users.lockHumanOwners(realmId, tx);
       const row = await this.users.lock(userId, tx);
@@ -75,10 +75,10 @@ export class DeactivateUser {
         published.push(realmUserUpdate(realmId, withOwner, bot, { is_active: false }), accessChanged(realmId, bot, true));
       }
       published.push(realmUserUpdate(realmId, recipients, row.id, { is_active: false }), accessChanged(realmId, row.id, true));
-      return published;
-    });
-    // Each bot's administrators hear it too (`realm_bot` update), after the commit as the rest.
-    for (const botId of deactivatedBots) events.push(await this.botEvents.deactivated(realmId, botId));
-    await this.events.publishAll(events, requestId);
+      // Each bot's administrators hear it too (`realm_bot` update); a bot made after the read
+      // above (while its owner was being deactivated) is announced to its owner alone.
+      for (const botId of deactivatedBots) published.push(this.botEvents.deactivatedFor(realmId, botId, botAdministrators.get(botId) ?? [row.id]));
+      return { value: undefined, events: published };
+    }, requestId);
   }
 }

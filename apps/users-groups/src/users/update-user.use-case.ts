@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EmailVisibility, apiEmail, canSeeDeliveryEmail, resolveSettings, type ApiCommand, type AuthUser, type RealmRef, type UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { LIMITS, Role, avatarUrls, badRequest, isRole, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
-import { Transactions } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
@@ -36,10 +35,9 @@ export class UpdateUser {
     private readonly users: UsersRepository,
     private readonly groups: UserGroupsRepository,
     private readonly profileFields: ProfileFieldsRepository,
-    private readonly transactions: Transactions,
     private readonly lookup: UserLookup,
     private readonly realms: RealmDirectory,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async byId({ realm, user, params, requestId }: ApiCommand<ByIdParams>): Promise<Record<string, never>> {
@@ -71,7 +69,7 @@ export class UpdateUser {
     const profile: ProfileWrite[] = changes.profile_data ? await checkProfileData(this.profileFields, this.users, realm.id, changes.profile_data) : [];
     const newEmail = changes.new_email !== undefined && changes.new_email !== target.deliveryEmail ? await this.checkNewEmail(realm, target, changes.new_email) : undefined;
 
-    const done = await this.transactions.runOnPg(async (tx) => {
+    return this.outbox.run(async (tx) => {
       // Owners first, then the user (always in this order, so two changes cannot deadlock).
       const owners = role !== undefined ? await this.users.lockHumanOwners(realm.id, tx) : [];
       const row = await this.users.lock(target.id, tx);
@@ -110,10 +108,8 @@ export class UpdateUser {
       const recipients = await this.users.activeOfRealm(realm.id, tx);
       for (const make of later) events.push(...make(recipients));
       if (credentialsChanged) events.push(accessChanged(realm.id, row.id, false));
-      return events;
-    });
-    await this.events.publishAll(done, requestId);
-    return {};
+      return { value: {}, events };
+    }, requestId);
   }
 
   private mayChangeEmails(userId: number): Promise<boolean> {
