@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UsersGroups } from '@teamchat/contracts';
-import { APP_CONFIG, EventBus, type AppConfig } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
+import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { avatarUrl, avatarUrls, badRequest, isAdminRole } from '@teamchat/zulip';
 import { UsersRepository } from '../data/users.repository';
 import { realmUserUpdate } from '../users/user-admin-events';
@@ -16,7 +17,7 @@ import { realmUserUpdate } from '../users/user-admin-events';
 export class ChangeAvatar {
   constructor(
     private readonly users: UsersRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -24,12 +25,13 @@ export class ChangeAvatar {
     // Zulip's avatar_changes_disabled: the server's setting (the organization's has no column yet).
     if (this.config.AVATAR_CHANGES_DISABLED && !isAdminRole(user.role)) throw badRequest('Avatar changes are disabled in this organization.');
     if (dryRun) return { avatar_url: '' };
-    const row = await this.users.changeAvatarSource(user.id, source);
     const recipients = await this.users.activeIdsOfRealm(realm.id);
-    await this.events.publishAll(
-      [realmUserUpdate(realm.id, recipients, row.id, { avatar_source: row.avatarSource, ...avatarUrls(row, realm.id), avatar_version: row.avatarVersion })],
-      requestId,
-    );
-    return { avatar_url: avatarUrl(row, { realmId: realm.id })! };
+    return this.outbox.run(async (tx) => {
+      const row = await this.users.changeAvatarSource(user.id, source, tx);
+      return {
+        value: { avatar_url: avatarUrl(row, { realmId: realm.id })! },
+        events: [realmUserUpdate(realm.id, recipients, row.id, { avatar_source: row.avatarSource, ...avatarUrls(row, realm.id), avatar_version: row.avatarVersion })],
+      };
+    }, requestId);
   }
 }

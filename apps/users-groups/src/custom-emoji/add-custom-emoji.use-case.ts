@@ -34,8 +34,13 @@ export class AddCustomEmoji {
     if (!file) return { name, overridesBuiltIn };
 
     if (overridesBuiltIn && !isAdminRole(user.role)) throw badRequest('Only administrators can override built-in emoji.');
-    if (!(await this.emoji.add(realm.id, { name, authorId: user.id, fileName: file.fileName, isAnimated: file.isAnimated }))) throw emojiExists();
-    await this.events.announce(realm.id, requestId);
+    await this.events.change(
+      realm.id,
+      async (tx) => {
+        if (!(await this.emoji.add(realm.id, { name, authorId: user.id, fileName: file.fileName, isAnimated: file.isAnimated }, tx))) throw emojiExists();
+      },
+      requestId,
+    );
     return { name, overridesBuiltIn };
   }
 

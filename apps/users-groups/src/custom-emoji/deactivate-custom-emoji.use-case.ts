@@ -24,9 +24,14 @@ export class DeactivateCustomEmoji {
     const emoji = isStorableEmojiName(name) ? await this.emoji.activeByName(realm.id, name) : null;
     if (!emoji) throw emojiNotFound(name);
     if (!isAdminRole(user.role) && emoji.authorId !== user.id) throw badRequest('Must be an organization administrator or emoji author');
-    // Another request deactivated it meanwhile: as if it had been gone.
-    if (!(await this.emoji.deactivate(emoji.id))) throw emojiNotFound(name);
-    await this.events.announce(realm.id, requestId);
+    await this.events.change(
+      realm.id,
+      async (tx) => {
+        // Another request deactivated it meanwhile: as if it had been gone.
+        if (!(await this.emoji.deactivate(emoji.id, tx))) throw emojiNotFound(name);
+      },
+      requestId,
+    );
     return {};
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@teamchat/db';
+import type { Transaction } from './transactions';
 
 /** A custom emoji as stored. */
 export interface CustomEmojiRow {
@@ -19,8 +20,8 @@ export class CustomEmojiRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The organization's custom emoji, deactivated ones included, in id order. */
-  ofRealm(realmId: number): Promise<CustomEmojiRow[]> {
-    return this.prisma.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: COLUMNS });
+  ofRealm(realmId: number, tx: Transaction = this.prisma): Promise<CustomEmojiRow[]> {
+    return tx.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: COLUMNS });
   }
 
   /** The organization's active emoji of that name (names compare exactly: they are stored lower-case). */
@@ -32,8 +33,12 @@ export class CustomEmojiRepository {
    * Adds an active emoji; false when the organization already has an active one of that name
    * (the partial unique index decides, so two uploads racing for a name cannot both win).
    */
-  async add(realmId: number, emoji: { name: string; authorId: number; fileName: string; isAnimated: boolean }): Promise<boolean> {
-    const inserted = await this.prisma.$executeRaw`
+  async add(
+    realmId: number,
+    emoji: { name: string; authorId: number; fileName: string; isAnimated: boolean },
+    tx: Transaction = this.prisma,
+  ): Promise<boolean> {
+    const inserted = await tx.$executeRaw`
       INSERT INTO realm_emoji (realm_id, name, author_id, file_name, is_animated)
       VALUES (${realmId}, ${emoji.name}, ${emoji.authorId}, ${emoji.fileName}, ${emoji.isAnimated})
       ON CONFLICT (realm_id, name) WHERE NOT deactivated DO NOTHING`;
@@ -41,8 +46,8 @@ export class CustomEmojiRepository {
   }
 
   /** Deactivates the active emoji `id`; false when it was no longer active. */
-  async deactivate(id: number): Promise<boolean> {
-    const { count } = await this.prisma.realmEmoji.updateMany({ where: { id, deactivated: false }, data: { deactivated: true } });
+  async deactivate(id: number, tx: Transaction = this.prisma): Promise<boolean> {
+    const { count } = await tx.realmEmoji.updateMany({ where: { id, deactivated: false }, data: { deactivated: true } });
     return count === 1;
   }
 }

@@ -138,8 +138,8 @@ export class UsersRepository {
   }
 
   /** Sets the avatar's source and moves its version on (Zulip's do_change_avatar_fields); the user as now stored. */
-  async changeAvatarSource(userId: number, source: 'U' | 'G'): Promise<UserRow> {
-    return (await this.pg.run(changeAvatarSource, userId, source))[0];
+  async changeAvatarSource(userId: number, source: 'U' | 'G', tx: PgTransaction = this.pg): Promise<UserRow> {
+    return (await tx.run(changeAvatarSource, userId, source))[0];
   }
 
   async setBotOwner(botId: number, ownerId: number, tx: PgTransaction): Promise<void> {
