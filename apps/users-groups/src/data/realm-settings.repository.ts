@@ -46,9 +46,9 @@ export class RealmSettingsRepository {
    * Sets the icon's or a logo's source and moves its version on, in one statement (Zulip's
    * do_change_icon_source, do_change_logo_source); the row as now stored.
    */
-  async changeImage(realmId: number, image: UsersGroups.RealmImage, source: string): Promise<RealmModel> {
+  async changeImage(realmId: number, image: UsersGroups.RealmImage, source: string, tx: Transaction = this.prisma): Promise<RealmModel> {
     const [sourceColumn, versionColumn] = IMAGE_COLUMNS[image];
-    return this.prisma.realm.update({ where: { id: realmId }, data: { [sourceColumn]: source, [versionColumn]: { increment: 1 } } });
+    return tx.realm.update({ where: { id: realmId }, data: { [sourceColumn]: source, [versionColumn]: { increment: 1 } } });
   }
 
   /** READ-ONLY (messaging's `streams`): a channel of the organization, archived or not; null when it has none with this id. */
@@ -66,9 +66,10 @@ export class RealmSettingsRepository {
   }
 
   /** Adds a domain; null when the organization has it already. */
-  async addDomain(realmId: number, domain: string, allowSubdomains: boolean): Promise<RealmDomainRow | null> {
+  async addDomain(realmId: number, domain: string, allowSubdomains: boolean, tx: Transaction = this.prisma): Promise<RealmDomainRow | null> {
     try {
-      return await this.prisma.realmDomain.create({ data: { realmId, domain, allowSubdomains }, select: { id: true, domain: true, allowSubdomains: true } });
+      // In a transaction, a taken domain aborts it: the caller throws on null.
+      return await tx.realmDomain.create({ data: { realmId, domain, allowSubdomains }, select: { id: true, domain: true, allowSubdomains: true } });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return null;
       throw error;
@@ -76,8 +77,8 @@ export class RealmSettingsRepository {
   }
 
   /** Changes a domain; false when the organization has no such domain. */
-  async setAllowSubdomains(realmId: number, domain: string, allowSubdomains: boolean): Promise<boolean> {
-    return (await this.prisma.realmDomain.updateMany({ where: { realmId, domain }, data: { allowSubdomains } })).count > 0;
+  async setAllowSubdomains(realmId: number, domain: string, allowSubdomains: boolean, tx: Transaction = this.prisma): Promise<boolean> {
+    return (await tx.realmDomain.updateMany({ where: { realmId, domain }, data: { allowSubdomains } })).count > 0;
   }
 
   /** Removes a domain; false when the organization has no such domain. */

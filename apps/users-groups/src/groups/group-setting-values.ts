@@ -71,18 +71,17 @@ export class GroupSettingValues {
   }
 
   /** EXPECTATION_MISMATCH unless the setting's current value is `expected` (compared in canonical form). */
-  async checkCurrent(realmId: number, current: number | null, expected: GroupSettingValue): Promise<void> {
-    if (!(await this.isCurrent(realmId, current, expected))) {
+  async checkCurrent(realmId: number, current: number | null, expected: GroupSettingValue, tx?: Tx): Promise<void> {
+    if (!(await this.isCurrent(realmId, current, expected, tx))) {
       throw new ZulipError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
     }
   }
 
   /** Whether `value` is the setting's current value (the group `current` holds), compared in canonical form. */
-  async isCurrent(realmId: number, current: number | null, value: GroupSettingValue): Promise<boolean> {
-    const [currentValue, named] = await Promise.all([
-      current === null ? Promise.resolve(undefined) : this.store.settingValues([current]).then((values) => values.get(current)),
-      this.namedForm(realmId, value),
-    ]);
+  async isCurrent(realmId: number, current: number | null, value: GroupSettingValue, tx?: Tx): Promise<boolean> {
+    // In a transaction (`tx`), one read after the other on its connection.
+    const currentValue = current === null ? undefined : (await this.store.settingValues([current], tx)).get(current);
+    const named = await this.namedForm(realmId, value, tx);
     return sameValue(currentValue, named ?? value);
   }
 

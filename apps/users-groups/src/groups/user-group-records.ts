@@ -79,7 +79,7 @@ export class UserGroupRecords {
   }
 
   /** The group-setting value of each group a setting points at (the shared rule: GroupMembershipRepository). */
-  async settingValues(groupIds: number[]): Promise<Map<number, GroupSettingValue>> {
-    return this.membership.settingValues(groupIds);
+  async settingValues(groupIds: number[], tx?: Transaction): Promise<Map<number, GroupSettingValue>> {
+    return this.membership.settingValues(groupIds, tx ? queryableOf(tx) : undefined);
   }
 }

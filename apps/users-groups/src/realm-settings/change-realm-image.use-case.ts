@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isAdminRole, mustBeAdmin } from '@teamchat/zulip';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
 import { UsersRepository } from '../data/users.repository';
@@ -18,19 +18,23 @@ export class ChangeRealmImage {
   constructor(
     private readonly settings: RealmSettingsRepository,
     private readonly users: UsersRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, image, source, requestId }: UsersGroups.ChangeRealmImagePayload): Promise<{ url: string; source: string }> {
     if (!isAdminRole(user.role)) throw mustBeAdmin();
     if (source !== 'U' && source !== UsersGroups.REALM_IMAGE_DEFAULT_SOURCE[image]) throw badRequest('Invalid image source');
-    const row = await this.settings.changeImage(realm.id, image, source);
-    const shown = realmImages(row, realm.url);
-    const url = shown[`${image}_url`];
-    const data = { [`${image}_url`]: url, [`${image}_source`]: shown[`${image}_source`] };
     const everyone = await this.users.activeIdsOfRealm(realm.id);
     const def = UsersGroups.RealmSettingsEvents.realmChanged as EventDef<ClientEvent>;
-    await this.events.publishAll([{ def, payload: { realmId: realm.id, users: everyone, event: { type: 'realm', op: 'update_dict', property: image, data } } }], requestId);
-    return { url, source: shown[`${image}_source`] };
+    return this.outbox.runCold(async (tx) => {
+      const row = await this.settings.changeImage(realm.id, image, source, tx);
+      const shown = realmImages(row, realm.url);
+      const url = shown[`${image}_url`];
+      const data = { [`${image}_url`]: url, [`${image}_source`]: shown[`${image}_source`] };
+      return {
+        value: { url, source: shown[`${image}_source`] },
+        events: [{ def, payload: { realmId: realm.id, users: everyone, event: { type: 'realm', op: 'update_dict', property: image, data } } }],
+      };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isOwnerRole, mustBeOwner, type DecodedParams } from '@teamchat/zulip';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
 import { UsersRepository } from '../data/users.repository';
@@ -17,7 +17,7 @@ export class CreateRealmDomain {
   constructor(
     private readonly settings: RealmSettingsRepository,
     private readonly users: UsersRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ new_domain: [number, string] }> {
@@ -25,10 +25,14 @@ export class CreateRealmDomain {
     const domain = params.domain.trim().toLowerCase();
     const problem = domainProblem(domain);
     if (problem) throw badRequest(`Invalid domain: ${problem}`);
-    const row = await this.settings.addDomain(realm.id, domain, params.allow_subdomains);
-    if (!row) throw badRequest(`The domain ${domain} is already a part of your organization.`);
     const everyone = await this.users.activeIdsOfRealm(realm.id);
-    await this.events.publishAll([realmDomainsEvent(realm.id, everyone, { op: 'add', realm_domain: toRealmDomainRecord(row) })], requestId);
-    return { new_domain: [row.id, row.domain] };
+    return this.outbox.runCold(async (tx) => {
+      const row = await this.settings.addDomain(realm.id, domain, params.allow_subdomains, tx);
+      if (!row) throw badRequest(`The domain ${domain} is already a part of your organization.`);
+      return {
+        value: { new_domain: [row.id, row.domain] as [number, string] },
+        events: [realmDomainsEvent(realm.id, everyone, { op: 'add', realm_domain: toRealmDomainRecord(row) })],
+      };
+    }, requestId);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { isOwnerRole, mustBeOwner, type DecodedParams } from '@teamchat/zulip';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
 import { UsersRepository } from '../data/users.repository';
@@ -14,17 +14,18 @@ export class UpdateRealmDomain {
   constructor(
     private readonly settings: RealmSettingsRepository,
     private readonly users: UsersRepository,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     if (!isOwnerRole(user.role)) throw mustBeOwner();
-    if (!(await this.settings.setAllowSubdomains(realm.id, params.domain, params.allow_subdomains))) throw noSuchDomain(params.domain);
     const everyone = await this.users.activeIdsOfRealm(realm.id);
-    await this.events.publishAll(
-      [realmDomainsEvent(realm.id, everyone, { op: 'change', realm_domain: { domain: params.domain, allow_subdomains: params.allow_subdomains } })],
-      requestId,
-    );
-    return {};
+    return this.outbox.runCold(async (tx) => {
+      if (!(await this.settings.setAllowSubdomains(realm.id, params.domain, params.allow_subdomains, tx))) throw noSuchDomain(params.domain);
+      return {
+        value: {},
+        events: [realmDomainsEvent(realm.id, everyone, { op: 'change', realm_domain: { domain: params.domain, allow_subdomains: params.allow_subdomains } })],
+      };
+    }, requestId);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups, type ClientEvent, type EventDef, type GroupSettingChange, type UserCommand } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, isAdminRole, isOwnerRole, mustBeAdmin, mustBeOwner, type DecodedParams } from '@teamchat/zulip';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
-import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { GroupSettingValues } from '../groups/group-setting-values';
 import { UserGroupRecords } from '../groups/user-group-records';
@@ -39,10 +38,9 @@ export class UpdateRealm {
   constructor(
     private readonly settings: RealmSettingsRepository,
     private readonly users: UsersRepository,
-    private readonly transactions: Transactions,
     private readonly values: GroupSettingValues,
     private readonly groups: UserGroupRecords,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, unknown>> {
@@ -58,9 +56,12 @@ export class UpdateRealm {
       else if (setting.kind === 'channel') proposed.set(name, await this.channelValue(realm.id, name, params[name] as number, setting.mustBePrivate));
     }
 
-    const { changes, groupChanges } = await this.transactions.run(async (tx) => {
+    // Read before the transaction (never through the pool inside it): the system groups, and
+    // who hears of the change.
+    const systemGroups = await this.groups.systemGroupIds(realm.id);
+    const everyone = await this.users.activeIdsOfRealm(realm.id);
+    const changes = await this.outbox.runCold(async (tx) => {
       const row = await this.settings.lock(realm.id, tx);
-      const systemGroups = await this.groups.systemGroupIds(realm.id);
       const changes: Change[] = [];
       for (const [name, stored] of proposed) {
         const column = def(name).column;
@@ -72,26 +73,28 @@ export class UpdateRealm {
         const change = params[name] as GroupSettingChange;
         const setting = REALM_SETTINGS[name];
         const currentId = settingGroupId(row, name, systemGroups);
-        if (change.old !== undefined) await this.values.checkCurrent(realm.id, currentId, change.old);
-        if (await this.values.isCurrent(realm.id, currentId, change.new)) continue;
+        if (change.old !== undefined) await this.values.checkCurrent(realm.id, currentId, change.old, tx);
+        if (await this.values.isCurrent(realm.id, currentId, change.new, tx)) continue;
         const stored = storedValue(row, setting.column) as number | null;
         const groupId = await this.values.resolveFor(tx, realm.id, name, { ...setting, allowOwners: true }, change.new, stored);
         if (groupId !== stored) await this.values.dropIfAnonymous(tx, stored, groupId);
         changes.push({ name, column: setting.column, stored: groupId, answer: change.new });
         groupChanges.push({ name, groupId });
       }
-      if (changes.length > 0) await this.settings.update(realm.id, Object.fromEntries(changes.map((c) => [c.column, c.stored])), tx);
-      return { changes, groupChanges };
-    });
-    if (changes.length === 0) return {};
+      if (changes.length === 0) return { value: changes, events: [] };
+      await this.settings.update(realm.id, Object.fromEntries(changes.map((c) => [c.column, c.stored])), tx);
 
-    const groupValues = await this.groups.settingValues(groupChanges.map((change) => change.groupId));
-    const everyone = await this.users.activeIdsOfRealm(realm.id);
-    const def_ = UsersGroups.RealmSettingsEvents.realmChanged as EventDef<ClientEvent>;
-    await this.events.publishAll(
-      changes.map((change) => ({ def: def_, payload: { realmId: realm.id, users: everyone, event: realmEvent(change, groupValues) } })),
-      requestId,
-    );
+      const groupValues = await this.groups.settingValues(
+        groupChanges.map((change) => change.groupId),
+        tx,
+      );
+      const def_ = UsersGroups.RealmSettingsEvents.realmChanged as EventDef<ClientEvent>;
+      return {
+        value: changes,
+        events: changes.map((change) => ({ def: def_, payload: { realmId: realm.id, users: everyone, event: realmEvent(change, groupValues) } })),
+      };
+    }, requestId);
+    if (changes.length === 0) return {};
     return Object.fromEntries(changes.map((change) => [change.name, change.answer]));
   }
 
