@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService, statement, type CustomProfileFieldModel, type Prisma } from '@teamchat/db';
-import type { PgTransaction } from './transactions';
+import type { PgTransaction, Transaction } from './transactions';
 
 export interface ProfileFieldRow {
   id: number;
@@ -62,8 +62,8 @@ export class ProfileFieldsRepository {
   ) {}
 
   /** The organization's fields, in their order. */
-  ofRealm(realmId: number): Promise<CustomProfileFieldModel[]> {
-    return this.prisma.customProfileField.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  ofRealm(realmId: number, tx: Transaction = this.prisma): Promise<CustomProfileFieldModel[]> {
+    return tx.customProfileField.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
   }
 
   /** The organization's fields among these ids. */
@@ -101,31 +101,27 @@ export class ProfileFieldsRepository {
   }
 
   /** Adds a field; its order is its id, as Zulip sets it, so it comes last. */
-  create(realmId: number, field: Omit<Prisma.CustomProfileFieldUncheckedCreateInput, 'realmId' | 'order' | 'id'>): Promise<CustomProfileFieldModel> {
-    return this.prisma.$transaction(async (tx) => {
-      const row = await tx.customProfileField.create({ data: { ...field, realmId } });
-      return tx.customProfileField.update({ where: { id: row.id }, data: { order: row.id } });
-    });
+  async create(realmId: number, field: Omit<Prisma.CustomProfileFieldUncheckedCreateInput, 'realmId' | 'order' | 'id'>, tx: Transaction): Promise<CustomProfileFieldModel> {
+    const row = await tx.customProfileField.create({ data: { ...field, realmId } });
+    return tx.customProfileField.update({ where: { id: row.id }, data: { order: row.id } });
   }
 
   /** Changes a field; with `removedOptions`, users' values that are among them are deleted too (answered). */
-  update(id: number, change: Prisma.CustomProfileFieldUpdateInput, removedOptions: string[] = []): Promise<{ userId: number }[]> {
-    return this.prisma.$transaction(async (tx) => {
-      const removed =
-        removedOptions.length > 0 ? await tx.customProfileFieldValue.findMany({ where: { fieldId: id, value: { in: removedOptions } }, select: { userId: true } }) : [];
-      if (removed.length > 0) await tx.customProfileFieldValue.deleteMany({ where: { fieldId: id, value: { in: removedOptions } } });
-      await tx.customProfileField.update({ where: { id }, data: change });
-      return removed;
-    });
+  async update(id: number, change: Prisma.CustomProfileFieldUpdateInput, removedOptions: string[], tx: Transaction): Promise<{ userId: number }[]> {
+    const removed =
+      removedOptions.length > 0 ? await tx.customProfileFieldValue.findMany({ where: { fieldId: id, value: { in: removedOptions } }, select: { userId: true } }) : [];
+    if (removed.length > 0) await tx.customProfileFieldValue.deleteMany({ where: { fieldId: id, value: { in: removedOptions } } });
+    await tx.customProfileField.update({ where: { id }, data: change });
+    return removed;
   }
 
   /** Deletes a field and every value of it; false when the organization has none with this id. */
-  async delete(realmId: number, id: number): Promise<boolean> {
-    return (await this.prisma.customProfileField.deleteMany({ where: { realmId, id } })).count > 0;
+  async delete(realmId: number, id: number, tx: Transaction = this.prisma): Promise<boolean> {
+    return (await tx.customProfileField.deleteMany({ where: { realmId, id } })).count > 0;
   }
 
   /** Gives each field its position in `order` (the caller checked every field is there). */
-  async reorder(realmId: number, order: Map<number, number>): Promise<void> {
-    await this.prisma.$transaction([...order].map(([id, position]) => this.prisma.customProfileField.updateMany({ where: { realmId, id }, data: { order: position } })));
+  async reorder(realmId: number, order: Map<number, number>, tx: Transaction): Promise<void> {
+    for (const [id, position] of order) await tx.customProfileField.updateMany({ where: { realmId, id }, data: { order: position } });
   }
 }

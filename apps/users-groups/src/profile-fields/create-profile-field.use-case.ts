@@ -39,10 +39,15 @@ export class CreateProfileField {
     const field = isDefaultExternal(params.field_type, fieldData)
       ? { ...common, name: DEFAULT_EXTERNAL_ACCOUNTS[subtype].name, hint: DEFAULT_EXTERNAL_ACCOUNTS[subtype].hint, fieldData: JSON.stringify({ subtype }) }
       : { ...common, name, hint: params.hint, fieldData: keepsFieldData(params.field_type) ? JSON.stringify(fieldData) : '' };
-    const row = await this.fields.create(realm.id, field).catch((error: unknown) => {
-      throw isUniqueViolation(error) ? labelTaken() : error;
-    });
-    await this.announce.all(realm.id, requestId);
-    return { id: row.id };
+    return this.announce.change(
+      realm.id,
+      async (tx) => {
+        const row = await this.fields.create(realm.id, field, tx).catch((error: unknown) => {
+          throw isUniqueViolation(error) ? labelTaken() : error;
+        });
+        return { value: { id: row.id } };
+      },
+      requestId,
+    );
   }
 }

@@ -19,8 +19,14 @@ export class DeleteProfileField {
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     requireAdministrator(user);
-    if (!isStoredId(params.field_id) || !(await this.fields.delete(realm.id, params.field_id))) throw fieldNotFound(params.field_id);
-    await this.announce.all(realm.id, requestId);
-    return {};
+    if (!isStoredId(params.field_id)) throw fieldNotFound(params.field_id);
+    return this.announce.change(
+      realm.id,
+      async (tx) => {
+        if (!(await this.fields.delete(realm.id, params.field_id, tx))) throw fieldNotFound(params.field_id);
+        return { value: {} };
+      },
+      requestId,
+    );
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository, type ProfileFieldRow } from '../data/profile-fields.repository';
-import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { RENDERED_TYPES, applyProfileData, checkValue, renderProfileText, type ProfileWrite } from '../users/profile-data';
 import { realmUserUpdate } from '../users/user-admin-events';
@@ -27,8 +26,7 @@ export class OwnProfileData {
   constructor(
     private readonly fields: ProfileFieldsRepository,
     private readonly users: UsersRepository,
-    private readonly transactions: Transactions,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async update({ realm, user, params, requestId }: UserCommand<UpdateParams>): Promise<Record<string, never>> {
@@ -64,12 +62,11 @@ export class OwnProfileData {
   }
 
   private async write(realmId: number, userId: number, writes: ProfileWrite[], requestId: string): Promise<void> {
-    const events = await this.transactions.runOnPg(async (tx) => {
+    await this.outbox.run(async (tx) => {
       const changes = await applyProfileData(this.fields, userId, writes, tx);
-      if (changes.length === 0) return [];
+      if (changes.length === 0) return { value: undefined, events: [] };
       const audience = (await this.users.activeOfRealm(realmId, tx)).map((viewer) => viewer.id);
-      return changes.map((change) => realmUserUpdate(realmId, audience, userId, { custom_profile_field: change }));
-    });
-    await this.events.publishAll(events, requestId);
+      return { value: undefined, events: changes.map((change) => realmUserUpdate(realmId, audience, userId, { custom_profile_field: change })) };
+    }, requestId);
   }
 }

@@ -20,8 +20,13 @@ export class ReorderProfileFields {
     const position = new Map(params.order.map((id, index) => [id, index]));
     const existing = await this.fields.ofRealm(realm.id);
     if (existing.some((field) => !position.has(field.id))) throw badRequest('Invalid order mapping.');
-    await this.fields.reorder(realm.id, new Map(existing.map((field) => [field.id, position.get(field.id)!])));
-    await this.announce.all(realm.id, requestId);
-    return {};
+    return this.announce.change(
+      realm.id,
+      async (tx) => {
+        await this.fields.reorder(realm.id, new Map(existing.map((field) => [field.id, position.get(field.id)!])), tx);
+        return { value: {} };
+      },
+      requestId,
+    );
   }
 }

@@ -60,25 +60,25 @@ export class UpdateProfileField {
         removedOptions = Object.keys(stored).filter((key) => !(key in params.field_data!));
       }
     }
-    const cleared = await this.fields
-      .update(
-        field.id,
-        {
-          ...(name !== undefined ? { name } : {}),
-          ...(params.hint !== undefined ? { hint: params.hint } : {}),
-          ...(params.required !== undefined ? { required: params.required } : {}),
-          ...(params.editable_by_user !== undefined ? { editableByUser: params.editable_by_user } : {}),
-          ...(params.display_in_profile_summary !== undefined ? { displayInProfileSummary: params.display_in_profile_summary } : {}),
-          ...(fieldData !== undefined ? { fieldData } : {}),
-        },
-        removedOptions,
-      )
-      .catch((error: unknown) => {
-        throw isUniqueViolation(error) ? labelTaken() : error;
-      });
-    const audience = cleared.length > 0 ? await this.users.activeIdsOfRealm(realm.id) : [];
-    const valueEvents = cleared.map(({ userId }) => realmUserUpdate(realm.id, audience, userId, { custom_profile_field: { id: field.id, value: null } }));
-    await this.announce.all(realm.id, requestId, valueEvents as never[]);
-    return {};
+    const change = {
+      ...(name !== undefined ? { name } : {}),
+      ...(params.hint !== undefined ? { hint: params.hint } : {}),
+      ...(params.required !== undefined ? { required: params.required } : {}),
+      ...(params.editable_by_user !== undefined ? { editableByUser: params.editable_by_user } : {}),
+      ...(params.display_in_profile_summary !== undefined ? { displayInProfileSummary: params.display_in_profile_summary } : {}),
+      ...(fieldData !== undefined ? { fieldData } : {}),
+    };
+    return this.announce.change(
+      realm.id,
+      async (tx, audience) => {
+        const cleared = await this.fields.update(field.id, change, removedOptions, tx).catch((error: unknown) => {
+          throw isUniqueViolation(error) ? labelTaken() : error;
+        });
+        // Each user whose chosen option went away is told their value is gone, before the list.
+        const before = cleared.map(({ userId }) => realmUserUpdate(realm.id, audience, userId, { custom_profile_field: { id: field.id, value: null } }));
+        return { value: {}, before };
+      },
+      requestId,
+    );
   }
 }
