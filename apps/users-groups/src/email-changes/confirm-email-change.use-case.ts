@@ -9,11 +9,12 @@ import {
   type PayloadOf,
   type UsersGroups,
 } from '@teamchat/contracts';
-import { EventBus, LOGGER, MailQueue } from '@teamchat/platform';
+import { EventOutbox, queryableOf } from '@teamchat/db';
+import { LOGGER, MailQueue } from '@teamchat/platform';
 import { ZulipError, avatarUrls } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { EmailChangesRepository } from '../data/email-changes.repository';
-import { Transactions } from '../data/transactions';
+import type { Transaction } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { emailChangedMail } from './email-change-mails';
@@ -41,9 +42,8 @@ export class ConfirmEmailChange {
   constructor(
     private readonly users: UsersRepository,
     private readonly changes: EmailChangesRepository,
-    private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly mail: MailQueue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -52,7 +52,7 @@ export class ConfirmEmailChange {
     const realmRow = await this.realms.resolve(host);
     if (!isWellFormedKey(key)) throw linkError(LINK_MALFORMED);
 
-    const { user, change } = await this.transactions.run(async (tx) => {
+    const { user, change } = await this.outbox.runCold(async (tx) => {
       const userId = await this.changes.lockForConfirmation(key, realmRow.id, tx);
       if (userId === undefined) throw linkError(LINK_DOES_NOT_EXIST);
       const change = await this.changes.byKey(key, tx);
@@ -67,10 +67,9 @@ export class ConfirmEmailChange {
       );
       await this.users.changeDeliveryEmail(user.id, change.newEmail, tx);
       await this.changes.deleteOfUser(user.id, tx);
-      return { user, change };
-    });
+      return { value: { user, change }, events: await this.changeEvents(user, change.newEmail, tx) };
+    }, requestId);
 
-    await this.events.publishAll(await this.changeEvents(user, change.newEmail), requestId);
     const realmUrl = this.realms.urlOf(user.realm.subdomain);
     await this.mail
       .send(emailChangedMail({ realmName: user.realm.name, realmUrl, oldEmail: change.oldEmail, newEmail: change.newEmail }))
@@ -86,9 +85,10 @@ export class ConfirmEmailChange {
   private async changeEvents(
     user: { id: number; realmId: number; settings: unknown; avatarSource: string; avatarVersion: number; realm: { userSettingsDefaults: unknown } },
     newEmail: string,
+    tx: Transaction,
   ): Promise<Event[]> {
     const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
-    const everyone = await this.users.activeOfRealm(user.realmId);
+    const everyone = await this.users.activeOfRealm(user.realmId, queryableOf(tx));
     const allIds = everyone.map((viewer) => viewer.id);
     const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
       def: UsersGroupsEvents.realmUserChanged,

@@ -3,7 +3,6 @@ import { UsersGroups, type UserCommand } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
-import { UsersRepository } from '../data/users.repository';
 import { CUSTOM_PROFILE_FIELD_TYPES as TYPES } from '../register/organization-state';
 import { realmUserUpdate, requireAdministrator } from '../users/user-admin-events';
 import { AnnounceProfileFields, isUniqueViolation } from './announce-profile-fields';
@@ -23,7 +22,6 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 export class UpdateProfileField {
   constructor(
     private readonly fields: ProfileFieldsRepository,
-    private readonly users: UsersRepository,
     private readonly announce: AnnounceProfileFields,
   ) {}
 
