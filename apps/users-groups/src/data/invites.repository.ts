@@ -28,9 +28,9 @@ export class InvitesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Which of these addresses (compared without case) the organization's accounts use, with whether each is active. */
-  async accountsWithEmails(realmId: number, emails: string[]): Promise<{ email: string; isActive: boolean }[]> {
+  async accountsWithEmails(realmId: number, emails: string[], tx: Transaction = this.prisma): Promise<{ email: string; isActive: boolean }[]> {
     if (emails.length === 0) return [];
-    return this.prisma.$queryRaw<{ email: string; isActive: boolean }[]>`
+    return tx.$queryRaw<{ email: string; isActive: boolean }[]>`
         SELECT delivery_email AS email, is_active AS "isActive" FROM users
         WHERE realm_id = ${realmId} AND lower(delivery_email) = ANY(${emails.map((email) => email.toLowerCase())}::text[])`;
   }
@@ -89,13 +89,13 @@ export class InvitesRepository {
   }
 
   /** Revokes an email invitation: Zulip deletes it with its confirmation. */
-  async deleteInvitation(id: number): Promise<void> {
-    await this.prisma.preregistrationUser.deleteMany({ where: { id } });
+  async deleteInvitation(id: number, tx: Transaction = this.prisma): Promise<void> {
+    await tx.preregistrationUser.deleteMany({ where: { id } });
   }
 
   /** Marks a reusable link revoked; false when it already was. */
-  async revokeMultiuse(id: number): Promise<boolean> {
-    const { count } = await this.prisma.multiuseInvite.updateMany({ where: { id, status: InviteStatus.ACTIVE }, data: { status: InviteStatus.REVOKED } });
+  async revokeMultiuse(id: number, tx: Transaction = this.prisma): Promise<boolean> {
+    const { count } = await tx.multiuseInvite.updateMany({ where: { id, status: InviteStatus.ACTIVE }, data: { status: InviteStatus.REVOKED } });
     return count > 0;
   }
 

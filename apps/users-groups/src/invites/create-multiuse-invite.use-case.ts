@@ -37,17 +37,25 @@ export class CreateMultiuseInvite {
     const streamIds = [...new Set(params.stream_ids)];
     const groupIds = [...new Set(params.group_ids ?? [])];
     await this.access.checkChannelsAndGroups(caller, streamIds, groupIds);
-    const invite = await this.invites.createMultiuse({
-      realmId: realm.id,
-      referredById: caller.id,
-      invitedAs: params.invite_as,
-      streamIds,
-      groupIds,
-      includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-      key: generateConfirmationKey(),
-      expiresAt: expiryOf(params.invite_expires_in_minutes),
-    });
-    await this.changed.publish(realm.id, caller.id, requestId);
+    const invite = await this.changed.change(
+      realm.id,
+      caller.id,
+      (tx) =>
+        this.invites.createMultiuse(
+          {
+            realmId: realm.id,
+            referredById: caller.id,
+            invitedAs: params.invite_as,
+            streamIds,
+            groupIds,
+            includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+            key: generateConfirmationKey(),
+            expiresAt: expiryOf(params.invite_expires_in_minutes),
+          },
+          tx,
+        ),
+      requestId,
+    );
     return { invite_link: `${this.realms.urlOf(realm.subdomain)}${UsersGroups.JOIN_PATH}/${invite.key}/` };
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
+import { EventOutbox, type OutboxEvent } from '@teamchat/db';
 import { EventBus } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
+import type { Transaction } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 
 /**
@@ -12,16 +14,28 @@ import { UsersRepository } from '../data/users.repository';
 export class InvitesChanged {
   constructor(
     private readonly users: UsersRepository,
+    private readonly outbox: EventOutbox,
     private readonly events: EventBus,
   ) {}
 
+  /** `change` in a transaction with the event, committed together (the audience read before). */
+  async change<T>(realmId: number, referrerId: number | null, change: (tx: Transaction) => Promise<T>, requestId: string): Promise<T> {
+    const event = await this.event(realmId, referrerId);
+    return this.outbox.runCold(async (tx) => ({ value: await change(tx), events: [event] }), requestId);
+  }
+
+  /**
+   * Published straight after a commit (an account made from an invitation: its creation does not
+   * go through the outbox yet).
+   */
   async publish(realmId: number, referrerId: number | null, requestId: string): Promise<void> {
+    await this.events.publishAll([await this.event(realmId, referrerId)], requestId);
+  }
+
+  private async event(realmId: number, referrerId: number | null): Promise<OutboxEvent> {
     const active = await this.users.activeOfRealm(realmId);
     const recipients = active.filter((user) => user.role <= Role.ADMINISTRATOR).map((user) => user.id);
     if (referrerId !== null && !recipients.includes(referrerId) && active.some((user) => user.id === referrerId)) recipients.push(referrerId);
-    await this.events.publishAll(
-      [{ def: UsersGroups.InviteEvents.invitesChanged, payload: { realmId, users: recipients, event: { type: 'invites_changed' } } }],
-      requestId,
-    );
+    return { def: UsersGroups.InviteEvents.invitesChanged, payload: { realmId, users: recipients, event: { type: 'invites_changed' } } };
   }
 }

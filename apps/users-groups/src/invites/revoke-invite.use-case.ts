@@ -20,8 +20,14 @@ export class RevokeInvite {
 
   async execute({ user: caller, params, requestId }: UserCommand<DecodedParams<typeof UsersGroups.inviteIdParams>>): Promise<Record<string, never>> {
     const invite = await this.access.invitation(caller, params.invite_id);
-    await this.invites.deleteInvitation(invite.id);
-    await this.changed.publish(invite.realmId, invite.referredById, requestId);
-    return {};
+    return this.changed.change(
+      invite.realmId,
+      invite.referredById,
+      async (tx) => {
+        await this.invites.deleteInvitation(invite.id, tx);
+        return {};
+      },
+      requestId,
+    );
   }
 }

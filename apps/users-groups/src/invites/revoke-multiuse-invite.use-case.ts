@@ -20,8 +20,14 @@ export class RevokeMultiuseInvite {
 
   async execute({ user: caller, params, requestId }: UserCommand<DecodedParams<typeof UsersGroups.inviteIdParams>>): Promise<Record<string, never>> {
     const invite = await this.access.multiuse(caller, params.invite_id);
-    if (!(await this.invites.revokeMultiuse(invite.id))) throw badRequest('Invitation has already been revoked');
-    await this.changed.publish(invite.realmId, invite.referredById, requestId);
-    return {};
+    return this.changed.change(
+      invite.realmId,
+      invite.referredById,
+      async (tx) => {
+        if (!(await this.invites.revokeMultiuse(invite.id, tx))) throw badRequest('Invitation has already been revoked');
+        return {};
+      },
+      requestId,
+    );
   }
 }

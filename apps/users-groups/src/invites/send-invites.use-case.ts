@@ -3,7 +3,6 @@ import { UsersGroups, type UserCommand } from '@teamchat/contracts';
 import { MailQueue } from '@teamchat/platform';
 import { badRequest, isAdminRole, type DecodedParams } from '@teamchat/zulip';
 import { InvitesRepository } from '../data/invites.repository';
-import { Transactions } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
@@ -45,7 +44,6 @@ export class SendInvites {
     private readonly policies: InvitePolicy,
     private readonly invites: InvitesRepository,
     private readonly users: UsersRepository,
-    private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
     private readonly mail: MailQueue,
     private readonly changed: InvitesChanged,
@@ -66,14 +64,15 @@ export class SendInvites {
     const expiresAt = expiryOf(params.invite_expires_in_minutes);
 
     const realmUrl = this.realms.urlOf(realm.subdomain);
-    const { skipped, invited } = await this.transactions.run(async (tx) => {
+    // Read before the transaction (never through the pool inside it).
+    const joined = !policy.inviteRequired && !isAdminRole(caller.role) ? (await this.users.inRealm(realm.id, caller.id))?.dateJoined : undefined;
+    const { skipped, invited } = await this.changed.change(realm.id, caller.id, async (tx) => {
       await this.invites.lockRealmInvitations(realm.id, tx);
       const sentToday = await this.invites.invitationsSince(realm.id, new Date(Date.now() - 86_400_000), tx);
       if (sentToday + emails.length > INVITES_DAILY_MAX) {
         throw invitationFailed(DAILY_LIMIT_REACHED, [], { sentInvitations: false, dailyLimitReached: true });
       }
       if (!policy.inviteRequired && !isAdminRole(caller.role)) {
-        const joined = (await this.users.inRealm(realm.id, caller.id))?.dateJoined;
         if (joined && joined.getTime() > Date.now() - INVITES_MIN_USER_AGE_DAYS * 86_400_000) {
           throw invitationFailed(
             'Your account is too new to send invites for this organization. Ask an organization admin, or a more experienced user.',
@@ -89,7 +88,7 @@ export class SendInvites {
         if (problem) errors.push([email, problem, false]);
         return problem === null;
       });
-      const taken = new Map((await this.invites.accountsWithEmails(realm.id, good)).map((account) => [account.email.toLowerCase(), account.isActive]));
+      const taken = new Map((await this.invites.accountsWithEmails(realm.id, good, tx)).map((account) => [account.email.toLowerCase(), account.isActive]));
       const skipped: [string, string, boolean][] = good
         .filter((email) => taken.has(email.toLowerCase()))
         .map((email) => (taken.get(email.toLowerCase()) ? [email, 'Already has an account.', false] : [email, 'Account has been deactivated.', true]));
@@ -116,7 +115,7 @@ export class SendInvites {
         }));
       await this.invites.createPreregistrations(invited, tx);
       return { skipped, invited };
-    });
+    }, requestId);
     // Queued once committed (Zulip's queue_event_on_commit): a mail never names a key that was rolled back.
     for (const invite of invited) {
       await this.mail.send(
@@ -130,7 +129,6 @@ export class SendInvites {
         }),
       );
     }
-    await this.changed.publish(realm.id, caller.id, requestId);
     if (skipped.length > 0) {
       throw invitationFailed(
         "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
