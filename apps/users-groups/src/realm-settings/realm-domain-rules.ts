@@ -21,7 +21,7 @@ export const noSuchDomain = (domain: string) => badRequest(`No entry found for d
 
 export const toRealmDomainRecord = (row: RealmDomainRow): UsersGroups.RealmDomainRecord => ({ domain: row.domain, allow_subdomains: row.allowSubdomains });
 
-/** A `realm_domains` event for every active user, ready for EventBus.publishAll. */
+/** A `realm_domains` event for every active user, written with the change through the outbox. */
 export function realmDomainsEvent(realmId: number, users: number[], event: Record<string, unknown>): { def: EventDef<ClientEvent>; payload: ClientEvent } {
   return {
     def: UsersGroups.RealmSettingsEvents.realmDomainsChanged as EventDef<ClientEvent>,
