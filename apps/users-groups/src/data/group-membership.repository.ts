@@ -11,7 +11,7 @@ import {
   subgroupsRecursive,
   type SettingValue,
 } from '@teamchat/db';
-import type { PgTransaction } from './transactions';
+import { onConnection, type PgTransaction, type Transaction } from './transactions';
 
 export type { SettingValue } from '@teamchat/db';
 
@@ -51,8 +51,8 @@ export class GroupMembershipRepository {
   }
 
   /** Every group reachable from each group through its subgroups (not the group itself), in id order. */
-  async subgroups(groupIds: number[], tx: PgTransaction = this.pg): Promise<Map<number, number[]>> {
-    const rows = await tx.run(subgroupsRecursive, groupIds);
+  async subgroups(groupIds: number[], tx: PgTransaction | Transaction = this.pg): Promise<Map<number, number[]>> {
+    const rows = await onConnection(tx).run(subgroupsRecursive, groupIds);
     return pairsByGroup(
       groupIds,
       rows.map((row) => ({ groupId: row.groupId, userId: row.subgroupId })),
@@ -63,14 +63,14 @@ export class GroupMembershipRepository {
    * The group-setting value of each group a setting points at: a named group's id, or an
    * anonymous group's active direct members and direct subgroups.
    */
-  async settingValues(groupIds: number[], tx: PgTransaction = this.pg): Promise<Map<number, SettingValue>> {
+  async settingValues(groupIds: number[], tx: PgTransaction | Transaction = this.pg): Promise<Map<number, SettingValue>> {
     const unique = [...new Set(groupIds)];
     if (unique.length === 0) return new Map();
-    return settingValuesOf(await tx.run(groupSettingValues, unique));
+    return settingValuesOf(await onConnection(tx).run(groupSettingValues, unique));
   }
 
   /** The active direct members of each group (system groups: by role), in id order. */
-  async directMembers(groupIds: number[], tx: PgTransaction = this.pg): Promise<Map<number, number[]>> {
-    return pairsByGroup(groupIds, await tx.run(groupDirectMembers, groupIds));
+  async directMembers(groupIds: number[], tx: PgTransaction | Transaction = this.pg): Promise<Map<number, number[]>> {
+    return pairsByGroup(groupIds, await onConnection(tx).run(groupDirectMembers, groupIds));
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, type Prisma, type Queryable } from '@teamchat/db';
+import { PgService, PrismaService, queryableOf, type Prisma, type Queryable } from '@teamchat/db';
 
 /**
  * A Prisma interactive transaction in progress (the cold paths: organizations, groups,
@@ -14,6 +14,12 @@ export type Transaction = Prisma.TransactionClient;
  * statement inside one take it as their last parameter.
  */
 export type PgTransaction = Queryable;
+
+/**
+ * A pg read inside either kind of transaction: a Prisma one runs the statement on its own
+ * connection (unnamed), never on the pool while it holds a connection.
+ */
+export const onConnection = (tx: PgTransaction | Transaction): PgTransaction => ('run' in tx ? tx : queryableOf(tx));
 
 /** Options of a Prisma transaction that waits on something slow (a mail sent before commit). */
 export interface TransactionOptions {

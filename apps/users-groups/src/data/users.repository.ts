@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService, isStoredId, userIdsWithEmail, type Prisma, type RealmModel, type UserModel } from '@teamchat/db';
-import type { PgTransaction, Transaction } from './transactions';
+import { onConnection, type PgTransaction, type Transaction } from './transactions';
 import {
   changeAvatarSource,
   accountsOfRealm,
@@ -83,8 +83,8 @@ export class UsersRepository {
   }
 
   /** The organization's active users with their roles, in id order (who receive its events). */
-  activeOfRealm(realmId: number, tx: PgTransaction = this.pg): Promise<{ id: number; role: number }[]> {
-    return tx.run(activeUsersOfRealm, realmId);
+  activeOfRealm(realmId: number, tx: PgTransaction | Transaction = this.pg): Promise<{ id: number; role: number }[]> {
+    return onConnection(tx).run(activeUsersOfRealm, realmId);
   }
 
   /** The ids of the organization's active users, in id order. */

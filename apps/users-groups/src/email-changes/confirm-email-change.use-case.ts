@@ -9,7 +9,7 @@ import {
   type PayloadOf,
   type UsersGroups,
 } from '@teamchat/contracts';
-import { EventOutbox, queryableOf } from '@teamchat/db';
+import { EventOutbox } from '@teamchat/db';
 import { LOGGER, MailQueue } from '@teamchat/platform';
 import { ZulipError, avatarUrls } from '@teamchat/zulip';
 import type { Logger } from 'pino';
@@ -88,7 +88,7 @@ export class ConfirmEmailChange {
     tx: Transaction,
   ): Promise<Event[]> {
     const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
-    const everyone = await this.users.activeOfRealm(user.realmId, queryableOf(tx));
+    const everyone = await this.users.activeOfRealm(user.realmId, tx);
     const allIds = everyone.map((viewer) => viewer.id);
     const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
       def: UsersGroupsEvents.realmUserChanged,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, AuthUser, GroupPermissionSettingName, UsersGroups } from '@teamchat/contracts';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
-import { EventOutbox, queryableOf } from '@teamchat/db';
+import { EventOutbox } from '@teamchat/db';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { GroupParts } from './group-parts';
@@ -74,7 +74,7 @@ export class ChangeGroupMembership {
         await this.parts.checkSubgroups(realmId, changes.addSubgroups, tx);
         const already = changes.addSubgroups.find((id) => subgroups.has(id));
         if (already !== undefined) throw badRequest(`User group ${already} is already a subgroup of this group.`);
-        const below = await this.membership.subgroups(changes.addSubgroups, queryableOf(tx));
+        const below = await this.membership.subgroups(changes.addSubgroups, tx);
         if (changes.addSubgroups.includes(group.id) || [...below.values()].some((ids) => ids.includes(group.id))) {
           throw badRequest(`User group ${group.id} is already a subgroup of one of the passed subgroups.`);
         }

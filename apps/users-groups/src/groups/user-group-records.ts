@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_PERMISSION_SETTING_NAMES, type GroupSettingValue, type UserGroupRecord } from '@teamchat/contracts';
-import { queryableOf, type UserGroupModel } from '@teamchat/db';
+import type { UserGroupModel } from '@teamchat/db';
 import type { Transaction } from '../data/transactions';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
 import { badRequest } from '@teamchat/zulip';
@@ -47,12 +47,11 @@ export class UserGroupRecords {
       GROUP_PERMISSION_SETTING_NAMES.map((name) => group[GROUP_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),
     );
     // In a transaction, one statement after the other on its one connection.
-    const pgTx = tx ? queryableOf(tx) : undefined;
     const members = await this.membership.directMembers(
       groups.map((group) => group.id),
-      pgTx,
+      tx,
     );
-    const values = await this.membership.settingValues(settingGroupIds, pgTx);
+    const values = await this.membership.settingValues(settingGroupIds, tx);
     return groups.map((group) => ({
       id: group.id,
       name: group.name,
@@ -80,6 +79,6 @@ export class UserGroupRecords {
 
   /** The group-setting value of each group a setting points at (the shared rule: GroupMembershipRepository). */
   async settingValues(groupIds: number[], tx?: Transaction): Promise<Map<number, GroupSettingValue>> {
-    return this.membership.settingValues(groupIds, tx ? queryableOf(tx) : undefined);
+    return this.membership.settingValues(groupIds, tx);
   }
 }
