@@ -168,14 +168,25 @@ describe('the web app: invitations, bots, data export, reminders, polls and to-d
     await member.getByRole('alert').filter({ hasText: 'Only organization administrators can manage users.' }).waitFor({ timeout: LIVE_MS });
     expect(await member.getByRole('table').count()).toBe(0);
     expect(await member.getByRole('button', { name: 'Start export' }).count()).toBe(0);
-    expect(await member.getByRole('navigation', { name: 'Organization' }).getByRole('link').allTextContents()).toEqual(['Custom emoji', 'Invitations']);
+    expect(await member.getByRole('navigation', { name: 'Organization' }).getByRole('link').allTextContents()).toEqual([
+      'Organization profile',
+      'Organization settings',
+      'Organization permissions',
+      'Custom emoji',
+      'Invitations',
+    ]);
     const refused = await system.api.post('/export/realm', { export_type: 1 }, as(bob));
     expect(refused.status).toBe(400);
     expect(await system.db.realmExport.count({ where: { realmId: realm.id } })).toBe(0);
 
     const guest = await loggedIn(gina, '#organization/invites');
     await guest.getByRole('alert').filter({ hasText: 'Only organization administrators can manage users.' }).waitFor({ timeout: LIVE_MS });
-    expect(await guest.getByRole('navigation', { name: 'Organization' }).getByRole('link').allTextContents()).toEqual(['Custom emoji']);
+    expect(await guest.getByRole('navigation', { name: 'Organization' }).getByRole('link').allTextContents()).toEqual([
+      'Organization profile',
+      'Organization settings',
+      'Organization permissions',
+      'Custom emoji',
+    ]);
     expect(await guest.getByRole('button', { name: 'Invite users' }).count()).toBe(0);
     const invite = await system.api.post('/invites', { invitee_emails: 'zed@acme.test', stream_ids: '[]' }, as(gina));
     expect(invite.status).toBe(400);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { ok, typedApi } from '../api/typed-client';
@@ -19,9 +19,13 @@ export function TopicActions({ state, channelId, channelName, topic, messageId }
   const [error, setError] = useState<string | null>(null);
   const [moving, setMoving] = useState(false);
   const known = state.topicPolicies[topicKey(channelId, topic)] ?? 0;
-  // The choice shows at once; the user_topic event confirms it (and a refusal takes it back).
-  const [chosen, setChosen] = useState<{ topic: string; policy: number; over: number } | null>(null);
-  const policy = chosen && chosen.topic === topic && chosen.over === known ? chosen.policy : known;
+  // The choice shows at once and stays until the user_topic event that confirms it arrives (an
+  // earlier choice's event may come first) or the server refuses it.
+  const [chosen, setChosen] = useState<{ topic: string; policy: number } | null>(null);
+  const policy = chosen && chosen.topic === topic ? chosen.policy : known;
+  useEffect(() => {
+    if (chosen && (chosen.topic !== topic || chosen.policy === known)) setChosen(null);
+  }, [chosen, known, topic]);
   const resolved = topic.startsWith(RESOLVED);
   const act = (work: () => Promise<unknown>) => {
     setError(null);
@@ -35,7 +39,7 @@ export function TopicActions({ state, channelId, channelName, topic, messageId }
   };
   const setPolicy = (next: number) => {
     const wanted = policy === next ? 0 : next;
-    setChosen({ topic, policy: wanted, over: known });
+    setChosen({ topic, policy: wanted });
     void act(() => ok(typedApi.POST('/user_topics', { body: { stream_id: channelId, topic, visibility_policy: wanted } }))).then((done) => done || setChosen(null));
   };
 
