@@ -3,11 +3,10 @@ import path from 'node:path';
 import { Factory, TestSystem, expectSuccess, workspaceRoot, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, LIVE_MS, eventually, logInPage } from './browser';
 
 /** Where the test leaves its screenshots (dist/ is not committed). */
 const SCREENSHOTS = path.join(workspaceRoot(), 'dist/screenshots');
-const LIVE_MS = 10_000;
 
 /**
  * The web app's pages for invitations, bots, data exports, reminders, polls and to-do lists
@@ -43,31 +42,12 @@ describe('the web app: invitations, bots, data export, reminders, polls and to-d
     await system?.stop();
   });
 
-  async function loggedIn(user: TestUser, hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/${hash}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor();
-    return page;
-  }
+  const loggedIn = (user: TestUser, hash = ''): Promise<Page> => logInPage(browser, contexts, base, user, { hash });
 
   let alicePage: Promise<Page> | undefined;
   const alices = () => (alicePage ??= loggedIn(alice));
   let bobPage: Promise<Page> | undefined;
   const bobs = () => (bobPage ??= loggedIn(bob));
-
-  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
-  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const as = (user: TestUser) => ({ subdomain: '', auth: user });
   const messages = (page: Page) => page.getByRole('region', { name: 'Messages' }).getByRole('article');

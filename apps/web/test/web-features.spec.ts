@@ -1,9 +1,8 @@
 import { Factory, TestSystem, expectSuccess, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, LIVE_MS, eventually, logInPage } from './browser';
 
-const LIVE_MS = 10_000;
 
 /** The web app's composing helpers, moving, presence and administration, in a real browser (Debian chromium). */
 describe('the web app: autocomplete, moving topics, statuses and administration', () => {
@@ -38,29 +37,10 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     await system?.stop();
   });
 
-  async function loggedIn(user: TestUser, hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/${hash}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor();
-    return page;
-  }
+  const loggedIn = (user: TestUser, hash = ''): Promise<Page> => logInPage(browser, contexts, base, user, { hash, height: 800 });
 
   let alicePage: Promise<Page> | undefined;
   const alices = () => (alicePage ??= loggedIn(alice));
-
-  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
-  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const messages = (page: Page) => page.getByRole('region', { name: 'Messages' }).getByRole('article');
   const channelLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name, exact: true });

@@ -4,11 +4,10 @@ import { Factory, TestSystem, workspaceRoot, type TestUser } from '@teamchat/tes
 import { Role } from '@teamchat/zulip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { launchChromium } from './browser';
+import { launchChromium, LIVE_MS, eventually, logInPage } from './browser';
 
 /** Where the test leaves its screenshots (dist/ is not committed). */
 const SCREENSHOTS = path.join(workspaceRoot(), 'dist/screenshots');
-const LIVE_MS = 10_000;
 
 /**
  * The web app's organization settings (issue 27): #organization/organization-profile,
@@ -46,33 +45,13 @@ describe('the web app: organization profile, settings and permissions', () => {
     await system?.stop();
   });
 
-  async function loggedIn(user: TestUser, hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/${hash}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    // The first load registers a queue: on a busy shared machine that has taken over 30 s.
-    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor({ timeout: 90_000 });
-    return page;
-  }
+  const loggedIn = (user: TestUser, hash = ''): Promise<Page> => logInPage(browser, contexts, base, user, { hash });
 
   const pages = new Map<TestUser, Promise<Page>>();
   const pageOf = (user: TestUser) => {
     if (!pages.has(user)) pages.set(user, loggedIn(user));
     return pages.get(user)!;
   };
-
-  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
-  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const row = () => system.db.realm.findUniqueOrThrow({ where: { id: realm.id } });
   const open = async (page: Page, section: string) => {

@@ -4,11 +4,10 @@ import { Factory, TestSystem, expectSuccess, workspaceRoot, type TestUser } from
 import { Role } from '@teamchat/zulip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { launchChromium } from './browser';
+import { launchChromium, LIVE_MS, eventually, logInPage } from './browser';
 
 /** Where the test leaves its screenshots (dist/ is not committed). */
 const SCREENSHOTS = path.join(workspaceRoot(), 'dist/screenshots');
-const LIVE_MS = 10_000;
 
 /**
  * The web app's pages for the organization and member features (issues 27 and 28), driven end to
@@ -46,31 +45,12 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
     await system?.stop();
   });
 
-  async function loggedIn(user: TestUser, hash = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/${hash}`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
-    await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation', { name: 'Channels' }).getByRole('link', { name: 'general' }).waitFor();
-    return page;
-  }
+  const loggedIn = (user: TestUser, hash = ''): Promise<Page> => logInPage(browser, contexts, base, user, { hash });
 
   let alicePage: Promise<Page> | undefined;
   const alices = () => (alicePage ??= loggedIn(alice));
   let bobPage: Promise<Page> | undefined;
   const bobs = () => (bobPage ??= loggedIn(bob));
-
-  /** Waits until `check` holds (polled), failing with `what` after `ms`. */
-  async function eventually(what: string, check: () => Promise<boolean>, ms = LIVE_MS): Promise<void> {
-    const until = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > until) throw new Error(`not within ${ms} ms: ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 
   const messages = (page: Page) => page.getByRole('region', { name: 'Messages' }).getByRole('article');
   const send = async (user: TestUser, topic: string, content: string) => {
