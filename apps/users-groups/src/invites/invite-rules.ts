@@ -1,3 +1,4 @@
+import { emailAllowedByDomains } from '../realm-settings/realm-domain-rules';
 import { randomInt } from 'node:crypto';
 import { Role, ZulipError, badRequest, isAdminRole, isOwnerRole } from '@teamchat/zulip';
 import { isValidEmailAddress } from '../email-changes/email-address';
@@ -86,13 +87,5 @@ export function emailProblem(email: string, policy: Pick<InvitePolicyOf, 'emails
   if (!policy.emailsRestrictedToDomains) return null;
   const at = email.lastIndexOf('@');
   if (email.slice(0, at).includes('+')) return 'Email addresses containing + are not allowed.';
-  let domain = email.slice(at + 1).toLowerCase();
-  if (policy.realmDomains.some((allowed) => allowed.domain === domain)) return null;
-  const withSubdomains = new Set(policy.realmDomains.filter((allowed) => allowed.allowSubdomains).map((allowed) => allowed.domain));
-  while (domain.length > 0) {
-    const dot = domain.indexOf('.');
-    domain = dot < 0 ? '' : domain.slice(dot + 1);
-    if (withSubdomains.has(domain)) return null;
-  }
-  return 'Outside your domain.';
+  return emailAllowedByDomains(email, policy.realmDomains) ? null : 'Outside your domain.';
 }

@@ -33,7 +33,7 @@ export function realmDomainsEvent(realmId: number, users: number[], event: Recor
  * Zulip's email_allowed_for_realm: when the organization restricts addresses to its domains, an
  * address must be at one of them (or a subdomain of one that allows them).
  */
-export function emailAllowedByDomains(email: string, domains: RealmDomainRow[]): boolean {
+export function emailAllowedByDomains(email: string, domains: readonly Pick<RealmDomainRow, 'domain' | 'allowSubdomains'>[]): boolean {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   return domains.some((row) => row.domain === domain || (row.allowSubdomains && domain.endsWith(`.${row.domain}`)));
 }
