@@ -326,10 +326,15 @@ describe('the web app in a real browser (Debian chromium)', () => {
     await a.getByRole('textbox', { name: 'Topic' }).fill('drafty');
     await a.getByRole('textbox', { name: 'Message' }).fill('half a thought');
     const draft = a.getByRole('region', { name: 'Drafts' }).getByRole('listitem', { name: 'Draft to #general › drafty' });
-    await eventually('the draft is saved', async () => {
-      await view(a, 'Drafts').click();
-      return (await draft.count()) === 1;
-    });
+    // Saved after the compose box's pause, through the services and back as an event: slower on a loaded CI machine.
+    await eventually(
+      'the draft is saved',
+      async () => {
+        await view(a, 'Drafts').click();
+        return (await draft.count()) === 1;
+      },
+      30_000,
+    );
     expect(await draft.textContent()).toContain('half a thought');
     expectSuccess(await system.api.get('/drafts', {}, { subdomain: '', auth: alice }));
     await draft.getByRole('button', { name: 'Restore draft' }).click();
