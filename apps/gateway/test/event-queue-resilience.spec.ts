@@ -104,6 +104,28 @@ describe('event queues across gateway restarts', () => {
     }
   }, 60000);
 
+  it('gives a queue registered while the fan-out lags only what happened after it was registered', async () => {
+    const redis = new Redis(system.env.REDIS_URL);
+    const lease = `${system.env.REDIS_KEY_PREFIX}eq:fanout-lease:${realmId % 8}`;
+    try {
+      const earlier = await EventQueueClient.register(system.apiVia(1), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
+      // The organization's partition held by nobody that fans out: its events wait in JetStream.
+      await redis.set(lease, 'held-by-this-test', 'PX', 60000);
+      await publishDraftRemoved(bob.id, 501); // announced (its change committed) before the queue exists
+      const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
+      await publishDraftRemoved(bob.id, 502);
+      await redis.del(lease); // a gateway takes the partition over and fans out both
+      const [event] = await queue.waitFor('drafts', 1, 20000);
+      expect(event).toEqual({ id: 0, type: 'drafts', op: 'remove', draft_id: 502 });
+      await sleep(1000);
+      expect((await queue.settle()).filter((event) => event.type === 'drafts')).toHaveLength(1);
+      // A queue registered before both gets both.
+      expect((await earlier.waitFor('drafts', 2)).map((event) => event.draft_id)).toEqual([501, 502]);
+    } finally {
+      redis.disconnect();
+    }
+  }, 60000);
+
   it('delivers events published while every gateway was down once one is back', async () => {
     const queue = await EventQueueClient.register(system.apiVia(0), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
     await system.stopService('gateway');

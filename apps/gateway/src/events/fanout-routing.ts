@@ -6,7 +6,7 @@ import { Sessions } from '../auth/sessions';
 import { deliveriesOf, messageDeliveries } from './client-events';
 import { EventQueueStore, type Delivery } from './event-queue.store';
 import { MessageNotificationsQueue } from './notifications/message-notifications.queue';
-import type { QueueDescriptor } from './queue-descriptor';
+import { happenedAfterRegistration, type QueueDescriptor } from './queue-descriptor';
 
 const USER_GROUP_CHANGED = UsersGroupsEvents.userGroupChanged.subject.slice(SUBJECT_PREFIX.length);
 const USER_ACCESS_CHANGED = UsersGroups.UserAdministrationEvents.userAccessChanged.subject.slice(SUBJECT_PREFIX.length);
@@ -52,20 +52,22 @@ export class FanoutRouting {
 
   private untracedDeliveries(message: JsMsg): Promise<Delivery[]> {
     const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
-    return this.deliveriesFor(message.subject.slice(SUBJECT_PREFIX.length), payload);
+    const at = { seq: message.seq, timeMs: Math.floor(message.info.timestampNanos / 1e6) };
+    return this.deliveriesFor(message.subject.slice(SUBJECT_PREFIX.length), payload, (queue) => happenedAfterRegistration(queue, at.seq, at.timeMs));
   }
 
-  private async deliveriesFor(subject: string, payload: unknown): Promise<Delivery[]> {
+  /** `reaches`: whether the event is news to a queue (it was registered before the event). */
+  private async deliveriesFor(subject: string, payload: unknown, reaches: (queue: QueueDescriptor) => boolean): Promise<Delivery[]> {
     if (subject === MESSAGE_SENT) {
       const sent = MessagingEvents.messageSent.payload.parse(payload);
       // Both look-ups at once: one round trip to Redis.
       const [queues, publicQueueIds] = await Promise.all([
-        this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id)),
+        this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id), reaches),
         sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
       ]);
       // Notifications: who is off the app is known here (see notifications/).
       this.notifications.messageDelivered(sent, queues);
-      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds)), queues);
+      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds), reaches), queues);
     }
     if (subject === USER_ACCESS_CHANGED) {
       // Not a client event: a deactivated user's queues and browser sessions go (every replica drops cached credentials itself).
@@ -76,7 +78,7 @@ export class FanoutRouting {
     const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);
     if (!parsed.success) return []; // not a client-facing event
     const { realmId, users, event, group }: ClientEvent & { group?: unknown } = parsed.data;
-    const queues = await this.queuesOf(realmId, users);
+    const queues = await this.queuesOf(realmId, users, reaches);
     return deliveriesOf(event, [...queues.values()].flat(), group);
   }
 
@@ -89,12 +91,13 @@ export class FanoutRouting {
     sent: Messaging.MessageSent,
     queues: Map<number, QueueDescriptor[]>,
     publicQueues: Map<string, QueueDescriptor>,
+    reaches: (queue: QueueDescriptor) => boolean,
   ): Messaging.MessageSent {
     if (publicQueues.size === 0) return sent;
     const recipients = new Set(sent.recipients.map((recipient) => recipient.id));
     const added: Messaging.MessageSent['recipients'] = [];
     for (const queue of publicQueues.values()) {
-      if (queue.realmId !== sent.realmId || recipients.has(queue.userId)) continue;
+      if (queue.realmId !== sent.realmId || recipients.has(queue.userId) || !reaches(queue)) continue;
       const own = queues.get(queue.userId);
       if (own) own.push(queue);
       else {
@@ -105,12 +108,12 @@ export class FanoutRouting {
     return { ...sent, recipients: [...sent.recipients, ...added] };
   }
 
-  private async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, QueueDescriptor[]>> {
+  private async queuesOf(realmId: number, userIds: number[], reaches: (queue: QueueDescriptor) => boolean): Promise<Map<number, QueueDescriptor[]>> {
     const idsByUser = await this.store.queuesOf(realmId, userIds);
     const descriptors = await this.store.descriptorsOf([...idsByUser.values()].flat());
     const result = new Map<number, QueueDescriptor[]>();
     for (const [userId, queueIds] of idsByUser) {
-      const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId);
+      const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId && reaches(d));
       if (found.length > 0) result.set(userId, found);
     }
     return result;

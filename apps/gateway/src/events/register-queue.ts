@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Presence, Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
-import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, CommandClient, EventBus, type AppConfig } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
 import { checkEventNarrow } from './message-narrow';
@@ -22,7 +22,8 @@ export interface Registered {
 /**
  * POST /register: creates the queue first, then reads the initial state from its owners, so
  * a change made meanwhile is in the state, in the queue, or in both (clients apply events
- * idempotently), never in neither. The people come from the gateway's own cache
+ * idempotently), never in neither. A change announced before the queue existed is in the state
+ * only: the queue remembers the event stream's position (QueueDescriptor.registeredAt). The people come from the gateway's own cache
  * (RegisterPeople), at least as new as the queue.
  */
 @Injectable()
@@ -31,6 +32,7 @@ export class RegisterQueue {
     private readonly store: EventQueueStore,
     private readonly commands: CommandClient,
     private readonly people: RegisterPeople,
+    private readonly events: EventBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -52,6 +54,7 @@ export class RegisterQueue {
       allPublicStreams: params.all_public_streams,
       capabilities: params.client_capabilities,
       lifespanSeconds: Math.max(this.config.EVENT_QUEUE_TIMEOUT_SECONDS, Math.min(requested, MAX_LIFESPAN_SECONDS)),
+      registeredAt: await this.events.position(),
     };
     const stateVersion = await this.store.create(descriptor);
 

@@ -35,6 +35,12 @@ export interface StoredEvent {
   payload: string;
 }
 
+/** A point in the event stream: a sequence and the time JetStream stored that event. */
+export interface StreamPosition {
+  seq: number;
+  timeMs: number;
+}
+
 /**
  * Publishes domain events to JetStream. Call it after the transaction that made the change
  * has committed, so no consumer ever sees an event for data that was rolled back.
@@ -136,6 +142,19 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
         ),
       ),
     );
+  }
+
+  /**
+   * Where the event stream stands now: its last event's sequence and store time (JetStream's
+   * clock). Every event at or before it was published, so its change committed, before this
+   * call answered.
+   */
+  async position(): Promise<StreamPosition> {
+    if (!this.inbox) throw new Error('EventBus used before it connected');
+    const reply = await this.inbox.request(`$JS.API.STREAM.INFO.${EVENT_STREAM}`, new Uint8Array(), this.config.NATS_REQUEST_TIMEOUT_MS);
+    const info = codec.decode(reply.data) as { state?: { last_seq?: number; last_ts?: string }; error?: { description?: string } };
+    if (!info.state) throw new Error(`JetStream stream info refused: ${info.error?.description ?? 'no state'}`);
+    return { seq: info.state.last_seq ?? 0, timeMs: Date.parse(info.state.last_ts ?? '') || 0 };
   }
 
   async onApplicationShutdown(): Promise<void> {
