@@ -448,7 +448,9 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
       await sleep(300);
       expect(await remaining(ids)).toBe(left); // nobody else is deleting
       // The request in flight gets no answer from messaging: the gateway's timeout answers.
-      expectError(await request, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: 'messaging' });
+      const refused = await request;
+      expectError(refused, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: 'messaging', 'retry-after': 1 });
+      expect(refused.headers.get('retry-after')).toBe('1');
 
       await system.startService('messaging');
       await waitUntil(messagingReady);

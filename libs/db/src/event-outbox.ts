@@ -125,7 +125,7 @@ export class EventOutbox implements BeforeApplicationShutdown {
     requestId?: string,
     options?: { maxWait?: number; timeout?: number },
   ): Promise<T> {
-    const { value, staged } = await this.prisma.$transaction(async (tx) => {
+    const { value, staged } = await this.prisma.transaction(async (tx) => {
       const done = await work(tx);
       return { value: done.value, staged: await this.stage(queryableOf(tx), done.events) };
     }, options);

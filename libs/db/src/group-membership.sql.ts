@@ -19,7 +19,12 @@ import { statement } from './pg.service';
  * organization), and role:internet and role:nobody none.
  */
 
-/** Whether user `u` is a direct member of group `g` (SQL, with `u` a users row, `g` a user_groups row). */
+/**
+ * Whether user `u` is a direct member of group `g` (SQL, with `u` a users row, `g` a user_groups
+ * row). The waiting period counts to the statement's time, not the transaction's start: an
+ * account created earlier in the same transaction (date_joined set as it was written) is a full
+ * member at once when the organization has no waiting period.
+ */
 const DIRECT_MEMBER = `(
   CASE WHEN g.is_system_group THEN
     CASE g.name
@@ -27,7 +32,7 @@ const DIRECT_MEMBER = `(
       WHEN 'role:administrators' THEN u.role = 200
       WHEN 'role:moderators' THEN u.role = 300
       WHEN 'role:fullmembers' THEN u.role = 400
-        AND u.date_joined <= now() - make_interval(days => (SELECT waiting_period_threshold FROM realms WHERE id = g.realm_id))
+        AND u.date_joined <= statement_timestamp() - make_interval(days => (SELECT waiting_period_threshold FROM realms WHERE id = g.realm_id))
       WHEN 'role:members' THEN u.role = 400
       WHEN 'role:everyone' THEN u.role = 600
       ELSE false

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { SpanKind, inSpan, tracing } from '@teamchat/platform';
+import { SpanKind, inSpan, refuseIfTooLateToCommit, tracing } from '@teamchat/platform';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
 /**
@@ -100,6 +100,7 @@ export class PgService implements Queryable, OnApplicationShutdown {
     try {
       await client.query('BEGIN');
       const result = await work({ run: runOn(client) });
+      refuseIfTooLateToCommit();
       await client.query('COMMIT');
       return result;
     } catch (error) {

@@ -27,9 +27,9 @@ export function sendError(req: IncomingMessage & Partial<Pick<ApiRequest, 'ctx'>
     res.setHeader('WWW-Authenticate', isSessionRequest(req) ? 'Session realm="zulip"' : 'Basic realm="zulip"');
   }
   const retryAfter = error.extra['retry-after'];
-  if ((error.code === 'RATE_LIMIT_HIT' || error.code === 'SERVICE_UNAVAILABLE') && typeof retryAfter === 'number') {
-    res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
-  }
+  if (error.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number') res.setHeader('Retry-After', String(Math.ceil(retryAfter)));
+  // Every 503 says when to try again: a refusal, a timeout, a dependency restarting.
+  if (error.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(typeof retryAfter === 'number' ? Math.ceil(retryAfter) : 1));
   const body = JSON.stringify({ result: 'error', msg: error.message, code: error.code, ...error.extra });
   afterRequestBody(req, () => {
     if (res.headersSent || res.writableEnded) return;

@@ -35,6 +35,6 @@ export class Transactions {
 
   /** The same for the cold paths' repository methods (those taking a `ColdTx`). */
   runCold<T>(work: (tx: ColdTx) => Promise<T>, options?: ColdTxOptions): Promise<T> {
-    return this.prisma.$transaction(work, options);
+    return this.prisma.transaction(work, options);
   }
 }

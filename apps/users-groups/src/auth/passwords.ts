@@ -21,8 +21,8 @@ export async function verifyPassword(hash: string | undefined, password: string)
 /**
  * Hashing and checking passwords costs tens of milliseconds of a core each, on libuv's threads
  * (UV_THREADPOOL_SIZE, 4 by default): at most that many run at once, the rest wait their turn.
- * One that could not finish before its command's caller stops waiting (the work ahead of it,
- * at the recent average per hash) is refused at once, before any work: under a burst the
+ * One that could not finish before its command's deadline (the work ahead of it, at the recent
+ * average per hash) is refused at once, before any work: under a burst the
  * callers beyond what the process can serve in time hear 503 promptly, having changed nothing,
  * instead of all timing out together while the work goes on.
  */

@@ -77,7 +77,7 @@ export class BotsRepository {
 
   /** Sets these configuration keys (others kept); the whole configuration after. */
   async mergeConfigData(botId: number, data: Record<string, string>): Promise<Record<string, string>> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.prisma.transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM users WHERE id = ${botId} FOR UPDATE`;
       const row = await tx.user.findUniqueOrThrow({ where: { id: botId }, select: { botConfigData: true } });
       const merged = { ...(row.botConfigData as Record<string, string>), ...data };

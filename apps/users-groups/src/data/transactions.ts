@@ -39,7 +39,7 @@ export class Transactions {
   ) {}
 
   run<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return this.prisma.$transaction(work, options);
+    return this.prisma.transaction(work, options);
   }
 
   runOnPg<T>(work: (tx: PgTransaction) => Promise<T>): Promise<T> {

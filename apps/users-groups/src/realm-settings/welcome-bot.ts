@@ -27,8 +27,19 @@ export class WelcomeBot {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Look-ups in flight per organization: a burst of sign-ups waits on one, not one connection each. */
+  private readonly finding = new Map<number, Promise<number>>();
+
   /** The bot's user id. */
-  async id(realm: { id: number; subdomain: string }): Promise<number> {
+  id(realm: { id: number; subdomain: string }): Promise<number> {
+    const inFlight = this.finding.get(realm.id);
+    if (inFlight) return inFlight;
+    const found = this.findOrCreate(realm).finally(() => this.finding.delete(realm.id));
+    this.finding.set(realm.id, found);
+    return found;
+  }
+
+  private async findOrCreate(realm: { id: number; subdomain: string }): Promise<number> {
     const email = `${UsersGroups.WELCOME_BOT_LOCAL_PART}@${this.realms.hostnameOf(realm.subdomain)}`;
     const existing = await this.users.botWithEmail(realm.id, email);
     if (existing !== null) return existing;

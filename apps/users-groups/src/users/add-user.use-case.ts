@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Messaging, type ApiCommand, type UsersGroups } from '@teamchat/contracts';
-import { CommandClient, EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
+import { CommandClient, LOGGER, outsideCommand } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
-import { isStrongEnough } from '../auth/passwords';
+import type { Logger } from 'pino';
+import { hashPassword, isStrongEnough } from '../auth/passwords';
+import { onConnection } from '../data/transactions';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
 import { UserGroupsRepository } from '../data/user-groups.repository';
@@ -26,9 +29,11 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
  *
  * Announced as Zulip's do_create_user does: `realm_user` add to every active user (the record
  * as each may see it: the real address only to those the new user's email visibility allows),
- * then `user_group` add_members for the system groups the new account is in; then messaging
- * subscribes it to the default channels (with their own `subscription` events); Welcome Bot
- * then sends it its first direct message (not awaited). An organization that restricts addresses to its
+ * then `user_group` add_members for the system groups the new account is in, written with the
+ * account in one transaction (the outbox); then messaging subscribes it to the default channels
+ * (with their own `subscription` events); Welcome Bot then sends it its first direct message
+ * (not awaited). The password is hashed first, where a burst is refused before anything is
+ * written; the transaction commits only while the caller still waits, so a 503 created nothing. An organization that restricts addresses to its
  * domains refuses others (disposable addresses are not recognised here).
  */
 @Injectable()
@@ -38,11 +43,12 @@ export class AddUser {
     private readonly groups: UserGroupsRepository,
     private readonly create: CreateUser,
     private readonly realms: RealmDirectory,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
     private readonly commands: CommandClient,
     private readonly organizations: OrganizationsRepository,
     private readonly realmSettings: RealmSettingsRepository,
     private readonly welcomeBot: WelcomeBot,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<{ user_id: number }> {
@@ -57,21 +63,31 @@ export class AddUser {
     if ((await this.users.withDeliveryEmail(realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
     if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
 
-    const created = await this.create.execute({ realmId: realm.id, email, fullName, password: params.password });
-
-    const row = (await this.users.inRealm(realm.id, created.id))!;
     // Welcome Bot exists before anyone is told of the account (it is one of the organization's active users).
     await this.welcomeBot.id(realm);
-    const recipients = await this.users.activeOfRealm(realm.id);
-    const groups = await this.groups.directNamedGroupsOf(created.id);
-    const published = userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groups);
-    await this.events.publishAll(published, requestId);
-    // Then the organization's default channels, through messaging's subscription path (Zulip's process_new_human_user).
+    const passwordHash = await hashPassword(params.password);
+    const row = await this.outbox.runCold(async (tx) => {
+      const created = await this.create.execute({ realmId: realm.id, email, fullName, passwordHash }, tx);
+      const pgTx = onConnection(tx);
+      const stored = (await this.users.inRealm(realm.id, created.id, pgTx))!;
+      const recipients = await this.users.activeOfRealm(realm.id, tx);
+      const groups = await this.groups.directNamedGroupsOf(created.id, pgTx);
+      return { value: stored, events: userCreatedEvents(realm.id, stored, recipients, this.realms.hostnameOf(realm.subdomain), groups) };
+    }, requestId);
+    // Then the organization's default channels, through messaging's subscription path (Zulip's
+    // process_new_human_user), answered in time for this command's own answer. The account
+    // exists whatever happens here: if messaging cannot answer in time, the subscription goes on
+    // after the answer (subscribing is idempotent), and the answer stays the truth, created.
     const user = { id: row.id, realmId: realm.id, email: row.deliveryEmail, deliveryEmail: row.deliveryEmail, fullName: row.fullName, role: row.role, isBot: false };
-    await this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
+    const subscribe = () => this.commands.call(Messaging.subscribeToDefaultChannels, { user, requestId });
+    await subscribe().catch(() =>
+      outsideCommand(() =>
+        void subscribe().catch((error: unknown) => this.logger.error({ err: error, userId: row.id, requestId }, 'new account not subscribed to the default channels')),
+      ),
+    );
     // Welcome Bot's first message, and the organization's custom text (process_new_human_user),
     // sent after the answer: the account does not wait on messaging (best effort, failures logged).
     void this.welcomeBot.welcome({ ...realm, name: organization.name }, row, organization, requestId);
-    return { user_id: created.id };
+    return { user_id: row.id };
   }
 }

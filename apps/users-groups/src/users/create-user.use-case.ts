@@ -14,6 +14,8 @@ export interface NewUser {
   fullName: string;
   role?: number;
   password?: string;
+  /** The password already hashed (before a transaction, so no connection waits on the hashing). */
+  passwordHash?: string;
   isBot?: boolean;
   botType?: number;
   botOwnerId?: number;
@@ -53,7 +55,7 @@ export class CreateUser {
     const taken = await this.users.idWithEmail(input.realmId, input.email, tx);
     if (taken !== undefined) throw badRequest(`Email '${input.email}' already in use`);
 
-    const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
+    const passwordHash = input.passwordHash ?? (input.password !== undefined ? await hashPassword(input.password) : undefined);
     return this.users.create(
       {
         realmId: input.realmId,

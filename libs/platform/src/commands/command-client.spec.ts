@@ -40,7 +40,7 @@ describe('CommandClient', () => {
     });
     await nats.flush();
     await expect(client.call(def, { n: 21 })).resolves.toEqual({ doubled: 42 });
-    expect(seen).toEqual([{ pattern: def.subject, data: { n: 21 }, id: expect.any(String), deadline: expect.any(Number) }]);
+    expect(seen).toEqual([{ pattern: def.subject, data: { n: 21 }, id: expect.any(String), deadline: expect.any(Number), expires: expect.any(Number) }]);
     expect(client.isConnected()).toBe(true);
   });
 

@@ -6,7 +6,7 @@ import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnecti
 import { APP_CONFIG, natsServers, type AppConfig } from '../config';
 import { MetricsService } from '../metrics';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
-import { DEADLINE_MARGIN_MS } from './command-deadline';
+import { callTime } from './command-deadline';
 import { ReplyInbox } from './reply-inbox';
 
 /** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
@@ -16,6 +16,8 @@ interface RequestPacket {
   id: string;
   /** When this caller stops waiting (epoch ms), less a margin: the server starts nothing later (see command-deadline.ts). */
   deadline: number;
+  /** When this caller stops waiting (epoch ms): the server commits nothing it could not answer by then. */
+  expires: number;
 }
 interface ReplyPacket<R> {
   id?: string;
@@ -62,15 +64,18 @@ export class CommandClient implements OnApplicationShutdown {
 
   private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, carrier?: MsgHdrs): Promise<R> {
     const nats = await this.connected();
-    const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID(), deadline: Date.now() + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS) };
+    const now = Date.now();
+    const { deadline, expires } = callTime(timeoutMs, now);
+    if (expires <= now) throw new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: def.service, 'retry-after': 1 });
+    const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID(), deadline, expires };
     let answer: ReplyPacket<R>;
     try {
-      const message = await nats.inbox.request(def.subject, codec.encode(packet), timeoutMs, carrier);
+      const message = await nats.inbox.request(def.subject, codec.encode(packet), expires - now, carrier);
       answer = codec.decode(message.data) as ReplyPacket<R>;
     } catch (error) {
       const code = (error as NatsError).code;
       if (code === ErrorCode.Timeout || code === ErrorCode.NoResponders || code === ErrorCode.ConnectionClosed) {
-        throw new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: def.service });
+        throw new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: def.service, 'retry-after': 1 });
       }
       throw error;
     }

@@ -110,14 +110,19 @@ describe('CommandServer', () => {
     }
   });
 
-  it('never starts a command whose caller has stopped waiting, and refuses at once beyond its limit', async () => {
+  it('never starts a command past its deadline (answering "not done" while its caller still listens), and refuses at once beyond its limit', async () => {
     const app = await startService();
     const nats = await connect({ servers: TEST_NATS_URL });
     try {
       const before = handled;
-      const late = { pattern: double.subject, id: 'late', data: { n: 1 }, deadline: Date.now() - 1 };
-      await expect(nats.request(double.subject, JSONCodec().encode(late), { timeout: 500 })).rejects.toThrow();
+      const gone = { pattern: double.subject, id: 'gone', data: { n: 1 }, deadline: Date.now() - 1001, expires: Date.now() - 1 };
+      await expect(nats.request(double.subject, JSONCodec().encode(gone), { timeout: 500 })).rejects.toThrow();
       expect(handled).toBe(before); // not run, not answered
+      // Past its deadline to start while the caller still listens: not run, answered "not done" at once.
+      const late = { pattern: double.subject, id: 'late', data: { n: 1 }, deadline: Date.now() - 1, expires: Date.now() + 5000 };
+      const answer = JSONCodec().decode((await nats.request(double.subject, JSONCodec().encode(late), { timeout: 500 })).data);
+      expect(answer).toMatchObject({ id: 'late', response: { ok: false, error: { code: 'SERVICE_UNAVAILABLE' } } });
+      expect(handled).toBe(before);
       // Within its deadline, the same command runs.
       await expect(client.call(double, { n: 2 })).resolves.toEqual({ doubled: 4 });
       expect(handled).toBe(before + 1);

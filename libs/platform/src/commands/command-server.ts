@@ -18,8 +18,10 @@ import { overloaded, withDeadline } from './command-deadline';
 interface RequestPacket {
   id?: string;
   data?: unknown;
-  /** When the caller stops waiting (epoch ms); absent from callers that do not say. */
+  /** The last moment to start the command (epoch ms); absent from callers that do not say. */
   deadline?: number;
+  /** When the caller stops waiting (epoch ms); absent from older callers (then a margin after the deadline). */
+  expires?: number;
 }
 
 type Handler = (payload: unknown) => unknown;
@@ -116,15 +118,22 @@ export class CommandServer implements OnApplicationBootstrap, BeforeApplicationS
       packet = {};
     }
     const deadline = typeof packet.deadline === 'number' ? packet.deadline : undefined;
-    if (deadline !== undefined && Date.now() >= deadline) {
-      // The caller has stopped waiting: the work would be wasted, and its outcome unknown to them.
+    const expires = typeof packet.expires === 'number' ? packet.expires : undefined;
+    const late = deadline !== undefined && Date.now() >= deadline;
+    if (late) {
       this.metrics.commandErrors.inc({ subject: def.subject, code: 'DEADLINE_PASSED' });
-      return;
+      // The caller has stopped waiting: the work would be wasted, and its outcome unknown to them.
+      if (expires === undefined || Date.now() >= expires) return;
     }
     const response =
-      this.inFlight.size >= this.config.COMMAND_MAX_IN_FLIGHT
+      // Too late to start, or as much in hand as the process takes: "not done" while the caller still listens.
+      late || this.inFlight.size >= this.config.COMMAND_MAX_IN_FLIGHT
         ? this.fail(def, overloaded(), () => undefined)
-        : await withDeadline(deadline ?? Number.POSITIVE_INFINITY, () => (tracing.enabled ? this.traced(def, handler, packet.data, message) : this.run(def, handler, packet.data)));
+        : await withDeadline(
+            deadline ?? Number.POSITIVE_INFINITY,
+            () => (tracing.enabled ? this.traced(def, handler, packet.data, message) : this.run(def, handler, packet.data)),
+            expires,
+          );
     if (!message.reply) return;
     try {
       message.respond(codec.encode({ id: packet.id, response, isDisposed: true }));
