@@ -11,3 +11,4 @@ export * from './zulip-conformance';
 export * from './mail-sink';
 export * from './push-relay';
 export * as Hostile from './hostile';
+export * from './nats-cluster';
