@@ -409,6 +409,30 @@ async function install(names, log) {
   await run(aptGet, ['install', '-y', '-qq', ...packages], { env });
 }
 
+/**
+ * The path of a program a test or a script needs beside the three services (pgbouncer for the
+ * cluster run and its test), installed from its Debian package as root when missing.
+ * @param {string} command the program's name
+ * @param {string} aptPackage its Debian package
+ * @param {(line: string) => void} [log]
+ * @returns {Promise<string>}
+ */
+async function ensureProgram(command, aptPackage, log = () => undefined) {
+  const found = which(command);
+  if (found) return found;
+  const aptGet = which('apt-get');
+  const how = `apt-get update && apt-get install -y ${aptPackage}`;
+  if (!aptGet) throw new DependencyError(`${command} not installed. Install ${aptPackage} with your system's package manager (on Debian or Ubuntu: ${how})`);
+  if (!isRoot()) throw new DependencyError(`${command} not installed. Install with:\n  sudo ${how.replace('&& apt-get', '&& sudo apt-get')}`);
+  log(`${command} not installed: ${how}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run(aptGet, ['update', '-qq'], { env });
+  await run(aptGet, ['install', '-y', '-qq', aptPackage], { env });
+  const installedNow = which(command);
+  if (!installedNow) throw new DependencyError(`apt-get installed ${aptPackage}, yet ${command} cannot be found.`);
+  return installedNow;
+}
+
 // --- The step ---------------------------------------------------------------------------------
 
 /**
@@ -489,4 +513,4 @@ async function ensureDependencies({ stateDir, env = process.env, urls = {}, log 
   return handle;
 }
 
-module.exports = { ensureDependencies, defaultStateDir, urlsFromEnv, installed, DependencyError };
+module.exports = { ensureDependencies, ensureProgram, defaultStateDir, urlsFromEnv, installed, DependencyError };

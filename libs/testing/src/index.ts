@@ -12,3 +12,4 @@ export * from './mail-sink';
 export * from './push-relay';
 export * as Hostile from './hostile';
 export * from './nats-cluster';
+export * from './pgbouncer';

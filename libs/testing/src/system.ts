@@ -26,6 +26,8 @@ export interface SystemOptions {
    * `teamchat-replica`, so a test can see which statements went to "the replica".
    */
   readReplica?: boolean;
+  /** How the services reach the test database (e.g. through a PgBouncer: PgBouncer.via); the harness's own client connects directly. */
+  databaseVia?: (url: string) => string;
 }
 
 /** The application name of the connections a `readReplica` system makes to its "replica". */
@@ -117,7 +119,7 @@ export class TestSystem {
       UPLOADS_HTTP_PORT: String(uploadsHttpPort),
       UPLOADS_URL: `http://127.0.0.1:${uploadsHttpPort}`,
       LOCAL_UPLOADS_DIR: path.join(os.tmpdir(), `teamchat-uploads-${namespace}`),
-      DATABASE_URL: database.url,
+      DATABASE_URL: options.databaseVia ? options.databaseVia(database.url) : database.url,
       ...(options.readReplica ? { DATABASE_REPLICA_URL: `${database.url}?application_name=${REPLICA_APPLICATION_NAME}` } : {}),
       REDIS_URL: TEST_REDIS_URL,
       NATS_URL: TEST_NATS_URL,
