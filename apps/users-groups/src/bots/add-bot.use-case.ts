@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { BotType, type UserCommand, type UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { avatarUrl, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { BotsRepository } from '../data/bots.repository';
-import { Transactions } from '../data/transactions';
+import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
@@ -26,7 +26,8 @@ type Params = DecodedParams<typeof UsersGroups.addBotParams>;
  * URL, the interface and a new token; named `service_name`, else the short name).
  *
  * Announced as Zulip's do_create_user and notify_created_bot: `realm_user` add to everyone,
- * `user_group` add_members, then `realm_bot` add to the bot's administrators.
+ * `user_group` add_members, then `realm_bot` add to the bot's administrators, written with the
+ * bot in one transaction (the outbox).
  */
 @Injectable()
 export class AddBot {
@@ -35,12 +36,11 @@ export class AddBot {
     private readonly bots: BotsRepository,
     private readonly groups: UserGroupsRepository,
     private readonly create: CreateUser,
-    private readonly transactions: Transactions,
     private readonly realms: RealmDirectory,
     private readonly access: BotAccess,
     private readonly policy: BotCreationPolicy,
     private readonly records: BotRecords,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: UserCommand<Params>): Promise<{
@@ -68,7 +68,14 @@ export class AddBot {
     // Zulip checks an incoming webhook's configuration against its integration; this server has none.
     if (botType === BotType.INCOMING_WEBHOOK && serviceName) throw badRequest(`Invalid integration '${serviceName}'.`);
 
-    const botId = await this.transactions.run(async (tx) => {
+    // The realm_bot add's audience, read before the transaction: the owner, the default channels
+    // and the organization's administrators are what they are now.
+    const administrators = await this.access.administrators(realm.id, {
+      botOwnerId: caller.id,
+      defaultSendingStreamId: sending?.id ?? null,
+      defaultEventsRegisterStreamId: register?.id ?? null,
+    });
+    const { row, record } = await this.outbox.runCold(async (tx) => {
       const bot = await this.create.execute({ realmId: realm.id, email, fullName, isBot: true, botType, botOwnerId: caller.id }, tx);
       await this.bots.setUp(
         bot.id,
@@ -84,28 +91,20 @@ export class AddBot {
         },
         tx,
       );
-      return bot.id;
-    });
-
-    const [row, recipients, groupIds, record] = await Promise.all([
-      this.users.inRealm(realm.id, botId),
-      this.users.activeOfRealm(realm.id),
-      this.groups.directNamedGroupsOf(botId),
-      this.records.one(realm.id, botId),
-    ]);
-    const administrators = await this.access.administrators(realm.id, {
-      botOwnerId: caller.id,
-      defaultSendingStreamId: sending?.id ?? null,
-      defaultEventsRegisterStreamId: register?.id ?? null,
-    });
-    await this.events.publishAll(
-      [...userCreatedEvents(realm.id, row!, recipients, this.realms.hostnameOf(realm.subdomain), groupIds), realmBotAdd(realm.id, administrators, record)],
-      requestId,
-    );
+      const pgTx = onConnection(tx);
+      const row = (await this.users.inRealm(realm.id, bot.id, pgTx))!;
+      const recipients = await this.users.activeOfRealm(realm.id, tx);
+      const groupIds = await this.groups.directNamedGroupsOf(bot.id, pgTx);
+      const record = await this.records.one(realm.id, bot.id, tx);
+      return {
+        value: { row, record },
+        events: [...userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groupIds), realmBotAdd(realm.id, administrators, record)],
+      };
+    }, requestId);
     return {
-      user_id: botId,
+      user_id: row.id,
       api_key: record.api_key,
-      avatar_url: avatarUrl(row!, { realmId: realm.id })!,
+      avatar_url: avatarUrl(row, { realmId: realm.id })!,
       default_sending_stream: record.default_sending_stream,
       default_events_register_stream: record.default_events_register_stream,
       default_all_public_streams: record.default_all_public_streams,

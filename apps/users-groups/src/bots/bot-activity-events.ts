@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Role } from '@teamchat/zulip';
 import { BotsRepository } from '../data/bots.repository';
+import type { Transaction } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
 import { realmUserUpdate, type PublishedEvent } from '../users/user-admin-events';
 import { BotRecords, realmBotAdd, realmBotEvent } from './bot-records';
@@ -37,19 +38,22 @@ export class BotActivityEvents {
     return realmBotEvent(realmId, administrators, 'update', { user_id: botId, is_active: false });
   }
 
-  async reactivated(realmId: number, botId: number): Promise<PublishedEvent> {
-    return this.isActive(realmId, botId, true);
+  /** A bot's `realm_bot` update `{is_active: true}`, read through the reactivation's transaction. */
+  async reactivated(realmId: number, botId: number, tx: Transaction): Promise<PublishedEvent> {
+    const [details] = await this.bots.withDetails(realmId, { ids: [botId] }, tx);
+    return realmBotEvent(realmId, await this.access.administrators(realmId, details, tx), 'update', { user_id: botId, is_active: true });
   }
 
   /**
    * A new owner: the previous one, unless an administrator (who administers every bot), gets
    * `delete`; the new one, unless an administrator, gets `add` with the whole record; the other
-   * administrators `update {owner_id}`; everyone `realm_user` update `{bot_owner_id}`.
+   * administrators `update {owner_id}`; everyone `realm_user` update `{bot_owner_id}`. Read
+   * through the transaction that changed the owner.
    */
-  async ownerChanged(realmId: number, botId: number, previousOwnerId: number | null, ownerId: number): Promise<PublishedEvent[]> {
-    const [details] = await this.bots.withDetails(realmId, { ids: [botId] });
-    let updateUsers = new Set(await this.access.administrators(realmId, details));
-    const people = new Map((await this.users.ofRealmByIds(realmId, [ownerId, ...(previousOwnerId !== null ? [previousOwnerId] : [])])).map((user) => [user.id, user]));
+  async ownerChanged(realmId: number, botId: number, previousOwnerId: number | null, ownerId: number, tx: Transaction): Promise<PublishedEvent[]> {
+    const [details] = await this.bots.withDetails(realmId, { ids: [botId] }, tx);
+    let updateUsers = new Set(await this.access.administrators(realmId, details, tx));
+    const people = new Map((await this.users.ofRealmByIds(realmId, [ownerId, ...(previousOwnerId !== null ? [previousOwnerId] : [])], tx)).map((user) => [user.id, user]));
     const isAdmin = (id: number) => (people.get(id)?.role ?? Role.MEMBER) <= Role.ADMINISTRATOR;
     const events: PublishedEvent[] = [];
     if (previousOwnerId !== null && !isAdmin(previousOwnerId)) {
@@ -57,17 +61,12 @@ export class BotActivityEvents {
       updateUsers.delete(previousOwnerId);
     }
     if (!isAdmin(ownerId)) {
-      events.push(realmBotAdd(realmId, [ownerId], await this.records.one(realmId, botId)));
+      events.push(realmBotAdd(realmId, [ownerId], await this.records.one(realmId, botId, tx)));
       updateUsers.delete(ownerId);
     }
     updateUsers = new Set([...updateUsers].sort((a, b) => a - b));
     if (updateUsers.size > 0) events.push(realmBotEvent(realmId, [...updateUsers], 'update', { user_id: botId, owner_id: ownerId }));
-    events.push(realmUserUpdate(realmId, await this.users.activeIdsOfRealm(realmId), botId, { bot_owner_id: ownerId }));
+    events.push(realmUserUpdate(realmId, await this.users.activeIdsOfRealm(realmId, tx), botId, { bot_owner_id: ownerId }));
     return events;
-  }
-
-  private async isActive(realmId: number, botId: number, isActive: boolean): Promise<PublishedEvent> {
-    const [details] = await this.bots.withDetails(realmId, { ids: [botId] });
-    return realmBotEvent(realmId, await this.access.administrators(realmId, details), 'update', { user_id: botId, is_active: isActive });
   }
 }

@@ -3,6 +3,7 @@ import { BotType, UsersGroups, type ClientEvent, type EventDef, type BotServiceR
 import { avatarUrl } from '@teamchat/zulip';
 import { BotsRepository, type BotDetailsRow } from '../data/bots.repository';
 import { ChannelsReadonlyRepository } from '../data/channels.readonly.repository';
+import type { Transaction } from '../data/transactions';
 import type { PublishedEvent } from '../users/user-admin-events';
 
 /** A bot as `realm_bots` lists it and `realm_bot` add events carry it (Zulip's get_owned_bot_dicts, created_bot_event). */
@@ -41,9 +42,12 @@ export class BotRecords {
   ) {}
 
   /** The organization's bots among `ids`, or those `ownerId` owns; deactivated ones included unless `activeOnly`. */
-  async of(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }): Promise<RealmBotRecord[]> {
-    const bots = await this.bots.withDetails(realmId, which);
-    const channels = await this.channels.byIds(bots.flatMap((bot) => [bot.defaultSendingStreamId, bot.defaultEventsRegisterStreamId]).filter((id): id is number => id !== null));
+  async of(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }, tx?: Transaction): Promise<RealmBotRecord[]> {
+    const bots = await this.bots.withDetails(realmId, which, tx);
+    const channels = await this.channels.byIds(
+      bots.flatMap((bot) => [bot.defaultSendingStreamId, bot.defaultEventsRegisterStreamId]).filter((id): id is number => id !== null),
+      tx,
+    );
     const nameOf = (id: number | null) => (id === null ? null : (channels.get(id)?.name ?? null));
     return bots.map((bot) => ({
       user_id: bot.id,
@@ -62,8 +66,8 @@ export class BotRecords {
     }));
   }
 
-  async one(realmId: number, botId: number): Promise<RealmBotRecord> {
-    return (await this.of(realmId, { ids: [botId] }))[0];
+  async one(realmId: number, botId: number, tx?: Transaction): Promise<RealmBotRecord> {
+    return (await this.of(realmId, { ids: [botId] }, tx))[0];
   }
 }
 

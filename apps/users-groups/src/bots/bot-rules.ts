@@ -5,6 +5,7 @@ import { Role, badRequest } from '@teamchat/zulip';
 import { ChannelsReadonlyRepository, type ChannelForBot } from '../data/channels.readonly.repository';
 import { RealmGroupSettings } from '../realm-settings/realm-group-settings';
 import { GroupMembershipRepository } from '../data/group-membership.repository';
+import type { Transaction } from '../data/transactions';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 
 export const noSuchBot = () => badRequest('No such bot');
@@ -116,15 +117,19 @@ export class BotAccess {
   /**
    * Zulip's bot_owner_user_ids: who administers the bot and hears its `realm_bot` events. Its
    * owner alone when a default channel is private; otherwise also the organization's active
-   * human administrators.
+   * human administrators. Read through `tx` when given (after a change, in its transaction).
    */
-  async administrators(realmId: number, bot: { botOwnerId: number | null; defaultSendingStreamId: number | null; defaultEventsRegisterStreamId: number | null }): Promise<number[]> {
+  async administrators(
+    realmId: number,
+    bot: { botOwnerId: number | null; defaultSendingStreamId: number | null; defaultEventsRegisterStreamId: number | null },
+    tx?: Transaction,
+  ): Promise<number[]> {
     const defaults = [bot.defaultSendingStreamId, bot.defaultEventsRegisterStreamId].filter((id): id is number => id !== null);
-    const channels = await this.channels.byIds(defaults);
+    const channels = await this.channels.byIds(defaults, tx);
     const privateBot = [...channels.values()].some((channel) => channel.inviteOnly);
     const users = new Set<number>(bot.botOwnerId !== null ? [bot.botOwnerId] : []);
     if (!privateBot) {
-      for (const user of await this.users.ofRealm(realmId)) if (user.isActive && !user.isBot && user.role <= Role.ADMINISTRATOR) users.add(user.id);
+      for (const user of await this.users.ofRealm(realmId, tx)) if (user.isActive && !user.isBot && user.role <= Role.ADMINISTRATOR) users.add(user.id);
     }
     return [...users].sort((a, b) => a - b);
   }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser, UserCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import { Role, avatarUrl, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { BotsRepository, type BotDefaults } from '../data/bots.repository';
-import { Transactions } from '../data/transactions';
+import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
@@ -28,7 +28,8 @@ type Answer = ReturnType<typeof UsersGroups.updateBot.response.parse>;
  *
  * Announced as Zulip does: `realm_user` update to everyone for the name, role and owner;
  * `realm_bot` update of the one changed property to the bot's administrators (as they are after
- * the change); a new owner as send_bot_owner_update_events.
+ * the change); a new owner as send_bot_owner_update_events. Every change and its events commit
+ * in one transaction (the outbox), the bot's row locked first.
  */
 @Injectable()
 export class UpdateBot {
@@ -36,12 +37,11 @@ export class UpdateBot {
     private readonly users: UsersRepository,
     private readonly bots: BotsRepository,
     private readonly groups: UserGroupsRepository,
-    private readonly transactions: Transactions,
     private readonly access: BotAccess,
     private readonly records: BotRecords,
     private readonly activity: BotActivityEvents,
     private readonly realms: RealmDirectory,
-    private readonly events: EventBus,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: UserCommand<Params>): Promise<Answer> {
@@ -68,47 +68,52 @@ export class UpdateBot {
     if (params.default_all_public_streams !== undefined) defaults.defaultAllPublicStreams = params.default_all_public_streams;
     if (params.service_interface !== undefined) checkInterfaceType(params.service_interface);
 
-    const published: PublishedEvent[] = [];
     const everyone = await this.users.activeOfRealm(realm.id);
     const everyoneIds = everyone.map((user) => user.id);
-    const botEvent = async (change: Record<string, unknown>) => {
-      const [details] = await this.bots.withDetails(realm.id, { ids: [bot.id] });
-      return realmBotEvent(realm.id, await this.access.administrators(realm.id, details), 'update', { user_id: bot.id, ...change });
-    };
 
-    if (newName !== undefined || role !== undefined) {
-      const groupEvents = await this.transactions.runOnPg(async (tx) => {
-        await this.users.lock(bot.id, tx);
-        if (newName !== undefined) await this.users.setFullName(bot.id, newName, tx);
-        if (role === undefined) return [];
-        const before = await this.groups.directNamedGroupsOf(bot.id, tx);
-        await this.users.setRole(bot.id, role, tx);
-        return groupMembershipEvents(realm.id, bot.id, before, await this.groups.directNamedGroupsOf(bot.id, tx), everyoneIds);
-      });
-      if (newName !== undefined) published.push(realmUserUpdate(realm.id, everyoneIds, bot.id, { full_name: newName }), await botEvent({ full_name: newName }));
-      if (role !== undefined) published.push(realmUserUpdate(realm.id, everyoneIds, bot.id, { role }), ...groupEvents);
-      published.push(accessChanged(realm.id, bot.id, false));
-    }
-    if (owner !== undefined && owner.id !== bot.botOwnerId) {
-      await this.transactions.runOnPg((tx) => this.users.setBotOwner(bot.id, owner.id, tx));
-      published.push(...(await this.activity.ownerChanged(realm.id, bot.id, bot.botOwnerId, owner.id)));
-    }
-    if (Object.keys(defaults).length > 0) {
-      await this.bots.setDefaults(bot.id, defaults);
-      const record = await this.records.one(realm.id, bot.id);
-      if ('defaultSendingStreamId' in defaults) published.push(await botEvent({ default_sending_stream: record.default_sending_stream }));
-      if ('defaultEventsRegisterStreamId' in defaults) published.push(await botEvent({ default_events_register_stream: record.default_events_register_stream }));
-      if ('defaultAllPublicStreams' in defaults) published.push(await botEvent({ default_all_public_streams: record.default_all_public_streams }));
-    }
-    if (params.service_payload_url !== undefined || params.service_interface !== undefined) {
-      const service = await this.bots.updateService(bot.id, { baseUrl: params.service_payload_url, interface: params.service_interface });
-      if (service) published.push(await botEvent({ services: [{ base_url: service.baseUrl, interface: service.interface, token: service.token }] }));
-    }
-    if (params.config_data !== undefined) {
-      const configData = await this.bots.mergeConfigData(bot.id, params.config_data);
-      published.push(await botEvent({ services: [{ config_data: configData }] }));
-    }
-    await this.events.publishAll(published, requestId);
+    // Every change in one transaction with its events, each read as it stands after that change.
+    await this.outbox.runCold(async (tx) => {
+      const pgTx = onConnection(tx);
+      const published: PublishedEvent[] = [];
+      const botEvent = async (change: Record<string, unknown>) => {
+        const [details] = await this.bots.withDetails(realm.id, { ids: [bot.id] }, tx);
+        return realmBotEvent(realm.id, await this.access.administrators(realm.id, details, tx), 'update', { user_id: bot.id, ...change });
+      };
+      await this.users.lock(bot.id, pgTx);
+
+      if (newName !== undefined || role !== undefined) {
+        if (newName !== undefined) await this.users.setFullName(bot.id, newName, pgTx);
+        let groupEvents: PublishedEvent[] = [];
+        if (role !== undefined) {
+          const before = await this.groups.directNamedGroupsOf(bot.id, pgTx);
+          await this.users.setRole(bot.id, role, pgTx);
+          groupEvents = groupMembershipEvents(realm.id, bot.id, before, await this.groups.directNamedGroupsOf(bot.id, pgTx), everyoneIds);
+        }
+        if (newName !== undefined) published.push(realmUserUpdate(realm.id, everyoneIds, bot.id, { full_name: newName }), await botEvent({ full_name: newName }));
+        if (role !== undefined) published.push(realmUserUpdate(realm.id, everyoneIds, bot.id, { role }), ...groupEvents);
+        published.push(accessChanged(realm.id, bot.id, false));
+      }
+      if (owner !== undefined && owner.id !== bot.botOwnerId) {
+        await this.users.setBotOwner(bot.id, owner.id, pgTx);
+        published.push(...(await this.activity.ownerChanged(realm.id, bot.id, bot.botOwnerId, owner.id, tx)));
+      }
+      if (Object.keys(defaults).length > 0) {
+        await this.bots.setDefaults(bot.id, defaults, tx);
+        const record = await this.records.one(realm.id, bot.id, tx);
+        if ('defaultSendingStreamId' in defaults) published.push(await botEvent({ default_sending_stream: record.default_sending_stream }));
+        if ('defaultEventsRegisterStreamId' in defaults) published.push(await botEvent({ default_events_register_stream: record.default_events_register_stream }));
+        if ('defaultAllPublicStreams' in defaults) published.push(await botEvent({ default_all_public_streams: record.default_all_public_streams }));
+      }
+      if (params.service_payload_url !== undefined || params.service_interface !== undefined) {
+        const service = await this.bots.updateService(bot.id, { baseUrl: params.service_payload_url, interface: params.service_interface }, tx);
+        if (service) published.push(await botEvent({ services: [{ base_url: service.baseUrl, interface: service.interface, token: service.token }] }));
+      }
+      if (params.config_data !== undefined) {
+        const configData = await this.bots.mergeConfigData(bot.id, params.config_data, tx);
+        published.push(await botEvent({ services: [{ config_data: configData }] }));
+      }
+      return { value: undefined, events: published };
+    }, requestId);
 
     const record = await this.records.one(realm.id, bot.id);
     const ownerRow = record.owner_id !== null ? await this.users.inRealm(realm.id, record.owner_id) : undefined;

@@ -48,41 +48,41 @@ export class BotsRepository {
   }
 
   /** The organization's bots among `ids`, or those `ownerId` owns (active ones only with `activeOnly`), oldest first. */
-  withDetails(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }): Promise<BotDetailsRow[]> {
+  withDetails(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }, tx: Transaction = this.prisma): Promise<BotDetailsRow[]> {
     const where: Prisma.UserWhereInput = { realmId, isBot: true };
     if (which.ids) where.id = { in: which.ids.filter(isStoredId) };
     if (which.ownerId !== undefined) where.botOwnerId = which.ownerId;
     if (which.activeOnly) where.isActive = true;
-    return this.prisma.user.findMany({
+    return tx.user.findMany({
       where,
       include: { apiKey: { select: { key: true } }, botServices: { orderBy: { id: 'asc' } } },
       orderBy: [{ dateJoined: 'asc' }, { id: 'asc' }],
     });
   }
 
-  async setDefaults(botId: number, defaults: BotDefaults): Promise<void> {
-    await this.prisma.user.update({ where: { id: botId }, data: defaults });
+  async setDefaults(botId: number, defaults: BotDefaults, tx: Transaction): Promise<void> {
+    await tx.user.update({ where: { id: botId }, data: defaults });
   }
 
   /** Changes the bot's (first) service; the service as now stored, or null when nothing changed or it has none. */
-  async updateService(botId: number, change: { baseUrl?: string; interface?: number }): Promise<BotServiceRow | null> {
-    const service = await this.prisma.botService.findFirst({ where: { userId: botId }, orderBy: { id: 'asc' } });
+  async updateService(botId: number, change: { baseUrl?: string; interface?: number }, tx: Transaction): Promise<BotServiceRow | null> {
+    const service = await tx.botService.findFirst({ where: { userId: botId }, orderBy: { id: 'asc' } });
     if (!service) return null;
     const data: { baseUrl?: string; interface?: number } = {};
     if (change.baseUrl !== undefined && change.baseUrl !== service.baseUrl) data.baseUrl = change.baseUrl;
     if (change.interface !== undefined && change.interface !== service.interface) data.interface = change.interface;
     if (Object.keys(data).length === 0) return null;
-    return this.prisma.botService.update({ where: { id: service.id }, data });
+    return tx.botService.update({ where: { id: service.id }, data });
   }
 
-  /** Sets these configuration keys (others kept); the whole configuration after. */
-  async mergeConfigData(botId: number, data: Record<string, string>): Promise<Record<string, string>> {
-    return this.prisma.transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM users WHERE id = ${botId} FOR UPDATE`;
-      const row = await tx.user.findUniqueOrThrow({ where: { id: botId }, select: { botConfigData: true } });
-      const merged = { ...(row.botConfigData as Record<string, string>), ...data };
-      await tx.user.update({ where: { id: botId }, data: { botConfigData: merged } });
-      return merged;
-    });
+  /**
+   * Sets these configuration keys (others kept); the whole configuration after. The caller's
+   * transaction holds the bot's row lock (UsersRepository.lock), so no other merge interleaves.
+   */
+  async mergeConfigData(botId: number, data: Record<string, string>, tx: Transaction): Promise<Record<string, string>> {
+    const row = await tx.user.findUniqueOrThrow({ where: { id: botId }, select: { botConfigData: true } });
+    const merged = { ...(row.botConfigData as Record<string, string>), ...data };
+    await tx.user.update({ where: { id: botId }, data: { botConfigData: merged } });
+    return merged;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, channelIdsNamed, isStoredId } from '@teamchat/db';
+import type { Transaction } from './transactions';
 
 /** A channel as a bot's default channels need it. */
 export interface ChannelForBot {
@@ -31,10 +32,10 @@ export class ChannelsReadonlyRepository {
   }
 
   /** These channels by id (unknown ids are left out). */
-  async byIds(ids: number[]): Promise<Map<number, ChannelForBot>> {
+  async byIds(ids: number[], tx: Transaction = this.prisma): Promise<Map<number, ChannelForBot>> {
     const wanted = [...new Set(ids.filter(isStoredId))];
     if (wanted.length === 0) return new Map();
-    const rows = await this.prisma.stream.findMany({ where: { id: { in: wanted } }, select: { id: true, name: true, inviteOnly: true } });
+    const rows = await tx.stream.findMany({ where: { id: { in: wanted } }, select: { id: true, name: true, inviteOnly: true } });
     return new Map(rows.map((row) => [row.id, row]));
   }
 }

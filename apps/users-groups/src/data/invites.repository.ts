@@ -62,8 +62,8 @@ export class InvitesRepository {
   }
 
   /** The organization's reusable link with this id, whatever its status. */
-  async multiuse(realmId: number, id: number): Promise<MultiuseInviteModel | null> {
-    return isStoredId(id) ? this.prisma.multiuseInvite.findFirst({ where: { id, realmId } }) : null;
+  async multiuse(realmId: number, id: number, tx: Transaction = this.prisma): Promise<MultiuseInviteModel | null> {
+    return isStoredId(id) ? tx.multiuseInvite.findFirst({ where: { id, realmId } }) : null;
   }
 
   /** Unexpired pending email invitations of the organization (of one referrer when given), oldest first. */

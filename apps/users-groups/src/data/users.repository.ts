@@ -58,8 +58,8 @@ export class UsersRepository {
   // ---- reads (pg) ----
 
   /** Every account of the organization, active or not, in id order. */
-  ofRealm(realmId: number): Promise<UserRow[]> {
-    return this.pg.run(usersOfRealm, realmId);
+  ofRealm(realmId: number, tx: PgTransaction | Transaction = this.pg): Promise<UserRow[]> {
+    return onConnection(tx).run(usersOfRealm, realmId);
   }
 
   /** The organization's accounts with ids after `afterId`, in id order, at most `limit`. */
@@ -68,8 +68,8 @@ export class UsersRepository {
   }
 
   /** The organization's accounts among these ids, in id order. */
-  ofRealmByIds(realmId: number, userIds: number[]): Promise<UserRow[]> {
-    return this.pg.run(usersOfRealmByIds, realmId, userIds);
+  ofRealmByIds(realmId: number, userIds: number[], tx: PgTransaction | Transaction = this.pg): Promise<UserRow[]> {
+    return onConnection(tx).run(usersOfRealmByIds, realmId, userIds);
   }
 
   /** The organization's account with this id, if any. */
@@ -88,8 +88,8 @@ export class UsersRepository {
   }
 
   /** The ids of the organization's active users, in id order. */
-  async activeIdsOfRealm(realmId: number): Promise<number[]> {
-    return (await this.activeOfRealm(realmId)).map((user) => user.id);
+  async activeIdsOfRealm(realmId: number, tx: PgTransaction | Transaction = this.pg): Promise<number[]> {
+    return (await this.activeOfRealm(realmId, tx)).map((user) => user.id);
   }
 
   /** The ids of the organization's active human administrators and owners, in id order. */

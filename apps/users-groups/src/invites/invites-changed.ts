@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
 import { EventOutbox, type OutboxEvent } from '@teamchat/db';
-import { EventBus } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
 import type { Transaction } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
@@ -15,7 +14,6 @@ export class InvitesChanged {
   constructor(
     private readonly users: UsersRepository,
     private readonly outbox: EventOutbox,
-    private readonly events: EventBus,
   ) {}
 
   /** `change` in a transaction with the event, committed together (the audience read before). */
@@ -25,15 +23,11 @@ export class InvitesChanged {
   }
 
   /**
-   * Published straight after a commit (an account made from an invitation: its creation does not
-   * go through the outbox yet).
+   * The event, its audience read through `tx` when given: a change that also makes an account
+   * (a sign-up) reads it after the account exists, in its own transaction.
    */
-  async publish(realmId: number, referrerId: number | null, requestId: string): Promise<void> {
-    await this.events.publishAll([await this.event(realmId, referrerId)], requestId);
-  }
-
-  private async event(realmId: number, referrerId: number | null): Promise<OutboxEvent> {
-    const active = await this.users.activeOfRealm(realmId);
+  async event(realmId: number, referrerId: number | null, tx?: Transaction): Promise<OutboxEvent> {
+    const active = await this.users.activeOfRealm(realmId, tx);
     const recipients = active.filter((user) => user.role <= Role.ADMINISTRATOR).map((user) => user.id);
     if (referrerId !== null && !recipients.includes(referrerId) && active.some((user) => user.id === referrerId)) recipients.push(referrerId);
     return { def: UsersGroups.InviteEvents.invitesChanged, payload: { realmId, users: recipients, event: { type: 'invites_changed' } } };

@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Messaging, UsersGroupsEvents, type AuthUser, type ClientEvent, type EventDef, type PayloadOf, type UsersGroups } from '@teamchat/contracts';
-import { CommandClient, EventBus, LOGGER } from '@teamchat/platform';
+import { Messaging, type AuthUser, type PayloadOf, type UsersGroups } from '@teamchat/contracts';
+import { EventOutbox, type OutboxEvent } from '@teamchat/db';
+import { CommandClient, LOGGER } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { isStrongEnough } from '../auth/passwords';
+import { hashPassword, isStrongEnough } from '../auth/passwords';
 import { InvitesRepository } from '../data/invites.repository';
-import { Transactions } from '../data/transactions';
+import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { NotificationBot } from '../system-bots/notification-bot.use-case';
 import { CreateUser } from '../users/create-user.use-case';
 import { checkFullName } from '../users/full-name';
-import { groupMembershipEvents } from '../users/system-group-events';
-import { toUserRecord } from '../users/user-record';
+import { userCreatedEvents } from '../users/user-created-events';
 import { InvitesChanged } from './invites-changed';
 import { checkKeyShape, checkPendingSignup } from './signup-links';
 
@@ -22,17 +22,18 @@ type Command = PayloadOf<typeof UsersGroups.registerAccount>;
 /**
  * POST /accounts/register/ with a key (zerver/views/registration.py accounts_register, then
  * zerver/actions/create_user.py do_create_user and process_new_human_user): the full name and the
- * password are checked (Zulip's texts), then in one transaction, with the sign-up locked so two
- * forms posted at once make one account: the sign-up still pending and unexpired, the address
- * unused, the account made with the invited role (settings from the organization's defaults,
- * CreateUser), added to the invitation's groups that still exist, and the sign-up marked used
- * (other pending sign-ups of the address revoked).
+ * password are checked (Zulip's texts) and the password hashed, then in one transaction, with
+ * the sign-up locked so two forms posted at once make one account: the sign-up still pending and
+ * unexpired, the address unused, the account made with the invited role (settings from the
+ * organization's defaults, CreateUser), added to the invitation's groups that still exist, and
+ * the sign-up marked used (other pending sign-ups of the address revoked).
  *
- * Then, as Zulip: `realm_user` add to every active user (the record as each may see it), the
- * `user_group` add_members of its groups; messaging subscribes it to the invitation's channels
- * (and the default ones when asked) with the subscription path's events; the referrer hears
- * from the notification bot when they asked to; `invites_changed` to the administrators and the
- * referrer. What follows the commit is best effort: the account exists either way.
+ * Announced as Zulip: `realm_user` add to every active user (the record as each may see it), the
+ * `user_group` add_members of its groups, and `invites_changed` to the administrators and the
+ * referrer, all written in that transaction (the outbox). After the commit, messaging subscribes
+ * it to the invitation's channels (and the default ones when asked) with the subscription path's
+ * events, and the referrer hears from the notification bot when they asked to: best effort, the
+ * account exists either way.
  */
 @Injectable()
 export class RegisterAccount {
@@ -41,9 +42,8 @@ export class RegisterAccount {
     private readonly invites: InvitesRepository,
     private readonly users: UsersRepository,
     private readonly groups: UserGroupsRepository,
-    private readonly transactions: Transactions,
+    private readonly outbox: EventOutbox,
     private readonly create: CreateUser,
-    private readonly events: EventBus,
     private readonly commands: CommandClient,
     private readonly notificationBot: NotificationBot,
     private readonly changed: InvitesChanged,
@@ -56,24 +56,32 @@ export class RegisterAccount {
     const fullName = checkFullName(rawName);
     if (!isStrongEnough(password)) throw badRequest('The password is too weak.');
 
-    const { user, prereg } = await this.transactions.run(
-      async (tx) => {
-        const prereg = await this.invites.lockByKey(key, tx);
-        const multiuse = prereg?.multiuseInviteId ? await this.invites.multiuse(realm.id, prereg.multiuseInviteId) : null;
-        checkPendingSignup(prereg, realm.id, multiuse);
-        const holder = await this.users.emailHolder(realm.id, prereg.email, tx);
-        if (holder) throw badRequest(holder.isActive ? 'Already has an account.' : 'Account has been deactivated.');
-        const user = await this.create.execute({ realmId: realm.id, email: prereg.email, fullName, password, role: prereg.invitedAs }, tx);
-        for (const groupId of prereg.groupIds) {
-          const group = await this.groups.named(realm.id, groupId, tx);
-          if (!group || group.deactivated || group.isSystemGroup) continue;
-          await this.groups.changeParts(group.id, { add: [user.id], delete: [], addSubgroups: [], deleteSubgroups: [] }, tx);
-        }
-        await this.invites.markUsed(prereg, user.id, tx);
-        return { user, prereg };
-      },
-      { timeout: 20_000 },
-    );
+    // Hashed before the transaction: no connection waits on the hashing.
+    const passwordHash = await hashPassword(password);
+    const { user, prereg } = await this.outbox.runCold(async (tx) => {
+      const prereg = await this.invites.lockByKey(key, tx);
+      const multiuse = prereg?.multiuseInviteId ? await this.invites.multiuse(realm.id, prereg.multiuseInviteId, tx) : null;
+      checkPendingSignup(prereg, realm.id, multiuse);
+      const holder = await this.users.emailHolder(realm.id, prereg.email, tx);
+      if (holder) throw badRequest(holder.isActive ? 'Already has an account.' : 'Account has been deactivated.');
+      const user = await this.create.execute({ realmId: realm.id, email: prereg.email, fullName, passwordHash, role: prereg.invitedAs }, tx);
+      for (const groupId of prereg.groupIds) {
+        const group = await this.groups.named(realm.id, groupId, tx);
+        if (!group || group.deactivated || group.isSystemGroup) continue;
+        await this.groups.changeParts(group.id, { add: [user.id], delete: [], addSubgroups: [], deleteSubgroups: [] }, tx);
+      }
+      await this.invites.markUsed(prereg, user.id, tx);
+
+      // Zulip's notify_created_user and the account's group memberships, then invites_changed (the
+      // invitation is used), each read with the account in place.
+      const pgTx = onConnection(tx);
+      const row = (await this.users.inRealm(realm.id, user.id, pgTx))!;
+      const recipients = await this.users.activeOfRealm(realm.id, tx);
+      const groupIds = await this.groups.directNamedGroupsOf(user.id, pgTx);
+      const events: OutboxEvent[] = userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groupIds);
+      if (prereg.referredById !== null) events.push(await this.changed.event(realm.id, prereg.referredById, tx));
+      return { value: { user, prereg }, events };
+    }, requestId);
 
     const authUser: AuthUser = {
       id: user.id,
@@ -84,7 +92,6 @@ export class RegisterAccount {
       role: user.role,
       isBot: false,
     };
-    await this.announce(realm.id, realm.subdomain, user.id, requestId);
     await this.commands
       .call(Messaging.subscribeNewUser, {
         user: authUser,
@@ -93,30 +100,8 @@ export class RegisterAccount {
         requestId,
       })
       .catch((err: unknown) => this.logger.error({ err, requestId, userId: user.id }, 'account made, but its channels were not joined'));
-    if (prereg.referredById !== null) {
-      if (prereg.notifyReferrerOnJoin) await this.notifyReferrer(realm.id, prereg.referredById, user, requestId);
-      await this.changed.publish(realm.id, prereg.referredById, requestId);
-    }
+    if (prereg.referredById !== null && prereg.notifyReferrerOnJoin) await this.notifyReferrer(realm.id, prereg.referredById, user, requestId);
     return { userId: user.id, email: user.deliveryEmail, realmName: realm.name, realmUrl: this.realms.urlOf(realm.subdomain) };
-  }
-
-  /** Zulip's notify_created_user (one event per distinct record) and the new account's group memberships. */
-  private async announce(realmId: number, subdomain: string, userId: number, requestId: string): Promise<void> {
-    const row = (await this.users.inRealm(realmId, userId))!;
-    const recipients = await this.users.activeOfRealm(realmId);
-    const realmHost = this.realms.hostnameOf(subdomain);
-    const byPerson = new Map<string, number[]>();
-    for (const viewer of recipients) {
-      const person = JSON.stringify(toUserRecord(row, { viewer, realmHost, clientGravatar: false }));
-      byPerson.set(person, [...(byPerson.get(person) ?? []), viewer.id]);
-    }
-    const published: { def: EventDef<ClientEvent>; payload: ClientEvent }[] = [...byPerson].map(([person, users]) => ({
-      def: UsersGroupsEvents.realmUserChanged,
-      payload: { realmId, users, event: { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> } },
-    }));
-    const groups = await this.groups.directNamedGroupsOf(userId);
-    published.push(...groupMembershipEvents(realmId, userId, [], groups, recipients.map((recipient) => recipient.id)));
-    await this.events.publishAll(published, requestId);
   }
 
   /** Zulip: "@_**Name|id** accepted your invitation to join Zulip!" from the notification bot, to an active referrer. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
-import { EventBus } from '@teamchat/platform';
+import { EventOutbox } from '@teamchat/db';
 import type { DecodedParams } from '@teamchat/zulip';
-import { Transactions } from '../data/transactions';
+import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { groupMembershipEvents } from './system-group-events';
@@ -20,17 +20,18 @@ type Params = DecodedParams<typeof UsersGroups.reactivateUserParams>;
  *
  * Announced as Zulip does: `realm_user` update `{is_active: true}` (and the bot's new owner),
  * then `user_group` add_members for every named group the user is back in (system groups by
- * role, user-defined ones by their stored membership), to the organization's active users. An
- * account that is already active is left as it is, and nothing is announced.
+ * role, user-defined ones by their stored membership), to the organization's active users; a
+ * bot's `realm_bot` events to its administrators come between. The events commit with the
+ * change (the outbox). An account that is already active is left as it is, and nothing is
+ * announced.
  */
 @Injectable()
 export class ReactivateUser {
   constructor(
     private readonly users: UsersRepository,
     private readonly groups: UserGroupsRepository,
-    private readonly transactions: Transactions,
+    private readonly outbox: EventOutbox,
     private readonly lookup: UserLookup,
-    private readonly events: EventBus,
     private readonly bots: BotAccess,
     private readonly botActivity: BotActivityEvents,
   ) {}
@@ -41,38 +42,35 @@ export class ReactivateUser {
     // A bot comes back only under a name no active account has (Zulip's check_bot_name_available).
     if (target.isBot && !target.isActive) await this.bots.checkNameAvailable(realm.id, target.fullName, { activation: true });
 
-    const events = await this.transactions.runOnPg(async (tx) => {
-      const row = await this.users.lock(target.id, tx);
-      if (row.isActive) return null;
-      const before = await this.groups.directNamedGroupsOf(row.id, tx);
-      await this.users.setActive([row.id], true, tx);
-      const after = await this.groups.directNamedGroupsOf(row.id, tx);
+    await this.outbox.runCold(async (tx) => {
+      // Users' statements on the transaction's connection; the bot's records are Prisma's.
+      const pgTx = onConnection(tx);
+      const row = await this.users.lock(target.id, pgTx);
+      if (row.isActive) return { value: undefined, events: [] };
+      const before = await this.groups.directNamedGroupsOf(row.id, pgTx);
+      await this.users.setActive([row.id], true, pgTx);
+      const after = await this.groups.directNamedGroupsOf(row.id, pgTx);
       let newOwner: number | undefined;
       if (row.isBot && row.botOwnerId !== null) {
-        const owner = await this.users.inRealm(realm.id, row.botOwnerId, tx);
+        const owner = await this.users.inRealm(realm.id, row.botOwnerId, pgTx);
         if (owner && !owner.isActive) {
           newOwner = caller.id;
-          await this.users.setBotOwner(row.id, newOwner, tx);
+          await this.users.setBotOwner(row.id, newOwner, pgTx);
         }
       }
       const recipients = (await this.users.activeOfRealm(realm.id, tx)).map((user) => user.id);
 
+      // For a bot, its administrators (and a new owner, Zulip's send_bot_owner_update_events) between the two.
+      const botEvents: PublishedEvent[] = [];
+      if (row.isBot) {
+        botEvents.push(await this.botActivity.reactivated(realm.id, row.id, tx));
+        if (newOwner !== undefined) botEvents.push(...(await this.botActivity.ownerChanged(realm.id, row.id, row.botOwnerId, newOwner, tx)));
+      }
       return {
-        active: realmUserUpdate(realm.id, recipients, row.id, { is_active: true }),
-        groups: groupMembershipEvents(realm.id, row.id, before, after, recipients),
-        isBot: row.isBot,
-        ownerChange: newOwner !== undefined ? { previous: row.botOwnerId!, next: newOwner } : undefined,
+        value: undefined,
+        events: [realmUserUpdate(realm.id, recipients, row.id, { is_active: true }), ...botEvents, ...groupMembershipEvents(realm.id, row.id, before, after, recipients)],
       };
-    });
-    if (!events) return {};
-    // Then, for a bot, its administrators (and a new owner, Zulip's send_bot_owner_update_events).
-    const botEvents: PublishedEvent[] = [];
-    if (events.isBot) {
-      botEvents.push(await this.botActivity.reactivated(realm.id, target.id));
-      const change = events.ownerChange;
-      if (change) botEvents.push(...(await this.botActivity.ownerChanged(realm.id, target.id, change.previous, change.next)));
-    }
-    await this.events.publishAll([events.active, ...botEvents, ...events.groups], requestId);
+    }, requestId);
     return {};
   }
 }
