@@ -28,12 +28,19 @@ export class MailQueue implements OnApplicationShutdown {
   }
 
   async send(mail: Mail): Promise<void> {
-    await this.queue.add('mail', mail, {
+    await this.sendAll([mail]);
+  }
+
+  /** Queues many at once: one round trip to Redis however many (a hundred invitations). */
+  async sendAll(mails: Mail[]): Promise<void> {
+    if (mails.length === 0) return;
+    const opts = {
       attempts: this.config.MAIL_ATTEMPTS,
       backoff: { type: 'exponential', delay: this.config.MAIL_BACKOFF_MS },
       removeOnComplete: true,
       removeOnFail: { age: 7 * 86400 },
-    });
+    };
+    await this.queue.addBulk(mails.map((data) => ({ name: 'mail', data, opts })));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -54,7 +54,8 @@ export class RegisterQueue {
       allPublicStreams: params.all_public_streams,
       capabilities: params.client_capabilities,
       lifespanSeconds: Math.max(this.config.EVENT_QUEUE_TIMEOUT_SECONDS, Math.min(requested, MAX_LIFESPAN_SECONDS)),
-      registeredAt: await this.events.position(),
+      // Unknown (JetStream not answering): the queue takes every event, as before this check existed.
+      registeredAt: await this.events.position().catch(() => undefined),
     };
     const stateVersion = await this.store.create(descriptor);
 

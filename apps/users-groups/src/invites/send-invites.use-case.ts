@@ -117,8 +117,8 @@ export class SendInvites {
       return { skipped, invited };
     }, requestId);
     // Queued once committed (Zulip's queue_event_on_commit): a mail never names a key that was rolled back.
-    for (const invite of invited) {
-      await this.mail.send(
+    await this.mail.sendAll(
+      invited.map((invite) =>
         invitationMail({
           to: invite.email,
           referrerName: caller.fullName,
@@ -127,8 +127,8 @@ export class SendInvites {
           realmUrl,
           link: `${realmUrl}${UsersGroups.DO_CONFIRM_PATH}/${invite.key}`,
         }),
-      );
-    }
+      ),
+    );
     if (skipped.length > 0) {
       throw invitationFailed(
         "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
