@@ -210,8 +210,8 @@ describe('k8s/ scaling and disruption', () => {
     const scheduler = objects.find((o) => o.obj.kind === 'ScaledObject' && o.obj.metadata.name === 'scheduler')!.obj;
     expect(scheduler.spec.triggers.map((t: Data) => [t.type, t.metadata.listName ?? '', t.metadata.listLength ?? ''])).toEqual([
       ['cpu', '', ''],
-      ['redis', 'teamchat:bull:scheduled-delivery:wait', '64'],
-      ['redis', 'teamchat:bull:scheduled-delivery:active', '64'],
+      ['redis', 'teamchat:{bull}:scheduled-delivery:wait', '64'],
+      ['redis', 'teamchat:{bull}:scheduled-delivery:active', '64'],
     ]);
   });
 
@@ -319,10 +319,10 @@ describe('the checks catch broken files', () => {
   it('k8s: a ScaledObject target that is not the worker\'s concurrency, or a queue name the code does not use', () => {
     const broken = mutateObject('ScaledObject', 'scheduler', (o) => (o.spec.triggers[1].metadata.listLength = '10'));
     expectProblem(allK8sProblems(broken), /scheduled-delivery:wait listLength 10, but the worker's concurrency is 64/);
-    const misnamed = mutateObject('ScaledObject', 'messaging', (o) => (o.spec.triggers[2].metadata.listName = 'teamchat:bull:topic-deletions:active'));
+    const misnamed = mutateObject('ScaledObject', 'messaging', (o) => (o.spec.triggers[2].metadata.listName = 'teamchat:{bull}:topic-deletions:active'));
     const problems = allK8sProblems(misnamed);
-    expectProblem(problems, /redis trigger on teamchat:bull:topic-deletions:active, which is no list of a queue/);
-    expectProblem(problems, /no redis trigger on teamchat:bull:topic-deletion:active/);
+    expectProblem(problems, /redis trigger on teamchat:{bull}:topic-deletions:active, which is no list of a queue/);
+    expectProblem(problems, /no redis trigger on teamchat:{bull}:topic-deletion:active/);
   });
 
   it('k8s: queue keys under another REDIS_KEY_PREFIX, or another Redis', () => {
@@ -331,7 +331,7 @@ describe('the checks catch broken files', () => {
       c.data.REDIS_URL = 'redis://redis-0:6380/2';
     });
     const problems = allK8sProblems(broken);
-    expectProblem(problems, /no redis trigger on chat:bull:scheduled-delivery:wait/);
+    expectProblem(problems, /no redis trigger on chat:{bull}:scheduled-delivery:wait/);
     expectProblem(problems, /redis trigger address redis:6379, but REDIS_URL is redis-0:6380/);
     expectProblem(problems, /databaseIndex 0, but REDIS_URL's database is 2/);
   });

@@ -18,7 +18,7 @@ import { TOPIC_DELETION_QUEUE } from '../libs/contracts/src/messaging/topics';
 import { OUTGOING_WEBHOOKS_QUEUE } from '../libs/contracts/src/messaging/outgoing-webhooks';
 import { REALM_EXPORT_QUEUE } from '../libs/contracts/src/uploads/realm-export';
 import { MESSAGE_NOTIFICATIONS_QUEUE, MISSED_MESSAGE_EMAIL_QUEUE, MOBILE_PUSH_QUEUE } from '../libs/contracts/src/push/notifications';
-import { bullmqConnection } from '../libs/platform/src/bullmq';
+import { bullmqPrefix } from '../libs/platform/src/bullmq';
 import { configSchema } from '../libs/platform/src/config';
 import { DELIVERY } from '../apps/scheduler/src/delivery/delivery.settings';
 import { TOPIC_DELETION } from '../apps/messaging/src/topics/topic-deletion.settings';
@@ -124,7 +124,7 @@ export function scalingProblems(objects: K8sObject[], configData: Record<string,
   const redis = new URL(config.REDIS_URL);
   const redisAddress = `${redis.hostname}:${redis.port || 6379}`;
   const redisDb = String(Number(redis.pathname.replace(/^\//, '') || 0));
-  const keys = new QueueKeys(bullmqConnection(config).prefix);
+  const keys = new QueueKeys(bullmqPrefix(config));
 
   // Exactly one autoscaler per Deployment.
   const scalers = new Map<string, string[]>();

@@ -80,7 +80,7 @@ describe('event queues across gateway restarts', () => {
     const redis = new Redis(system.env.REDIS_URL);
     try {
       // The holder of the lease of the organization's fan-out partition (8 partitions by default).
-      const holderPid = async () => Number(((await redis.get(`${system.env.REDIS_KEY_PREFIX}eq:fanout-lease:${realmId % 8}`)) ?? '').split(':')[0]);
+      const holderPid = async () => Number(((await redis.get(`${system.env.REDIS_KEY_PREFIX}eq:{p${realmId % 8}}:fanout-lease`)) ?? '').split(':')[0]);
       const pid = await holderPid();
       const [leader] = [...system.pids()].find(([name, candidate]) => name.startsWith('gateway') && candidate === pid) ?? [];
       expect(leader).toBeDefined();
@@ -106,7 +106,7 @@ describe('event queues across gateway restarts', () => {
 
   it('gives a queue registered while the fan-out lags only what happened after it was registered', async () => {
     const redis = new Redis(system.env.REDIS_URL);
-    const lease = `${system.env.REDIS_KEY_PREFIX}eq:fanout-lease:${realmId % 8}`;
+    const lease = `${system.env.REDIS_KEY_PREFIX}eq:{p${realmId % 8}}:fanout-lease`;
     try {
       const earlier = await EventQueueClient.register(system.apiVia(1), as(bob), { event_types: ['drafts'], queue_lifespan_secs: 60 });
       // The organization's partition held by nobody that fans out: its events wait in JetStream.

@@ -93,7 +93,7 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
 
     it('refuses bad parameters with Zulip errors and makes no queue', async () => {
       const redis = new Redis(system.env.REDIS_URL);
-      const queueKeys = () => redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:q:*`);
+      const queueKeys = () => redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:{p*}:q:*`);
       const before = (await queueKeys()).sort();
       expectError(await first.post('/register', { event_types: 'message' }, as(alice)), 400, 'BAD_REQUEST', 'event_types is not valid JSON');
       expectError(await first.post('/register', { apply_markdown: 'maybe' }, as(alice)), 400, 'BAD_REQUEST', 'apply_markdown is not valid JSON');
@@ -171,7 +171,8 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
       await queue.poll({ dontBlock: true }); // served here from now on, from memory
       const redis = new Redis(system.env.REDIS_URL);
       try {
-        await redis.del(`${system.env.REDIS_KEY_PREFIX}eq:q:${queue.queueId}`, `${system.env.REDIS_KEY_PREFIX}eq:q:${queue.queueId}:e`);
+        // The queue's hash and list, in its organization's partition (`{p<n>}`).
+        await redis.del(...(await redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:{p*}:q:${queue.queueId}*`)));
       } finally {
         redis.disconnect();
       }

@@ -145,7 +145,7 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     const redis = new URL(system.env.REDIS_URL);
     queue = new Queue(Messaging.TOPIC_DELETION_QUEUE, {
       connection: { host: redis.hostname, port: Number(redis.port || 6379), maxRetriesPerRequest: null },
-      prefix: `${system.env.REDIS_KEY_PREFIX}bull`,
+      prefix: `${system.env.REDIS_KEY_PREFIX}{bull}`,
     });
     events = await system.recordEvents();
   });

@@ -50,13 +50,13 @@ describe('presence', () => {
 
   /** Writes a user's live presence as if reported at these times (Unix seconds; active 0: never). */
   const storeAt = async (user: TestUser, active: number, connected: number) => {
-    const seq = await redis.incr(`presence:${user.realmId}:seq`);
-    await redis.hset(`presence:${user.realmId}`, String(user.id), `${active},${connected},${seq}`);
-    await redis.zadd(`presence:${user.realmId}:ids`, seq, String(user.id));
+    const seq = await redis.incr(`presence:{${user.realmId}}:seq`);
+    await redis.hset(`presence:{${user.realmId}}`, String(user.id), `${active},${connected},${seq}`);
+    await redis.zadd(`presence:{${user.realmId}}:ids`, seq, String(user.id));
   };
   const forget = async (user: TestUser) => {
-    await redis.hdel(`presence:${user.realmId}`, String(user.id));
-    await redis.zrem(`presence:${user.realmId}:ids`, String(user.id));
+    await redis.hdel(`presence:{${user.realmId}}`, String(user.id));
+    await redis.zrem(`presence:{${user.realmId}}:ids`, String(user.id));
     await system.db.userPresence.deleteMany({ where: { userId: user.id } });
   };
 
@@ -189,7 +189,7 @@ describe('presence', () => {
       await expectNoPresenceEvent();
       const body = expectSuccess(await report(member, { last_update_id: -1 }));
       expect(body.presences![String(hidden.id)]).toBeUndefined();
-      expect(await redis.hget(`presence:${realmId}`, String(hidden.id))).toBeNull();
+      expect(await redis.hget(`presence:{${realmId}}`, String(hidden.id))).toBeNull();
     });
 
     it('stops showing a user who turns presence off, and shows them again when they turn it on', async () => {
@@ -262,7 +262,7 @@ describe('presence', () => {
       const res = await report(admin, form);
       expectError(res, 400, 'BAD_REQUEST', msg);
       expectNoInternals(res);
-      expect(await redis.hget(`presence:${realmId}`, String(admin.id))).toBeNull();
+      expect(await redis.hget(`presence:{${realmId}}`, String(admin.id))).toBeNull();
     });
 
     it('refuses a request without status', async () => {
@@ -309,10 +309,10 @@ describe('presence', () => {
       const now = nowSeconds();
       const pipeline = redis.pipeline();
       many.forEach(({ id }, i) => {
-        pipeline.hset(`presence:${huge.id}`, String(id), `${now},${now},${start! + 1 + i}`);
-        pipeline.zadd(`presence:${huge.id}:ids`, start! + 1 + i, String(id));
+        pipeline.hset(`presence:{${huge.id}}`, String(id), `${now},${now},${start! + 1 + i}`);
+        pipeline.zadd(`presence:{${huge.id}}:ids`, start! + 1 + i, String(id));
       });
-      pipeline.set(`presence:${huge.id}:seq`, start! + many.length);
+      pipeline.set(`presence:{${huge.id}}:seq`, start! + many.length);
       await pipeline.exec();
       const body = expectSuccess(await report(reporter, { last_update_id: start! }, 'presence-huge'));
       expect(Object.keys(body.presences!)).toHaveLength(9000);
@@ -463,7 +463,7 @@ describe('presence', () => {
     it('flushes the live presence to Postgres, and reads it back when Redis lost it, with later update ids', async () => {
       await report(owner);
       const { presence_last_update_id: before } = expectSuccess(await report(member, { last_update_id: -1 }));
-      const live = (await redis.hget(`presence:${realmId}`, String(owner.id)))!.split(',').map(Number);
+      const live = (await redis.hget(`presence:{${realmId}}`, String(owner.id)))!.split(',').map(Number);
       let row = await system.db.userPresence.findUnique({ where: { userId: owner.id } });
       for (let i = 0; i < 50 && Number(row?.lastUpdateId ?? 0) < live[2]; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -473,7 +473,7 @@ describe('presence', () => {
       expect(row!.lastConnectedTime.getTime() / 1000).toBe(live[1]);
       expect(row!.lastActiveTime!.getTime() / 1000).toBe(live[0]);
 
-      await system.deleteRedisKeys(`presence:${realmId}`);
+      await system.deleteRedisKeys(`presence:{${realmId}}`);
       const restored = expectSuccess(await report(member, { last_update_id: -1, ping_only: false }));
       expect(restored.presences![String(owner.id)]).toEqual({ active_timestamp: live[0], idle_timestamp: live[1] });
       await forget(guest);

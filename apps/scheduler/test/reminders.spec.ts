@@ -259,7 +259,7 @@ describe('reminders', () => {
         const messageId = await toChannel(member, 'many');
         const ids = await Promise.all(Array.from({ length: 8 }, () => remindId(member, { message_id: messageId, scheduled_delivery_timestamp: inSeconds(3) })));
         await system.stopService('scheduler');
-        await system.deleteRedisKeys('bull:scheduled-delivery');
+        await system.deleteRedisKeys('{bull}:scheduled-delivery');
         await system.startService('scheduler');
         await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000);
         for (const id of ids) expect(await system.db.message.count({ where: { scheduledMessageId: id } })).toBe(1);

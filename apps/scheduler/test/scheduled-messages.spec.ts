@@ -237,7 +237,7 @@ describe('scheduled messages', () => {
         const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => scheduleId(n % 2 ? member : other, { content: `pair ${n}`, scheduled_delivery_timestamp: inSeconds(3) })));
         // Lose every job: Postgres is the truth, and a restarted replica re-creates them.
         await system.stopService('scheduler');
-        await system.deleteRedisKeys('bull:scheduled-delivery');
+        await system.deleteRedisKeys('{bull}:scheduled-delivery');
         await system.startService('scheduler');
         await waitUntil(async () => (await system.db.scheduledMessage.count({ where: { id: { in: ids }, delivered: true } })) === ids.length, 60000);
         for (const id of ids) expect(await messagesOf(id)).toHaveLength(1);

@@ -557,8 +557,8 @@ describe('user administration', () => {
       expect(await row(victim)).toMatchObject({ isActive: false });
 
       expectError(await waiting, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queue.queueId}`, { queue_id: queue.queueId });
-      expect(await redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:q:${queue.queueId}*`)).toEqual([]);
-      expect(await redis.hget(`${system.env.REDIS_KEY_PREFIX}eq:r:${realm.id}`, String(victim.id))).toBeNull();
+      expect(await redis.keys(`${system.env.REDIS_KEY_PREFIX}eq:{p*}:q:${queue.queueId}*`)).toEqual([]);
+      expect(await redis.hget(`${system.env.REDIS_KEY_PREFIX}eq:{p${realm.id % 8}}:r:${realm.id}`, String(victim.id))).toBeNull();
 
       const [published] = await events.waitFor<ClientEvent>(REALM_USER);
       expect([published.event, published.users]).toEqual([

@@ -1,15 +1,31 @@
 import { Queue, type ConnectionOptions, type Job, type Worker } from 'bullmq';
 import type { AppConfig } from './config';
+import { createRedisClient } from './redis';
 import type { MetricsService } from './metrics';
+
+/** BullMQ's key prefix: REDIS_KEY_PREFIX, then `{bull}` (every queue's keys in one hash slot). */
+export const bullmqPrefix = (config: Pick<AppConfig, 'REDIS_KEY_PREFIX'>): string => `${config.REDIS_KEY_PREFIX}{bull}`;
+
+/** What BullMQ's connections are made from: a node's URL, or a cluster's nodes (REDIS_CLUSTER_NODES). */
+export type BullmqSettings = Pick<AppConfig, 'REDIS_URL' | 'REDIS_KEY_PREFIX'> & Partial<Pick<AppConfig, 'REDIS_CLUSTER_NODES'>>;
 
 /**
  * BullMQ wants connections of its own (blocking reads, `maxRetriesPerRequest: null`, no ioredis
- * key prefix); its keys are namespaced by the deployment's REDIS_KEY_PREFIX instead.
+ * key prefix); its keys are namespaced by the deployment's REDIS_KEY_PREFIX instead, in a hash
+ * tag (`teamchat:{bull}`): BullMQ's scripts touch many keys of a queue at once, which a Redis
+ * Cluster runs only when they share a slot. On one node the options are the URL's, and each
+ * queue or worker connects by itself; on a cluster BullMQ needs a client, so each call makes one
+ * (a worker duplicates it for its blocking reads; the shared one closes with the process).
  */
-export function bullmqConnection(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KEY_PREFIX'>): {
+export function bullmqConnection(config: BullmqSettings): {
   connection: ConnectionOptions;
   prefix: string;
 } {
+  const prefix = bullmqPrefix(config);
+  if (config.REDIS_CLUSTER_NODES) {
+    const cluster = createRedisClient({ REDIS_URL: config.REDIS_URL, REDIS_CLUSTER_NODES: config.REDIS_CLUSTER_NODES }, { maxRetriesPerRequest: null });
+    return { connection: cluster, prefix };
+  }
   const url = new URL(config.REDIS_URL);
   const db = Number(url.pathname.replace(/^\//, '') || 0);
   return {
@@ -22,7 +38,7 @@ export function bullmqConnection(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KE
       ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
       maxRetriesPerRequest: null,
     },
-    prefix: `${config.REDIS_KEY_PREFIX}bull`,
+    prefix,
   };
 }
 
@@ -37,7 +53,7 @@ export const QUEUE_DEPTH_STATES = ['wait', 'prioritized', 'delayed', 'active', '
 export function instrumentWorker(
   worker: Worker,
   metrics: MetricsService,
-  config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_KEY_PREFIX'>,
+  config: BullmqSettings,
 ): () => Promise<void> {
   const queue = worker.name;
   worker.on('active', (job) => {

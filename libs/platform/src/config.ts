@@ -31,6 +31,15 @@ export const configSchema = z.object({
   DATABASE_REPLICA_URL: z.union([z.literal(''), z.string().url()]).default(''),
   DATABASE_COLD_POOL_SIZE: z.coerce.number().int().positive().default(4),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis Cluster's seed nodes, `host:port` separated by commas: when set, every Redis client
+   * (caches, queues, BullMQ, pub/sub) is a cluster client and REDIS_URL only lends its user and
+   * password. Empty: the one node at REDIS_URL.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^$|^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, 'must be empty or host:port pairs separated by commas')
+    .default(''),
   /** One NATS server, or a cluster's servers separated by commas (each connection fails over between them). */
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   /** How many NATS servers keep a copy of the event stream (and so of its consumers): 3 on a three-node JetStream cluster. */

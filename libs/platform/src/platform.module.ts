@@ -6,13 +6,12 @@ import { CommandClient } from './commands/command-client';
 import { CommandConnection } from './commands/command-connection';
 import { LOGGER } from './logger';
 import { MetricsController, MetricsService } from './metrics';
-import { REDIS, createRedis, pingRedis } from './redis';
+import { REDIS, createRedis, pingRedis, type RedisClient } from './redis';
 import { SERVICE_NAME } from './service-name';
 import { READINESS_CHECKS, type ReadinessCheck } from './health/readiness';
 import { RateLimiter } from './rate-limiter';
 import { EventBus } from './events/event-bus';
 import { Shutdown } from './shutdown';
-import type { Redis } from 'ioredis';
 import { stopTracing } from './tracing';
 
 /** Flushes the spans still buffered, last thing at shutdown (a no-op with tracing off). */
@@ -40,7 +39,7 @@ export class PlatformModule {
         { provide: SERVICE_NAME, useValue: service },
         {
           provide: REDIS,
-          useFactory: () => createRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX),
+          useFactory: () => createRedis(config, config.REDIS_KEY_PREFIX),
         },
         MetricsService,
         CommandClient,
@@ -52,7 +51,7 @@ export class PlatformModule {
         {
           provide: READINESS_CHECKS,
           inject: [REDIS, CommandClient, Shutdown, { token: DATABASE_PING, optional: true }],
-          useFactory: (redis: Redis, commands: CommandClient, shutdown: Shutdown, database?: { ping(): Promise<boolean> }): ReadinessCheck[] => [
+          useFactory: (redis: RedisClient, commands: CommandClient, shutdown: Shutdown, database?: { ping(): Promise<boolean> }): ReadinessCheck[] => [
             // False from SIGTERM on: no new work while the process drains.
             { name: 'serving', check: async () => !shutdown.isDraining() },
             ...(database ? [{ name: 'postgres', check: () => database.ping() }] : []),

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { REDIS } from './redis';
+import { REDIS, type RedisClient } from './redis';
 
 export interface RateLimitRule {
   /** Names the bucket family, e.g. `api_by_user`. */
@@ -25,7 +24,7 @@ export interface RateLimitState {
  */
 @Injectable()
 export class RateLimiter {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   async hit(rule: RateLimitRule, key: string): Promise<RateLimitState> {
     const redisKey = `ratelimit:${rule.name}:${key}`;

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { UsersGroups } from '@teamchat/contracts';
-import { APP_CONFIG, CommandClient, REDIS, type AppConfig } from '@teamchat/platform';
-import type { Redis } from 'ioredis';
+import { APP_CONFIG, CommandClient, REDIS, type AppConfig, type RedisClient } from '@teamchat/platform';
 import type { Msg } from 'nats';
 
 /**
@@ -29,7 +28,7 @@ export class CredentialCache implements OnModuleInit {
 
   constructor(
     private readonly commands: CommandClient,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

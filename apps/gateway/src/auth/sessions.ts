@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, REDIS, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, REDIS, type AppConfig, type RedisClient } from '@teamchat/platform';
 import { ZulipError, type ErrorCode } from '@teamchat/zulip';
-import type { Redis } from 'ioredis';
 
 /** The cookies, as Zulip's (Django's) names: the session (HttpOnly) and the CSRF token the app reads. */
 export const SESSION_COOKIE = 'sessionid';
@@ -47,7 +46,7 @@ export class Sessions {
   private readonly secure: boolean;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.secure = new URL(config.EXTERNAL_URL).protocol === 'https:';
@@ -59,12 +58,10 @@ export class Sessions {
     const csrfToken = randomBytes(32).toString('base64url');
     const digest = digestOf(id);
     const stored: StoredSession = { realmId: who.realmId, userId: who.userId, key: seal(id, who.apiKey), csrfToken, createdAt: Date.now() };
-    await this.redis
-      .multi()
-      .set(sessionKey(digest), JSON.stringify(stored), 'EX', SESSION_SECONDS)
-      .sadd(userKey(who.userId), digest)
-      .expire(userKey(who.userId), SESSION_SECONDS)
-      .exec();
+    // The user's list first, then the session (the two keys are in different slots of a
+    // cluster, so no transaction): a session that exists is always listed, for endAllOf.
+    await this.redis.multi().sadd(userKey(who.userId), digest).expire(userKey(who.userId), SESSION_SECONDS).exec();
+    await this.redis.set(sessionKey(digest), JSON.stringify(stored), 'EX', SESSION_SECONDS);
     this.setCookies(res, [
       cookie(SESSION_COOKIE, id, { httpOnly: true, maxAge: SESSION_SECONDS, secure: this.secure }),
       cookie(CSRF_COOKIE, csrfToken, { httpOnly: false, maxAge: SESSION_SECONDS, secure: this.secure }),
@@ -124,18 +121,18 @@ export class Sessions {
 
   /** Ends one session. */
   async end(session: Pick<Session, 'digest' | 'userId'>): Promise<void> {
-    await this.redis.multi().del(sessionKey(session.digest)).srem(userKey(session.userId), session.digest).exec();
+    // The session first, then its listing (see start).
+    await this.redis.del(sessionKey(session.digest));
+    await this.redis.srem(userKey(session.userId), session.digest);
   }
 
   /** Ends every session of the user, but `keep` (the one that changed the password stays logged in, as in Zulip). */
   async endAllOf(userId: number, keep?: string): Promise<void> {
     const digests = (await this.redis.smembers(userKey(userId))).filter((digest) => digest !== keep);
     if (digests.length === 0) return;
-    await this.redis
-      .multi()
-      .del(...digests.map(sessionKey))
-      .srem(userKey(userId), ...digests)
-      .exec();
+    // One DEL per session (each in its own slot), then the listing (see start).
+    await Promise.all(digests.map((digest) => this.redis.del(sessionKey(digest))));
+    await this.redis.srem(userKey(userId), ...digests);
   }
 
   /** Clears the browser's cookies (logout). */

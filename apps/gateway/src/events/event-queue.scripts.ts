@@ -1,4 +1,5 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { RedisClient } from '@teamchat/platform';
+import type { ChainableCommander } from 'ioredis';
 
 /*
  * The event queue store's Lua scripts (see EventQueueStore), each run atomically by Redis by
@@ -6,31 +7,37 @@ import type { ChainableCommander, Redis } from 'ioredis';
  */
 
 /**
- * Appends a batch of events atomically. The event texts come once each (ARGV[4] says how
- * many): a message's text is the same for most of its recipients. Then, event by event in
- * order, its once-key (empty for none), how many deliveries it has and its (queue, text number)
- * pairs. An event whose once-key is already set (a redelivered domain event) appends nothing.
- * Each queue that still exists gets its events of the batch in order, in one RPUSH, under the
- * next ids of its own counter. Returns the queues appended to and the ones that are gone. Under
- * the fan-out's lease (ARGV[2] the lease's key, ARGV[3] the holder's token) it appends nothing
- * once the lease is someone else's, so a replica that lost it can never append out of turn.
+ * Appends a batch of events atomically. Every key it touches is declared, all in one hash slot
+ * (the fan-out partition's, see EventQueueKeys): KEYS[1] the partition's lease, then each
+ * queue's hash and list (KEYS[2q], KEYS[2q + 1] for queue q), then the once-keys of the events
+ * that have one. ARGV: the lease holder's token ('' for an append not under the lease), the wake
+ * channel, the number of queues and their ids (in KEYS order), the number of texts and the texts
+ * (each once: a message's text is the same for most of its recipients), the number of events,
+ * then event by event in order: its once-key's number (0 for none), how many deliveries it has
+ * and its (queue number, text number) pairs. An event whose once-key is already set (a
+ * redelivered domain event) appends nothing. Each queue that still exists gets its events of
+ * the batch in order, in one RPUSH, under the next ids of its own counter. Returns the queues
+ * appended to and the ones that are gone. Under the lease it appends nothing once the lease is
+ * someone else's, so a replica that lost it can never append out of turn.
  *
  * Every replica hears the whole batch in one message on the wake channel (see WAKE_APPENDED in
  * event-queue.store.ts): the replica holding a queue's long-poll answers it from memory
  * (QueueMirror), once for all of the batch's events.
  */
 const APPEND = `
-local prefix = ARGV[1]
-if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) ~= ARGV[3] then return 'fenced' end
-local texts = tonumber(ARGV[4])
+if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'fenced' end
+local queues = tonumber(ARGV[3])
+local texts = tonumber(ARGV[4 + queues])
+local text_at = 4 + queues
+local once_at = 1 + 2 * queues
 local order, numbers = {}, {}
-local at = 6 + texts
-for _ = 1, tonumber(ARGV[5 + texts]) do
-  local once, count = ARGV[at], tonumber(ARGV[at + 1])
+local at = 6 + queues + texts
+for _ = 1, tonumber(ARGV[5 + queues + texts]) do
+  local once, count = tonumber(ARGV[at]), tonumber(ARGV[at + 1])
   at = at + 2
-  if once == '' or redis.call('SET', prefix .. 'done:' .. once, '1', 'NX', 'EX', 86400) then
+  if once == 0 or redis.call('SET', KEYS[once_at + once], '1', 'NX', 'EX', 86400) then
     for i = at, at + 2 * count - 1, 2 do
-      local queue = ARGV[i]
+      local queue = tonumber(ARGV[i])
       local mine = numbers[queue]
       if not mine then
         mine = {}
@@ -44,31 +51,30 @@ for _ = 1, tonumber(ARGV[5 + texts]) do
 end
 local appended, gone, heard = {}, {}, {}
 for _, queue in ipairs(order) do
-  local meta = prefix .. 'q:' .. queue
+  local id, meta, list = ARGV[3 + queue], KEYS[2 * queue], KEYS[2 * queue + 1]
   local ttl = redis.call('PTTL', meta)
   if ttl > 0 then
     local mine = numbers[queue]
     local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
-    local list = meta .. ':e'
     local length = 0
     -- In slices: unpack puts every value on Lua's stack.
     for from = 1, #mine, 500 do
       local items = {}
       for k = from, math.min(from + 499, #mine) do
-        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. string.sub(ARGV[4 + tonumber(mine[k])], 2)
+        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. string.sub(ARGV[text_at + tonumber(mine[k])], 2)
       end
       length = redis.call('RPUSH', list, unpack(items))
     end
     -- A new list takes the queue's remaining time; polls keep the two in step after that.
     if length == #mine then redis.call('PEXPIRE', list, ttl) end
-    appended[#appended + 1] = queue
-    heard[#heard + 1] = queue .. ' ' .. first .. ' ' .. table.concat(mine, ' ')
+    appended[#appended + 1] = id
+    heard[#heard + 1] = id .. ' ' .. first .. ' ' .. table.concat(mine, ' ')
   else
-    gone[#gone + 1] = queue
+    gone[#gone + 1] = id
   end
 end
 if #appended > 0 then
-  redis.call('PUBLISH', prefix .. 'wake', 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', 5, 4 + texts) .. '\\n' .. table.concat(heard, '\\n'))
+  redis.call('PUBLISH', ARGV[2], 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', text_at + 1, text_at + texts) .. '\\n' .. table.concat(heard, '\\n'))
 end
 return {appended, gone}
 `;
@@ -127,15 +133,19 @@ return 1
 
 /**
  * Adds queue ARGV[2] to user ARGV[1]'s entry of the organization's index (KEYS[1]), dropping
- * the entry's queues that have expired meanwhile (their keys are ARGV[3] + id).
+ * the entry's queues that have expired meanwhile. The caller read the entry first (ARGV[3]) and
+ * declares the hashes of its queues (KEYS[2…], their ids ARGV[4…]); if the entry changed since,
+ * nothing is dropped this time (the next registration or append does it).
  */
 const INDEX_ADD = `
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
 local kept = {}
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  for queue in string.gmatch(current, '%S+') do
-    if redis.call('EXISTS', ARGV[3] .. queue) == 1 then kept[#kept + 1] = queue end
+if current == ARGV[3] then
+  for i = 4, #ARGV do
+    if redis.call('EXISTS', KEYS[i - 2]) == 1 then kept[#kept + 1] = ARGV[i] end
   end
+else
+  for queue in string.gmatch(current, '%S+') do kept[#kept + 1] = queue end
 end
 kept[#kept + 1] = ARGV[2]
 redis.call('HSET', KEYS[1], ARGV[1], table.concat(kept, ' '))
@@ -165,18 +175,23 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 return redis.call('DEL', KEYS[1])
 `;
 
-/** The store's scripts by command name, with how many of their arguments are keys. */
+/**
+ * The store's scripts by command name, with how many of their arguments are keys; a script
+ * whose number varies (none given) takes it as its first argument.
+ */
 export const SCRIPTS = {
-  eqAppend: { numberOfKeys: 0, lua: APPEND },
+  eqAppend: { lua: APPEND },
   eqLeaseRenew: { numberOfKeys: 1, lua: LEASE_RENEW },
   eqLeaseRelease: { numberOfKeys: 1, lua: LEASE_RELEASE },
   eqTake: { numberOfKeys: 2, lua: TAKE },
   eqAcknowledge: { numberOfKeys: 2, lua: ACKNOWLEDGE },
-  eqIndexAdd: { numberOfKeys: 1, lua: INDEX_ADD },
+  eqIndexAdd: { lua: INDEX_ADD },
   eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
-};
+} satisfies Record<string, { numberOfKeys?: number; lua: string }>;
+
+export type ScriptName = keyof typeof SCRIPTS;
 
 /** Runs a script `defineCommand` gave the connection a method for, on it or on one of its pipelines. */
-export function runScript<T extends Redis | ChainableCommander>(target: T, name: keyof typeof SCRIPTS, ...args: (string | number)[]): T extends Redis ? Promise<unknown> : ChainableCommander {
+export function runScript<T extends RedisClient | ChainableCommander>(target: T, name: ScriptName, ...args: (string | number)[]): T extends RedisClient ? Promise<unknown> : ChainableCommander {
   return (target as unknown as Record<string, (...values: (string | number)[]) => never>)[name](...args);
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, createRedis, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, createRedis, type AppConfig, type RedisClient } from '@teamchat/platform';
 import { ZulipError, badRequest } from '@teamchat/zulip';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import { EventQueueKeys, partitionOf } from './event-queue.keys';
 import { SCRIPTS, runScript } from './event-queue.scripts';
 import type { QueueDescriptor } from './queue-descriptor';
 
@@ -18,9 +19,17 @@ export interface BatchedEvent {
   onceKey: string;
 }
 
-/** A fan-out partition's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
-export interface FanoutLease {
+/**
+ * Where an append goes: the queues of one fan-out partition (their keys share its hash slot),
+ * under the partition's lease when `token` is given.
+ */
+export interface AppendTarget {
   partition: number;
+  token?: string;
+}
+
+/** A fan-out partition's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
+export interface FanoutLease extends AppendTarget {
   token: string;
 }
 
@@ -47,48 +56,68 @@ export const badEventQueue = (queueId: string): ZulipError =>
  * Client event queues in Redis, shared by every gateway replica. A queue is a hash (its
  * descriptor, the last id given, the newest id pruned) and a list of events; it expires after
  * its lifespan unless a client polls it. Each organization has an index (user → queue ids) for
- * the fan-out, cleaned as it finds queues gone.
+ * the fan-out, cleaned as it finds queues gone. Keys are found from the organization (its
+ * partition's hash tag, see EventQueueKeys) and the queue id.
  */
 @Injectable()
 export class EventQueueStore implements OnApplicationShutdown {
-  readonly redis: Redis;
-  readonly prefix: string;
+  readonly redis: RedisClient;
+  readonly keys: EventQueueKeys;
+  private readonly partitions: number;
   private readonly descriptors = new Map<string, QueueDescriptor>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.redis = createRedis(config.REDIS_URL, '');
-    this.prefix = `${config.REDIS_KEY_PREFIX}eq:`;
+    this.redis = createRedis(config, '');
+    this.keys = new EventQueueKeys(`${config.REDIS_KEY_PREFIX}eq:`);
+    this.partitions = config.EVENT_FANOUT_PARTITIONS;
     // Scripts run by their SHA (EVALSHA): Redis neither receives nor hashes their text per call.
     for (const [name, script] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, script);
   }
 
   get wakeChannel(): string {
-    return `${this.prefix}wake`;
+    return this.keys.wakeChannel;
   }
 
-  private metaKey = (queueId: string) => `${this.prefix}q:${queueId}`;
-  private eventsKey = (queueId: string) => `${this.prefix}q:${queueId}:e`;
-  /** One hash per organization: user id → that user's queue ids, space-separated. */
-  private indexKey = (realmId: number) => `${this.prefix}r:${realmId}`;
-  /** The organization's queues registered with all_public_streams. */
-  private publicKey = (realmId: number) => `${this.prefix}p:${realmId}`;
-  /** The organization's state version (see bumpStateVersions). */
-  private stateVersionKey = (realmId: number) => `${this.prefix}sv:${realmId}`;
+  /** The fan-out partition of the organization, whose hash tag its queues' keys carry. */
+  partitionOf(realmId: number): number {
+    return partitionOf(realmId, this.partitions);
+  }
+
+  private metaKey = (realmId: number, queueId: string) => this.keys.meta(this.partitionOf(realmId), queueId);
+  private eventsKey = (realmId: number, queueId: string) => this.keys.events(this.partitionOf(realmId), queueId);
+  private indexKey = (realmId: number) => this.keys.index(this.partitionOf(realmId), realmId);
+  private publicKey = (realmId: number) => this.keys.publicQueues(this.partitionOf(realmId), realmId);
+  private stateVersionKey = (realmId: number) => this.keys.stateVersion(this.partitionOf(realmId), realmId);
 
   /**
    * Creates the queue, and answers the organization's state version as it was then (see
    * bumpStateVersions): initial state at least that new, with the queue, misses nothing.
    */
   async create(descriptor: QueueDescriptor): Promise<number> {
-    const meta = this.metaKey(descriptor.queueId);
+    const { realmId, userId, queueId } = descriptor;
+    const meta = this.metaKey(realmId, queueId);
+    // The user's queues so far: the index script drops those expired, and must be given their keys.
+    const entry = (await this.redis.hget(this.indexKey(realmId), String(userId))) ?? '';
+    const listed = entry === '' ? [] : entry.split(' ');
     // The owner and lifespan are also kept as plain fields (`o`, `l`), copied from the
-    // descriptor, so the poll script reads them without decoding JSON on every poll.
+    // descriptor, so the poll script reads them without decoding JSON on every poll. Every key
+    // is in the organization's partition's slot: one transaction on a cluster too.
     const transaction = this.redis.multi();
     if (descriptor.allPublicStreams) transaction.sadd(this.publicKey(descriptor.realmId), descriptor.queueId);
     transaction
       .hset(meta, { d: JSON.stringify(descriptor), o: ownerOf(descriptor.realmId, descriptor.userId), l: descriptor.lifespanSeconds, last: -1, pruned: -1 })
       .expire(meta, descriptor.lifespanSeconds);
-    runScript(transaction, 'eqIndexAdd', this.indexKey(descriptor.realmId), descriptor.userId, descriptor.queueId, `${this.prefix}q:`);
+    runScript(
+      transaction,
+      'eqIndexAdd',
+      1 + listed.length,
+      this.indexKey(realmId),
+      ...listed.map((id) => this.metaKey(realmId, id)),
+      userId,
+      queueId,
+      entry,
+      ...listed,
+    );
     const replies = (await transaction.get(this.stateVersionKey(descriptor.realmId)).exec()) ?? [];
     this.remember(descriptor);
     const [error, version] = replies[replies.length - 1] ?? [];
@@ -103,16 +132,15 @@ export class EventQueueStore implements OnApplicationShutdown {
    * it; one created after reads the new version and a state that has the change.
    */
   async bumpStateVersions(realmIds: Iterable<number>): Promise<void> {
-    const pipeline = this.redis.pipeline();
-    for (const realmId of realmIds) pipeline.incr(this.stateVersionKey(realmId));
-    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+    // One command each (their keys may be in different slots); auto-pipelining sends them together.
+    await Promise.all([...realmIds].map((realmId) => this.redis.incr(this.stateVersionKey(realmId))));
   }
 
-  /** The queue's descriptor, or null when it does not exist (any more). */
-  async descriptor(queueId: string): Promise<QueueDescriptor | null> {
+  /** The organization's queue's descriptor, or null when it does not exist (any more). */
+  private async descriptor(queueId: string, realmId: number): Promise<QueueDescriptor | null> {
     const cached = this.descriptors.get(queueId);
     if (cached) return cached;
-    const text = await this.redis.hget(this.metaKey(queueId), 'd');
+    const text = await this.redis.hget(this.metaKey(realmId, queueId), 'd');
     if (!text) return null;
     const descriptor = JSON.parse(text) as QueueDescriptor;
     this.remember(descriptor);
@@ -121,8 +149,8 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   /** The queue `queueId` if it exists and belongs to this user; BAD_EVENT_QUEUE_ID otherwise. */
   async ownQueue(queueId: string, realmId: number, userId: number): Promise<QueueDescriptor> {
-    const descriptor = await this.descriptor(queueId);
-    if (!descriptor || descriptor.realmId !== realmId || descriptor.userId !== userId || (await this.redis.exists(this.metaKey(queueId))) !== 1) {
+    const descriptor = await this.descriptor(queueId, realmId);
+    if (!descriptor || descriptor.realmId !== realmId || descriptor.userId !== userId || (await this.redis.exists(this.metaKey(realmId, queueId))) !== 1) {
       throw badEventQueue(queueId);
     }
     return descriptor;
@@ -145,8 +173,11 @@ export class EventQueueStore implements OnApplicationShutdown {
     return this.redis.smembers(this.publicKey(realmId));
   }
 
-  /** Descriptors of many queues at once (cache first, then one pipeline); missing ones are left out, and a Redis failure throws. */
-  async descriptorsOf(queueIds: string[]): Promise<Map<string, QueueDescriptor>> {
+  /**
+   * Descriptors of many of the organization's queues at once (cache first, then one pipeline,
+   * in one slot); missing ones are left out, and a Redis failure throws.
+   */
+  async descriptorsOf(realmId: number, queueIds: string[]): Promise<Map<string, QueueDescriptor>> {
     const result = new Map<string, QueueDescriptor>();
     const missing: string[] = [];
     for (const queueId of queueIds) {
@@ -156,7 +187,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     }
     if (missing.length > 0) {
       const pipeline = this.redis.pipeline();
-      for (const queueId of missing) pipeline.hget(this.metaKey(queueId), 'd');
+      for (const queueId of missing) pipeline.hget(this.metaKey(realmId, queueId), 'd');
       const replies = (await pipeline.exec()) ?? [];
       missing.forEach((queueId, index) => {
         const [error, text] = replies[index] ?? [];
@@ -173,25 +204,28 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   /** Appends one event's deliveries in one atomic step (see appendBatch). */
-  append(deliveries: Delivery[], onceKey = '', fence?: FanoutLease): Promise<string[]> {
-    return this.appendBatch([{ deliveries, onceKey }], fence);
+  append(deliveries: Delivery[], target: AppendTarget, onceKey = ''): Promise<string[]> {
+    return this.appendBatch([{ deliveries, onceKey }], target);
   }
 
   /**
    * Appends a batch of events in one atomic step, each queue getting its events in order with
    * one wake-up for all of them. `onceKey` names the domain event being fanned out, so a
-   * redelivery of it appends nothing. Queues found gone are dropped from their user's set.
-   * Returns the queues appended to.
+   * redelivery of it appends nothing. Every queue is of the target's partition (the fan-out of a
+   * partition delivers to its organizations' queues only): the script's keys share a slot.
+   * Under a lease (`target.token`) nothing is appended once another replica holds it. Queues
+   * found gone are dropped from their user's set. Returns the queues appended to.
    */
-  async appendBatch(batch: BatchedEvent[], fence?: FanoutLease): Promise<string[]> {
+  async appendBatch(batch: BatchedEvent[], target: AppendTarget): Promise<string[]> {
     // An event with no recipient queue appends nothing: no script, no once-key to remember.
     const events = batch.filter((event) => event.deliveries.length > 0);
     if (events.length === 0) return [];
     // Called in order, sent together: Redis runs the scripts in this order.
-    const outcomes = await Promise.all(scriptSized(events).map((part) => this.appendScript(part, fence)));
+    const outcomes = await Promise.all(scriptSized(events).map((part) => this.appendScript(part, target)));
     const appended = outcomes.flatMap((outcome) => outcome[0]);
     const gone = outcomes.flatMap((outcome) => outcome[1]);
     if (gone.length > 0) {
+      // The gone queues' organizations are the target partition's: one slot.
       const pipeline = this.redis.pipeline();
       for (const queueId of gone) {
         const owner = this.descriptors.get(queueId);
@@ -204,20 +238,28 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   /** One APPEND script (see event-queue.scripts.ts for its arguments): the queues appended to, and those gone. */
-  private async appendScript(events: BatchedEvent[], fence?: FanoutLease): Promise<[string[], string[]]> {
-    // Each distinct text once: most recipients of a message get the same one.
-    const numbers = new Map<string, number>();
+  private async appendScript(events: BatchedEvent[], { partition, token }: AppendTarget): Promise<[string[], string[]]> {
+    // Each distinct text once: most recipients of a message get the same one. Each queue's
+    // keys once, numbered as declared.
+    const texts = new Map<string, number>();
+    const queues = new Map<string, number>();
+    const onceKeys: string[] = [];
     const perEvent: string[] = [String(events.length)];
     for (const { deliveries, onceKey } of events) {
-      perEvent.push(onceKey, String(deliveries.length));
+      if (onceKey) onceKeys.push(this.keys.done(partition, onceKey));
+      perEvent.push(onceKey ? String(onceKeys.length) : '0', String(deliveries.length));
       for (const { queueId, event } of deliveries) {
-        let number = numbers.get(event);
-        if (number === undefined) numbers.set(event, (number = numbers.size + 1));
-        perEvent.push(queueId, String(number));
+        let text = texts.get(event);
+        if (text === undefined) texts.set(event, (text = texts.size + 1));
+        let queue = queues.get(queueId);
+        if (queue === undefined) queues.set(queueId, (queue = queues.size + 1));
+        perEvent.push(String(queue), String(text));
       }
     }
-    const args = [this.prefix, fence ? this.leaseKey(fence.partition) : '', fence?.token ?? '', String(numbers.size), ...numbers.keys(), ...perEvent];
-    const outcome = (await runScript(this.redis, 'eqAppend', ...args)) as [string[], string[]] | 'fenced';
+    const queueKeys = [...queues.keys()].flatMap((queueId) => [this.keys.meta(partition, queueId), this.keys.events(partition, queueId)]);
+    const keys = [this.keys.lease(partition), ...queueKeys, ...onceKeys];
+    const args = [token ?? '', this.wakeChannel, String(queues.size), ...queues.keys(), String(texts.size), ...texts.keys(), ...perEvent];
+    const outcome = (await runScript(this.redis, 'eqAppend', keys.length, ...keys, ...args)) as [string[], string[]] | 'fenced';
     if (outcome === 'fenced') throw new LeaseLost();
     return outcome;
   }
@@ -232,8 +274,8 @@ export class EventQueueStore implements OnApplicationShutdown {
     const [outcome, detail, last, lifespanSeconds] = (await runScript(
       this.redis,
       'eqTake',
-      this.metaKey(queueId),
-      this.eventsKey(queueId),
+      this.metaKey(realmId, queueId),
+      this.eventsKey(realmId, queueId),
       ownerOf(realmId, userId),
       lastEventId,
       holdSeconds > 0 ? '1' : '0',
@@ -250,25 +292,21 @@ export class EventQueueStore implements OnApplicationShutdown {
    * the events up to `through` and restarts its idle timer (held off by `holdSeconds` for a poll
    * that waits). Returns the queues found gone.
    */
-  async acknowledge(acks: { queueId: string; through: number; holdSeconds: number }[]): Promise<string[]> {
-    if (acks.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const { queueId, through, holdSeconds } of acks) {
-      runScript(pipeline, 'eqAcknowledge', this.metaKey(queueId), this.eventsKey(queueId), through, Math.ceil(holdSeconds));
-    }
-    const replies = (await pipeline.exec()) ?? [];
-    return acks.filter((_, index) => {
-      const [error, kept] = replies[index] ?? [];
-      if (error) throw error;
-      return kept === 0;
-    }).map((ack) => ack.queueId);
+  async acknowledge(acks: { queueId: string; realmId: number; through: number; holdSeconds: number }[]): Promise<string[]> {
+    // One script each (the queues may be in different slots); auto-pipelining sends them together.
+    const kept = await Promise.all(
+      acks.map(({ queueId, realmId, through, holdSeconds }) =>
+        runScript(this.redis, 'eqAcknowledge', this.metaKey(realmId, queueId), this.eventsKey(realmId, queueId), through, Math.ceil(holdSeconds)),
+      ),
+    );
+    return acks.filter((_, index) => kept[index] === 0).map((ack) => ack.queueId);
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
     const transaction = this.redis.multi();
     this.unindex(transaction, descriptor);
     await transaction
-      .del(this.metaKey(descriptor.queueId), this.eventsKey(descriptor.queueId))
+      .del(this.metaKey(descriptor.realmId, descriptor.queueId), this.eventsKey(descriptor.realmId, descriptor.queueId))
       .publish(this.wakeChannel, `${WAKE_DELETED}${descriptor.queueId}`)
       .exec();
     this.descriptors.delete(descriptor.queueId);
@@ -281,11 +319,12 @@ export class EventQueueStore implements OnApplicationShutdown {
   async deleteQueuesOf(realmId: number, userId: number): Promise<number> {
     const queueIds = (await this.queuesOf(realmId, [userId])).get(userId) ?? [];
     if (queueIds.length === 0) return 0;
+    // The index, the public set and the queues are all in the organization's partition's slot.
     const transaction = this.redis.multi().hdel(this.indexKey(realmId), String(userId));
     // Kept in the public set or not, whatever the descriptor says (or whether it is still there).
     transaction.srem(this.publicKey(realmId), ...queueIds);
     for (const queueId of queueIds) {
-      transaction.del(this.metaKey(queueId), this.eventsKey(queueId));
+      transaction.del(this.metaKey(realmId, queueId), this.eventsKey(realmId, queueId));
       this.descriptors.delete(queueId);
     }
     await transaction.publish(this.wakeChannel, `${WAKE_DELETED}${queueIds.join(' ')}`).exec();
@@ -293,11 +332,11 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   private leaseKey(partition: number): string {
-    return `${this.prefix}fanout-lease:${partition}`;
+    return this.keys.lease(partition);
   }
 
   private get replicasKey(): string {
-    return `${this.prefix}fanout-replicas`;
+    return this.keys.replicas;
   }
 
   /** Partition `partition`'s lease for `ms` milliseconds if nobody holds it: only its holder fans it out. */
@@ -318,7 +357,8 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   /** Who holds each partition's lease (its token, process id first), or null. */
   async leaseHolders(partitions: number): Promise<(string | null)[]> {
-    return this.redis.mget(...Array.from({ length: partitions }, (_, partition) => this.leaseKey(partition)));
+    // One GET each (every lease is in its partition's slot); auto-pipelining sends them together.
+    return Promise.all(Array.from({ length: partitions }, (_, partition) => this.redis.get(this.leaseKey(partition))));
   }
 
   /**
@@ -361,7 +401,7 @@ export class EventQueueStore implements OnApplicationShutdown {
 /**
  * The most arguments one APPEND script takes (every one is on the stack of the call that sends
  * it, and Redis does nothing else while the script runs): 2 per delivery, 1 per distinct text,
- * 2 per event.
+ * 3 per distinct queue (its two keys and its id), 3 per event (with its once-key).
  */
 const SCRIPT_ARGUMENTS = 40_000;
 
@@ -374,27 +414,34 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
   const scripts: BatchedEvent[][] = [];
   let current: BatchedEvent[] = [];
   let texts = new Set<string>();
+  let queues = new Set<string>();
   let used = 0;
   const flush = () => {
     if (current.length > 0) scripts.push(current);
     current = [];
     texts = new Set();
+    queues = new Set();
     used = 0;
   };
+  /** What the event adds to the script so far: its deliveries, and the texts and queues new to it. */
+  const costIn = (ownTexts: Set<string>, ownQueues: Set<string>) =>
+    [...ownTexts].filter((text) => !texts.has(text)).length + 3 * [...ownQueues].filter((queue) => !queues.has(queue)).length;
   for (const event of events) {
-    const own = new Set(event.deliveries.map((delivery) => delivery.event));
-    const size = 2 + 2 * event.deliveries.length;
-    if (size + own.size > SCRIPT_ARGUMENTS) {
+    const ownTexts = new Set(event.deliveries.map((delivery) => delivery.event));
+    const ownQueues = new Set(event.deliveries.map((delivery) => delivery.queueId));
+    const size = 3 + 2 * event.deliveries.length;
+    if (size + ownTexts.size + 3 * ownQueues.size > SCRIPT_ARGUMENTS) {
       flush();
       for (const part of partsOf(event)) scripts.push([part]);
       continue;
     }
-    let fresh = [...own].filter((text) => !texts.has(text)).length;
+    let fresh = costIn(ownTexts, ownQueues);
     if (used + size + fresh > SCRIPT_ARGUMENTS) {
       flush();
-      fresh = own.size;
+      fresh = costIn(ownTexts, ownQueues);
     }
-    for (const text of own) texts.add(text);
+    for (const text of ownTexts) texts.add(text);
+    for (const queue of ownQueues) queues.add(queue);
     used += size + fresh;
     current.push(event);
   }
@@ -402,9 +449,9 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
   return scripts;
 }
 
-/** An event too large for one script, in parts that each fit one (at worst every delivery has a text of its own). */
+/** An event too large for one script, in parts that each fit one (at worst every delivery has a text and a queue of its own). */
 function partsOf({ deliveries, onceKey }: BatchedEvent): BatchedEvent[] {
-  const perPart = Math.floor((SCRIPT_ARGUMENTS - 2) / 3);
+  const perPart = Math.floor((SCRIPT_ARGUMENTS - 3) / 6);
   const parts: BatchedEvent[] = [];
   for (let from = 0; from < deliveries.length; from += perPart) {
     parts.push({ deliveries: deliveries.slice(from, from + perPart), onceKey: onceKey && `${onceKey}#${parts.length}` });

@@ -7,9 +7,11 @@ import type { QueueDescriptor } from './queue-descriptor';
 /** The fan-out partitions' leases in Redis: one holder at a time each, and appends fenced by them. */
 describe('the fan-out lease', () => {
   let store: EventQueueStore;
+  const partition3 = { partition: 3 };
   const queue: QueueDescriptor = {
     queueId: 'q1',
-    realmId: 1,
+    // Partition 3's organization (of 8): its queues' keys are in the slot of partition 3's lease.
+    realmId: 3,
     userId: 7,
     eventTypes: null,
     narrow: [],
@@ -60,26 +62,26 @@ describe('the fan-out lease', () => {
 
   it('refuses an append under a lease that passed on, and appends nothing of it', async () => {
     const first = await store.acquireLease(3, 100);
-    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e1', first!);
+    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], first!, 'e1');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const second = await store.acquireLease(3, 5000);
-    await expect(store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e2', first!)).rejects.toBeInstanceOf(LeaseLost);
-    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], 'e3', second!);
+    await expect(store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], first!, 'e2')).rejects.toBeInstanceOf(LeaseLost);
+    await store.append([{ queueId: 'q1', event: '{"type":"heartbeat"}' }], second!, 'e3');
     // e1 and e3 only, with consecutive ids.
-    expect((await store.take('q1', 1, 7, -1)).events).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
+    expect((await store.take('q1', 3, 7, -1)).events).toEqual(['{"id":0,"type":"heartbeat"}', '{"id":1,"type":"heartbeat"}']);
   });
 
   it('appends each event of a batch at most once, by its own once-key', async () => {
     const heartbeat = (n: number) => ({ queueId: 'q1', event: `{"type":"heartbeat","n":${n}}` });
-    await store.appendBatch([{ deliveries: [heartbeat(0)], onceKey: 'a' }]);
+    await store.appendBatch([{ deliveries: [heartbeat(0)], onceKey: 'a' }], partition3);
     // A redelivered batch: 'a' is done, 'b' and 'c' are new.
     await store.appendBatch([
       { deliveries: [heartbeat(0)], onceKey: 'a' },
       { deliveries: [heartbeat(1)], onceKey: 'b' },
       { deliveries: [heartbeat(2)], onceKey: 'c' },
-    ]);
-    await store.appendBatch([{ deliveries: [heartbeat(2)], onceKey: 'c' }]);
-    expect((await store.take('q1', 1, 7, -1)).events).toEqual([
+    ], partition3);
+    await store.appendBatch([{ deliveries: [heartbeat(2)], onceKey: 'c' }], partition3);
+    expect((await store.take('q1', 3, 7, -1)).events).toEqual([
       '{"id":0,"type":"heartbeat","n":0}',
       '{"id":1,"type":"heartbeat","n":1}',
       '{"id":2,"type":"heartbeat","n":2}',
@@ -88,9 +90,9 @@ describe('the fan-out lease', () => {
 
   it('cuts an event too large for one script into parts, each at most once, in order', async () => {
     const many = Array.from({ length: 45_000 }, (_, n) => ({ queueId: 'q1', event: `{"type":"heartbeat","n":${n}}` }));
-    await store.appendBatch([{ deliveries: many, onceKey: 'big' }]);
-    await store.appendBatch([{ deliveries: many, onceKey: 'big' }]);
-    const { events } = await store.take('q1', 1, 7, -1);
+    await store.appendBatch([{ deliveries: many, onceKey: 'big' }], partition3);
+    await store.appendBatch([{ deliveries: many, onceKey: 'big' }], partition3);
+    const { events } = await store.take('q1', 3, 7, -1);
     expect(events).toHaveLength(45_000);
     expect(events[44_999]).toBe('{"id":44999,"type":"heartbeat","n":44999}');
   });

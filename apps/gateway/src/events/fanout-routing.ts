@@ -67,7 +67,7 @@ export class FanoutRouting {
       ]);
       // Notifications: who is off the app is known here (see notifications/).
       this.notifications.messageDelivered(sent, queues);
-      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(publicQueueIds), reaches), queues);
+      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(sent.realmId, publicQueueIds), reaches), queues);
     }
     if (subject === USER_ACCESS_CHANGED) {
       // Not a client event: a deactivated user's queues and browser sessions go (every replica drops cached credentials itself).
@@ -110,7 +110,7 @@ export class FanoutRouting {
 
   private async queuesOf(realmId: number, userIds: number[], reaches: (queue: QueueDescriptor) => boolean): Promise<Map<number, QueueDescriptor[]>> {
     const idsByUser = await this.store.queuesOf(realmId, userIds);
-    const descriptors = await this.store.descriptorsOf([...idsByUser.values()].flat());
+    const descriptors = await this.store.descriptorsOf(realmId, [...idsByUser.values()].flat());
     const result = new Map<number, QueueDescriptor[]>();
     for (const [userId, queueIds] of idsByUser) {
       const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId && reaches(d));

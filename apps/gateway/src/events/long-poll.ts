@@ -78,7 +78,7 @@ export class LongPoll implements BeforeApplicationShutdown {
             heartbeatAppended = true;
             // A queue found gone (expired, or Redis lost it) is forgotten: the next look reads
             // Redis, which answers BAD_EVENT_QUEUE_ID.
-            const appended = await this.store.append([{ queueId, event: HEARTBEAT }]);
+            const appended = await this.store.append([{ queueId, event: HEARTBEAT }], { partition: this.store.partitionOf(realmId) });
             if (appended.length === 0) this.mirror.forget(queueId);
             continue;
           }

@@ -3,14 +3,14 @@ import { MetricsService } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
+import { partitionOf } from './event-queue.keys';
 import { EventQueueStore, LeaseLost, type FanoutLease } from './event-queue.store';
 import type { FanoutRouting } from './fanout-routing';
 
 /** The durable JetStream consumer of fan-out partition `partition` (the replicas share it; its lease holder consumes). */
 export const fanoutConsumerName = (partition: number) => `gateway-fanout-${partition}`;
 
-/** The fan-out partition of an organization. */
-export const partitionOf = (realmId: number, partitions: number) => realmId % partitions;
+export { partitionOf };
 
 export interface PartitionSettings {
   partitions: number;

@@ -59,10 +59,10 @@ describe('the queue mirror', () => {
 
   it('answers from memory what it heard appended, in order, once a read from Redis has started it', async () => {
     expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined(); // never read here
-    await store.append([event(0)]);
+    await store.append([event(0)], { partition: store.partitionOf(owner.realmId) });
     expect(await read(-1)).toEqual([stored(0, 0)]);
     const heard = heardAppend();
-    await store.append([event(1), event(2)]);
+    await store.append([event(1), event(2)], { partition: store.partitionOf(owner.realmId) });
     await heard;
     expect(mirror.poll(queue.queueId, 1, 7, 0, 0)).toEqual([stored(1, 1), stored(2, 2)]);
     expect(mirror.poll(queue.queueId, 1, 7, 2, 0)).toEqual([]);
@@ -87,7 +87,7 @@ describe('the queue mirror', () => {
       { deliveries: [event(0), { queueId: other.queueId, event: '{"type":"test","n":9}' }], onceKey: '' },
       { deliveries: [event(1)], onceKey: '' },
       { deliveries: [event(2)], onceKey: '' },
-    ]);
+    ], { partition: store.partitionOf(owner.realmId) });
     await heard;
     expect(wakeUps).toBe(1);
     expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([stored(0, 0), stored(1, 1), stored(2, 2)]);
@@ -95,12 +95,12 @@ describe('the queue mirror', () => {
   });
 
   it('keeps the appends heard while a read was on its way, after what the read found', async () => {
-    await store.append([event(0)]);
+    await store.append([event(0)], { partition: store.partitionOf(owner.realmId) });
     mirror.beginRead(queue.queueId);
     const result = await store.take(queue.queueId, owner.realmId, owner.userId, -1);
     // Appended after the read ran, heard before the mirror adopted it.
     const heard = heardAppend();
-    await store.append([event(1)]);
+    await store.append([event(1)], { partition: store.partitionOf(owner.realmId) });
     await heard;
     mirror.adopt(queue.queueId, owner, -1, result);
     expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([stored(0, 0), stored(1, 1)]);
@@ -119,13 +119,13 @@ describe('the queue mirror', () => {
   });
 
   it('writes acknowledgements answered from memory back to Redis, before any read of the queue there', async () => {
-    await store.append([event(0), event(1)]);
+    await store.append([event(0), event(1)], { partition: store.partitionOf(owner.realmId) });
     await read(-1);
     expect(mirror.poll(queue.queueId, 1, 7, 1, 0)).toEqual([]);
     // Not yet written back: Redis still holds both.
-    expect(await store.redis.llen(`${store.prefix}q:${queue.queueId}:e`)).toBe(2);
+    expect(await store.redis.llen(store.keys.events(store.partitionOf(owner.realmId), queue.queueId))).toBe(2);
     await mirror.writeBackOne(queue.queueId);
-    expect(await store.redis.llen(`${store.prefix}q:${queue.queueId}:e`)).toBe(0);
+    expect(await store.redis.llen(store.keys.events(store.partitionOf(owner.realmId), queue.queueId))).toBe(0);
     await expect(store.take(queue.queueId, 1, 7, 0)).rejects.toThrow('An event newer than 1 has already been pruned!');
   });
 

@@ -46,7 +46,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
   /** Appends heard while reads of the queue from Redis are on their way, and how many are. */
   private readonly reading = new Map<string, { count: number; heard: { id: number; text: string }[] }>();
   /** Acknowledgements answered here and not yet written back, by queue. */
-  private readonly unwritten = new Map<string, { through: number; holdSeconds: number }>();
+  private readonly unwritten = new Map<string, { realmId: number; through: number; holdSeconds: number }>();
   private writer?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private writing = Promise.resolve();
@@ -100,7 +100,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
     if (dropped > 0) queue.pending.splice(0, dropped);
     queue.acknowledged = lastEventId;
     queue.touchedAt = now;
-    this.unwritten.set(queueId, { through: lastEventId, holdSeconds: queue.pending.length === 0 ? holdSeconds : 0 });
+    this.unwritten.set(queueId, { realmId: queue.realmId, through: lastEventId, holdSeconds: queue.pending.length === 0 ? holdSeconds : 0 });
     return queue.pending.slice();
   }
 

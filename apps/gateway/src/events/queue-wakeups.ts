@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, LOGGER, type AppConfig } from '@teamchat/platform';
-import { Redis } from 'ioredis';
+import { APP_CONFIG, LOGGER, createRedisSubscriber, type AppConfig, type RedisClient } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { EventQueueStore, WAKE_APPENDED, WAKE_DELETED } from './event-queue.store';
 import { QueueMirror } from './queue-mirror';
@@ -13,7 +12,7 @@ import { QueueMirror } from './queue-mirror';
  */
 @Injectable()
 export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly waiters = new Map<string, Set<() => void>>();
 
   private subscribed = false;
@@ -26,7 +25,7 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   ) {
     // Connected by hand: a SUBSCRIBE sent before ioredis's ready check (INFO) would make
     // that check fail on a connection already in subscriber mode.
-    this.subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
+    this.subscriber = createRedisSubscriber(config);
     this.subscriber.on('error', (error: Error) => this.logger.error({ err: error }, 'wake-up subscriber error'));
     // Wake-ups missed while disconnected: the mirror forgets everything, and the waiting polls
     // read Redis again (ioredis subscribes again on reconnecting, before 'ready').

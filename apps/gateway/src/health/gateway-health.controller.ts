@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { COMMAND_SERVICES, HealthCommands } from '@teamchat/contracts';
-import { CommandClient, REDIS, Shutdown, pingRedis } from '@teamchat/platform';
+import { CommandClient, REDIS, Shutdown, pingRedis, type RedisClient } from '@teamchat/platform';
 import type { Response } from 'express';
-import type { Redis } from 'ioredis';
 import { Auth } from '../http/auth-mode.decorator';
 
 const HEALTH_TIMEOUT_MS = 1500;
@@ -17,7 +16,7 @@ export class GatewayHealthController {
   constructor(
     private readonly commands: CommandClient,
     private readonly shutdown: Shutdown,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   @Get('live')

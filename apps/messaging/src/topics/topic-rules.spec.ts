@@ -51,11 +51,11 @@ describe('topic deletion settings', () => {
   it('connects BullMQ by REDIS_URL and keeps its keys under REDIS_KEY_PREFIX', () => {
     expect(bullmqConnection({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: 'teamchat:' })).toEqual({
       connection: { host: '127.0.0.1', port: 6379, db: 0, maxRetriesPerRequest: null },
-      prefix: 'teamchat:bull',
+      prefix: 'teamchat:{bull}',
     });
     expect(bullmqConnection({ REDIS_URL: 'rediss://u:p%40ss@cache.internal:6380/2', REDIS_KEY_PREFIX: 't:' })).toEqual({
       connection: { host: 'cache.internal', port: 6380, username: 'u', password: 'p@ss', db: 2, tls: {}, maxRetriesPerRequest: null },
-      prefix: 't:bull',
+      prefix: 't:{bull}',
     });
     expect(bullmqConnection({ REDIS_URL: 'redis://[::1]:6379', REDIS_KEY_PREFIX: '' }).connection).toMatchObject({ host: '::1' });
   });

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, REDIS, type AppConfig } from '@teamchat/platform';
-import type { Redis } from 'ioredis';
+import { REDIS, type RedisClient } from '@teamchat/platform';
 import { UserPresenceRepository } from '../data/user-presence.repository';
 import { PRESENCE } from './presence.settings';
 
@@ -24,11 +23,14 @@ export interface PresenceUpdate {
 const NOT_LOADED = -2;
 
 /**
- * Keys per organization: `presence:<realm>` (hash: user → "active,connected,updateId"),
- * `presence:<realm>:seq` (its last_update_id counter), `presence:<realm>:ids` (sorted set: user
- * by update id, for incremental reads). `presence:dirty` lists "<realm>:<user>" changed since
- * the last flush. A missing counter means Redis has not got the organization (new, or lost):
- * the scripts answer NOT_LOADED and the store loads it from Postgres first.
+ * Keys per organization, hash-tagged by it (one slot on a Redis Cluster, so one script reaches
+ * all three): `presence:{<realm>}` (hash: user → "active,connected,updateId"),
+ * `presence:{<realm>}:seq` (its last_update_id counter), `presence:{<realm>}:ids` (sorted set:
+ * user by update id, for incremental reads). `presence:dirty` (a slot of its own) lists
+ * "<realm>:<user>" changed since the last flush: added after the script that made the change,
+ * and read back per organization by the flush, never inside a script. A missing counter means
+ * Redis has not got the organization (new, or lost): the scripts answer NOT_LOADED and the
+ * store loads it from Postgres first.
  *
  * UPDATE is Zulip's do_update_user_presence in one script: the times move only when 55 s newer,
  * each change takes the next sequence number, and it says whether the user came back online.
@@ -68,19 +70,17 @@ if changed then
   id = redis.call('INCR', KEYS[2])
   redis.call('HSET', KEYS[1], user, a .. ',' .. c .. ',' .. id)
   redis.call('ZADD', KEYS[3], id, user)
-  redis.call('SADD', KEYS[4], ARGV[6] .. ':' .. user)
 end
 local announce = (not cur) or (active and sinceActive > tonumber(ARGV[5]))
 return {announce and 1 or 0, a, c, id, changed and 1 or 0}
 `;
 
-/** Sets a user's times outright (ARGV: user, active, connected, realm), as a new change. */
+/** Sets a user's times outright (ARGV: user, active, connected), as a new change. */
 const SET = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return {${NOT_LOADED}} end
 local id = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ',' .. ARGV[3] .. ',' .. id)
 redis.call('ZADD', KEYS[3], id, ARGV[1])
-redis.call('SADD', KEYS[4], ARGV[4] .. ':' .. ARGV[1])
 return {id}
 `;
 
@@ -114,26 +114,25 @@ end
 return 1
 `;
 
-/** Takes up to ARGV[1] changed users and their values; ARGV[2] is the key prefix. */
-const TAKE_DIRTY = `
-local members = redis.call('SPOP', KEYS[1], tonumber(ARGV[1]))
-local out = {}
-for _, member in ipairs(members) do
-  local sep = string.find(member, ':', 1, true)
-  local realm = string.sub(member, 1, sep - 1)
-  local user = string.sub(member, sep + 1)
-  local value = redis.call('HGET', ARGV[2] .. 'presence:' .. realm, user)
-  if value then out[#out + 1] = member out[#out + 1] = value end
-end
-return out
-`;
+/** The scripts by command name, each with the organization's three keys (presenceKeys). */
+export const PRESENCE_SCRIPTS = {
+  presenceUpdate: { numberOfKeys: 3, lua: UPDATE },
+  presenceRead: { numberOfKeys: 3, lua: READ },
+  presenceSet: { numberOfKeys: 3, lua: SET },
+  presenceLoad: { numberOfKeys: 3, lua: LOAD },
+};
 
-type PresenceRedis = Redis & {
-  presenceUpdate(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
+/** An organization's keys, as its scripts take them: the hash, the counter, the sorted set. */
+export const presenceKeys = (realmId: number): [string, string, string] => [`presence:{${realmId}}`, `presence:{${realmId}}:seq`, `presence:{${realmId}}:ids`];
+
+/** The users changed since the last flush, as `<realm>:<user>`. */
+const DIRTY = 'presence:dirty';
+
+type PresenceRedis = RedisClient & {
+  presenceUpdate(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number[]>;
   presenceRead(k1: string, k2: string, k3: string, after: number): Promise<[number, string[]?]>;
-  presenceSet(k1: string, k2: string, k3: string, k4: string, ...args: (string | number)[]): Promise<number[]>;
+  presenceSet(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number[]>;
   presenceLoad(k1: string, k2: string, k3: string, seq: number, entries: string): Promise<number>;
-  presenceTakeDirty(k1: string, count: number, prefix: string): Promise<string[]>;
 };
 
 const parse = (userId: number, value: string): PresenceEntry => {
@@ -151,22 +150,26 @@ export class PresenceStore {
   private readonly redis: PresenceRedis;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) redis: RedisClient,
     private readonly durable: UserPresenceRepository,
   ) {
     this.redis = redis as PresenceRedis;
     if (!('presenceUpdate' in redis)) {
-      redis.defineCommand('presenceUpdate', { numberOfKeys: 4, lua: UPDATE });
-      redis.defineCommand('presenceRead', { numberOfKeys: 3, lua: READ });
-      redis.defineCommand('presenceSet', { numberOfKeys: 4, lua: SET });
-      redis.defineCommand('presenceLoad', { numberOfKeys: 3, lua: LOAD });
-      redis.defineCommand('presenceTakeDirty', { numberOfKeys: 1, lua: TAKE_DIRTY });
+      for (const [name, script] of Object.entries(PRESENCE_SCRIPTS)) redis.defineCommand(name, script);
     }
   }
 
   private keys(realmId: number): [string, string, string] {
-    return [`presence:${realmId}`, `presence:${realmId}:seq`, `presence:${realmId}:ids`];
+    return presenceKeys(realmId);
+  }
+
+  /**
+   * Marks the user's entry for the next flush, after the script that changed it (the set is in
+   * another slot than the organization's keys). A process that dies in between leaves the
+   * change to be flushed with the user's next one; Redis still has it meanwhile.
+   */
+  private async markDirty(realmId: number, userId: number): Promise<void> {
+    await this.redis.sadd(DIRTY, `${realmId}:${userId}`);
   }
 
   /** Records a report at `now` (Unix seconds). */
@@ -174,19 +177,18 @@ export class PresenceStore {
     for (;;) {
       const reply = await this.redis.presenceUpdate(
         ...this.keys(realmId),
-        'presence:dirty',
         userId,
         now,
         active ? 1 : 0,
         PRESENCE.updateMinFrequencySeconds,
         PRESENCE.backOnlineAfterSeconds,
-        realmId,
       );
       if (reply[0] === NOT_LOADED) {
         await this.load(realmId);
         continue;
       }
       const [announce, lastActive, lastConnected, updateId, changed] = reply;
+      if (changed === 1) await this.markDirty(realmId, userId);
       return { announce: announce === 1, changed: changed === 1, entry: { userId, lastActive, lastConnected, updateId } };
     }
   }
@@ -194,8 +196,11 @@ export class PresenceStore {
   /** Sets a user's times outright (lastActive 0: never active), as a new change. */
   async setAt(realmId: number, userId: number, lastActive: number, lastConnected: number): Promise<PresenceEntry> {
     for (;;) {
-      const [id] = await this.redis.presenceSet(...this.keys(realmId), 'presence:dirty', userId, lastActive, lastConnected, realmId);
-      if (id !== NOT_LOADED) return { userId, lastActive, lastConnected, updateId: id };
+      const [id] = await this.redis.presenceSet(...this.keys(realmId), userId, lastActive, lastConnected);
+      if (id !== NOT_LOADED) {
+        await this.markDirty(realmId, userId);
+        return { userId, lastActive, lastConnected, updateId: id };
+      }
       await this.load(realmId);
     }
   }
@@ -218,7 +223,7 @@ export class PresenceStore {
   async find(realmId: number, userId: number): Promise<PresenceEntry | null> {
     const [key] = this.keys(realmId);
     let value = await this.redis.hget(key, String(userId));
-    if (value === null && (await this.redis.exists(`presence:${realmId}:seq`)) === 0) {
+    if (value === null && (await this.redis.exists(this.keys(realmId)[1])) === 0) {
       await this.load(realmId);
       value = await this.redis.hget(key, String(userId));
     }
@@ -241,7 +246,7 @@ export class PresenceStore {
   async flush(): Promise<number> {
     let written = 0;
     for (;;) {
-      const flat = await this.redis.presenceTakeDirty('presence:dirty', PRESENCE.flushBatch, this.config.REDIS_KEY_PREFIX);
+      const flat = await this.takeDirty();
       if (flat.length === 0) return written;
       const users: number[] = [], realms: number[] = [], active: number[] = [], connected: number[] = [], ids: string[] = [];
       for (let i = 0; i < flat.length; i += 2) {
@@ -257,11 +262,27 @@ export class PresenceStore {
         await this.durable.save({ userIds: users, realmIds: realms, lastActive: active, lastConnected: connected, updateIds: ids });
       } catch (error) {
         const members = flat.filter((_, i) => i % 2 === 0);
-        await this.redis.sadd('presence:dirty', ...members);
+        await this.redis.sadd(DIRTY, ...members);
         throw error;
       }
       written += users.length;
       if (flat.length / 2 < PRESENCE.flushBatch) return written;
     }
+  }
+
+  /**
+   * Up to a batch of changed users with their values, flattened (`<realm>:<user>`, value, …).
+   * Each value is read after its member is taken, each from its organization's slot: a change
+   * made in between is read too (and marked again, so flushed again: harmless).
+   */
+  private async takeDirty(): Promise<string[]> {
+    const members = await this.redis.spop(DIRTY, PRESENCE.flushBatch);
+    const values = await Promise.all(
+      members.map((member) => {
+        const [realmId, userId] = member.split(':');
+        return this.redis.hget(this.keys(Number(realmId))[0], userId);
+      }),
+    );
+    return members.flatMap((member, index) => (values[index] === null ? [] : [member, values[index]!]));
   }
 }

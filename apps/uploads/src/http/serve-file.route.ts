@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { REDIS } from '@teamchat/platform';
+import { REDIS, type RedisClient } from '@teamchat/platform';
 import { ZulipError } from '@teamchat/zulip';
-import type { Redis } from 'ioredis';
 import parseRange from 'range-parser';
 import { AttachmentAccess } from '../attachments/attachment-access';
 import { isMediaType, isStorableText } from '../attachments/storable-text';
@@ -44,7 +43,7 @@ export class ServeFileRoute {
     private readonly attachments: AttachmentsRepository,
     private readonly access: AttachmentAccess,
     private readonly storage: FileStorage,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   /** The attachment the caller asks for, when they may read it (404 unknown, of another organization or no path Postgres could hold; 403 not theirs to see). */
