@@ -13,3 +13,4 @@ export * from './push-relay';
 export * as Hostile from './hostile';
 export * from './nats-cluster';
 export * from './pgbouncer';
+export * from './redis-cluster';
