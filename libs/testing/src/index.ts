@@ -14,3 +14,4 @@ export * as Hostile from './hostile';
 export * from './nats-cluster';
 export * from './pgbouncer';
 export * from './redis-cluster';
+export * from './script-keys';
