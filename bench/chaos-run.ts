@@ -151,6 +151,8 @@ interface Poller {
 /** What a step's fault can use. */
 export interface ChaosContext {
   system: TestSystem;
+  /** The organization the load runs in. */
+  realmId: number;
   gatewayUrls: URL[];
   balancer: Balancer;
   /** Stops a process with the signal, starts it again and waits until it is ready. */
@@ -168,6 +170,8 @@ export interface ChaosPlan {
   env: Record<string, string>;
   steps: string[];
   stepRuns(context: ChaosContext): Record<string, () => Promise<string>>;
+  /** How the services reach the database (through a PgBouncer: PgBouncer.via). */
+  databaseVia?: (url: string) => string;
   /** Whether a failed send other than a 503 is of a kind the step's fault documents. */
   documentedFailure(step: string, failure: Pick<Sent, 'status' | 'error'>): boolean;
 }
@@ -181,6 +185,7 @@ export async function runChaos(plan: ChaosPlan): Promise<void> {
   const system = await startBenchSystem(
     { AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '20', SHUTDOWN_GRACE_SECONDS: '2', DATABASE_POOL_SIZE: '4', DATABASE_COLD_POOL_SIZE: '2', ...plan.env },
     2,
+    plan.databaseVia,
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: pollerCount + 64 });
   const table: string[][] = [];
@@ -329,7 +334,7 @@ export async function runChaos(plan: ChaosPlan): Promise<void> {
       return false;
     };
 
-    const stepRuns = plan.stepRuns({ system, gatewayUrls, balancer, restart, waitReady, keepLog, markBroken: () => void broken++ });
+    const stepRuns = plan.stepRuns({ system, realmId: realm.id, gatewayUrls, balancer, restart, waitReady, keepLog, markBroken: () => void broken++ });
 
     await sleep(3000);
     for (const step of plan.steps) {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { createTemplateDatabase, dropTestDatabase, templateDatabase, TestSystem } from '@teamchat/testing';
 
 /** Starts the whole system as the tests do (real processes, fresh database) for a benchmark. */
-export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1): Promise<TestSystem> {
+export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1, databaseVia?: (url: string) => string): Promise<TestSystem> {
   process.env.TEAMCHAT_TEMPLATE_DB ??= `teamchat_bench_template_${randomBytes(4).toString('hex')}`;
   await createTemplateDatabase();
   // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
@@ -12,7 +12,7 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   const otel = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('OTEL_') && e[1] !== undefined));
   // The caches keep their deployment defaults (the tests shorten or turn them off, to see
   // changes made behind the services' backs).
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', DATABASE_POOL_SIZE: '10', DATABASE_COLD_POOL_SIZE: '4', ...otel, ...env }, gateways, nodeArgs });
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', DATABASE_POOL_SIZE: '10', DATABASE_COLD_POOL_SIZE: '4', ...otel, ...env }, gateways, nodeArgs, databaseVia });
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { EventDef } from '@teamchat/contracts';
-import { APP_CONFIG, EventBus, LOGGER, type AppConfig, type StoredEvent } from '@teamchat/platform';
+import { APP_CONFIG, EventBus, LOGGER, timeToAnswerMs, type AppConfig, type StoredEvent } from '@teamchat/platform';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { PgService, queryableOf, statement, type Queryable } from './pg.service';
@@ -30,6 +30,10 @@ export interface OutboxDraft {
 }
 
 const NOTIFY_CHANNEL = 'event_outbox';
+/** The pause before publishing again what JetStream refused, growing with each try (at most a second). */
+const PUBLISH_RETRY_PAUSE_MS = 100;
+/** Tries outside a command (a worker's change), which has no caller waiting to bound them. */
+const PUBLISH_ATTEMPTS_OUTSIDE_COMMANDS = 5;
 
 const stageEvents = statement<{ id: string }, [subjects: string[], realmIds: (number | null)[], payloads: string[]]>(
   'outbox.stage',
@@ -87,6 +91,7 @@ export class EventOutbox implements BeforeApplicationShutdown {
     private readonly bus: EventBus,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Writes the events as outbox rows in the caller's transaction; publish what it answers after the commit. */
@@ -149,23 +154,41 @@ export class EventOutbox implements BeforeApplicationShutdown {
   }
 
   /**
-   * Publishes committed rows in order and forgets those JetStream took. A failure is logged,
-   * never thrown (the change has committed): the row stays, and the relays are told at once.
+   * Publishes committed rows in order and forgets those JetStream took. What JetStream refuses
+   * (its stream between leaders, a NATS node lost) is tried again for as long as the caller can
+   * still be answered, so an acknowledged change is announced before the answer and in order
+   * with the changes after it; only past that is it left to the relays (told at once), and
+   * announced a few seconds late. A failure is never thrown: the change has committed.
    */
   async publish(rows: StoredEvent[], requestId?: string): Promise<void> {
-    let failed = false;
+    let pending = rows;
+    for (let attempt = 1; ; attempt++) {
+      pending = await this.publishOnce(pending);
+      if (pending.length === 0) return;
+      const pause = Math.min(PUBLISH_RETRY_PAUSE_MS * attempt, 1000);
+      if (attempt >= PUBLISH_ATTEMPTS_OUTSIDE_COMMANDS && timeToAnswerMs() === Infinity) break;
+      if (timeToAnswerMs() < pause + PUBLISH_RETRY_PAUSE_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+    for (const row of pending) this.logger.error({ subject: row.subject, outboxId: row.id, requestId }, 'event not published yet; the outbox relay will');
+    await this.pg.run(notifyRelays).catch(() => undefined);
+  }
+
+  /** One try for each row, all at once (in order on the connection); the rows JetStream did not take. */
+  private async publishOnce(rows: StoredEvent[]): Promise<StoredEvent[]> {
+    const failed: StoredEvent[] = [];
     await Promise.all(
       rows.map((row) =>
-        this.bus.publishStored(row).then(
+        this.bus.publishStored(row, Math.min(this.config.NATS_REQUEST_TIMEOUT_MS, Math.max(PUBLISH_RETRY_PAUSE_MS, timeToAnswerMs()))).then(
           () => this.forget(row.id),
           (error: unknown) => {
-            failed = true;
-            this.logger.error({ err: error, subject: row.subject, outboxId: row.id, requestId }, 'event not published yet; the outbox relay will');
+            failed.push(row);
+            this.logger.warn({ err: error, subject: row.subject, outboxId: row.id }, 'event not published; trying again');
           },
         ),
       ),
     );
-    if (failed) await this.pg.run(notifyRelays).catch(() => undefined);
+    return rows.filter((row) => failed.includes(row));
   }
 
   /** Rows JetStream has are deleted in batches: one statement for everything published in a moment. */

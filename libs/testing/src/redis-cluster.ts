@@ -34,14 +34,8 @@ export class RedisCluster {
     const cluster = new RedisCluster(ports, processes, dir);
     try {
       for (const port of ports) {
-        const data = path.join(dir, String(port));
-        await mkdir(data);
-        const child = spawn(
-          'redis-server',
-          ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000', '--dir', data, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
-          { stdio: ['ignore', 'ignore', 'pipe'] },
-        );
-        processes.push(child);
+        await mkdir(path.join(dir, String(port)));
+        processes.push(cluster.spawnNode(port));
       }
       await Promise.all(ports.map((port) => waitFor(() => ping(port), `redis-server on ${port}`)));
       await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', String(replicasEach), '--cluster-yes']);
@@ -55,7 +49,8 @@ export class RedisCluster {
 
   /** The master node that serves `key`'s slot, as `host:port`. */
   async masterOf(key: string): Promise<string> {
-    const redis = new Redis(this.ports[0], '127.0.0.1');
+    const redis = new Redis(this.runningPorts()[0], '127.0.0.1');
+    redis.on('error', () => undefined);
     try {
       const slot = (await redis.call('CLUSTER', 'KEYSLOT', key)) as number;
       const ranges = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
@@ -65,6 +60,47 @@ export class RedisCluster {
     } finally {
       redis.disconnect();
     }
+  }
+
+  /** Kills the node at `host:port` at once (SIGKILL), as a lost machine. */
+  async killNode(node: string): Promise<void> {
+    const index = this.ports.indexOf(Number(node.split(':').pop()));
+    const child = this.processes[index];
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Starts a killed node again with its cluster configuration: it rejoins (as a replica, its master having failed over). */
+  async startNode(node: string): Promise<void> {
+    const port = Number(node.split(':').pop());
+    this.processes[this.ports.indexOf(port)] = this.spawnNode(port);
+    await waitFor(() => ping(port), `redis-server on ${port}`);
+    await this.waitUntilServed();
+  }
+
+  /** Waits until every running node says the cluster is ok: every slot served (after a failover, by the promoted replica). */
+  async waitUntilServed(timeoutMs = 30_000): Promise<void> {
+    await Promise.all(this.runningPorts().map((port) => waitFor(() => clusterStateOk(port), `cluster state ok on ${port}`, timeoutMs)));
+  }
+
+  /** Waits until `key`'s slot is served by a node other than `former` (its replica promoted), and the cluster is ok. */
+  async waitForFailover(former: string, key: string, timeoutMs = 30_000): Promise<void> {
+    await waitFor(async () => (await this.masterOf(key).catch(() => former)) !== former, `a new master for ${key}`, timeoutMs);
+    await this.waitUntilServed(timeoutMs);
+  }
+
+  private runningPorts(): number[] {
+    return this.ports.filter((_, i) => this.processes[i]?.exitCode === null && this.processes[i]?.signalCode === null);
+  }
+
+  private spawnNode(port: number): ChildProcess {
+    return spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000', '--dir', path.join(this.dir, String(port)), '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
   }
 
   async stop(): Promise<void> {
@@ -105,6 +141,7 @@ function canListen(port: number): Promise<boolean> {
 
 async function ping(port: number): Promise<boolean> {
   const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // a node not up yet: the check answers false
   try {
     await redis.connect();
     return (await redis.ping()) === 'PONG';
@@ -118,12 +155,26 @@ async function ping(port: number): Promise<boolean> {
 /** Whether the node says the cluster is ok, knows every node, and sees every replica attached to its master. */
 async function clusterOk(port: number, nodes: number, replicas: number): Promise<boolean> {
   const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // a node not up yet: the check answers false
   try {
     await redis.connect();
     const info = (await redis.call('CLUSTER', 'INFO')) as string;
     if (!/cluster_state:ok/.test(info) || !new RegExp(`cluster_known_nodes:${nodes}\\b`).test(info)) return false;
     const table = (await redis.call('CLUSTER', 'NODES')) as string;
     return table.split('\n').filter((line) => /\bslave\b/.test(line)).length === replicas;
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function clusterStateOk(port: number): Promise<boolean> {
+  const redis = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // a node not up yet: the check answers false
+  try {
+    await redis.connect();
+    return /cluster_state:ok/.test((await redis.call('CLUSTER', 'INFO')) as string);
   } catch {
     return false;
   } finally {

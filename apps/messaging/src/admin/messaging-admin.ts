@@ -103,6 +103,6 @@ export class MessagingAdmin {
     const logger = createLogger('admin-cli', 'warn');
     this.events = new EventBus(this.config, logger);
     await this.events.onModuleInit();
-    return new EventOutbox(this.db.pg, this.events, logger, this.db.prisma);
+    return new EventOutbox(this.db.pg, this.events, logger, this.db.prisma, this.config);
   }
 }

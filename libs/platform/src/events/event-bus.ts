@@ -92,16 +92,16 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
    * Publishes an outbox row: its JSON as stored, with the row's id as JetStream's deduplication
    * key (`Nats-Msg-Id`), so the writer and a relay sending the same row store it once.
    */
-  async publishStored(event: StoredEvent): Promise<void> {
+  async publishStored(event: StoredEvent, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS): Promise<void> {
     const carrier = headers();
     if (event.realmId !== null) carrier.set(REALM_HEADER, String(event.realmId));
     carrier.set('Nats-Msg-Id', `outbox-${event.id}`);
-    if (!tracing.enabled) return this.store(event.subject, encoder.encode(event.payload), carrier);
+    if (!tracing.enabled) return this.store(event.subject, encoder.encode(event.payload), carrier, timeoutMs);
     // With tracing on: a PRODUCER span, as publish makes, its context in the headers.
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, 'messaging.message.id': `outbox-${event.id}` };
     return inSpan(`publish ${event.subject}`, { kind: SpanKind.PRODUCER, attributes }, async () => {
       injectNats(carrier);
-      await this.store(event.subject, encoder.encode(event.payload), carrier);
+      await this.store(event.subject, encoder.encode(event.payload), carrier, timeoutMs);
     });
   }
 
@@ -119,9 +119,9 @@ export class EventBus implements OnModuleInit, OnApplicationShutdown {
    * acknowledgement (or its refusal). Consumers that must act on an event once key it by its
    * stream sequence, which a redelivery keeps.
    */
-  private async store(subject: string, data: Uint8Array, carrier?: MsgHdrs): Promise<void> {
+  private async store(subject: string, data: Uint8Array, carrier?: MsgHdrs, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS): Promise<void> {
     if (!this.inbox) throw new Error('EventBus used before it connected');
-    const ack = codec.decode((await this.inbox.request(subject, data, this.config.NATS_REQUEST_TIMEOUT_MS, carrier)).data) as {
+    const ack = codec.decode((await this.inbox.request(subject, data, timeoutMs, carrier)).data) as {
       error?: { code?: number; description?: string };
     };
     if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description ?? ack.error.code}`);
