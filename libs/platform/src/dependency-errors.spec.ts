@@ -9,6 +9,9 @@ describe('isDependencyUnavailable', () => {
     ['a dropped pg connection', new Error('Connection terminated unexpectedly')],
     ['ioredis with Redis gone', new Error('Connection is closed.')],
     ['Prisma unable to reach the server', Object.assign(new Error('Can\'t reach database server'), { code: 'P1001' })],
+    ['a Redis Cluster slot moved in a failover', new Error('MOVED 14743 127.0.0.1:17486')],
+    ['a Redis Cluster without a master for a slot', new Error('CLUSTERDOWN The cluster is down')],
+    ['a Redis Cluster refusing a multi-key command mid-migration', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['a wrapped cause', new Error('driver adapter failed', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })],
   ])('recognises %s', (_name, error) => {
     expect(isDependencyUnavailable(error)).toBe(true);
@@ -16,6 +19,8 @@ describe('isDependencyUnavailable', () => {
 
   it.each([
     ['a unique violation', Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' })],
+    ['a Redis script error', new Error('ERR Error running script (call to f_1234): @user_script:1: user_script:1: attempt to compare nil with number')],
+    ['a message that merely mentions moving', new Error('Message MOVED to another topic')],
     ['a type error', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['nothing', undefined],
     ['a string', 'Connection is closed'],

@@ -1,4 +1,8 @@
-/** Error codes of a dependency that is down, going away or full: sockets, Postgres (class 08, 57P0x, 53300), Prisma's connection errors. */
+/**
+ * Error codes of a dependency that is down, going away or full: sockets, Postgres (class 08,
+ * 57P0x, 53300), Prisma's connection errors. Redis Cluster's own (below, by message) say a slot
+ * is moving between nodes or has no master for a moment (a failover).
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -20,7 +24,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|Connection is closed|connect ECONNREFUSED|database system is (starting up|shutting down)|MaxRetriesPerRequest|Stream isn't writeable|Can't reach database server|too many clients already/i;
+  /Connection terminated|Connection is closed|connect ECONNREFUSED|database system is (starting up|shutting down)|MaxRetriesPerRequest|Stream isn't writeable|Can't reach database server|too many clients already|^(MOVED|ASK|CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN|READONLY) |Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready/i;
 
 /**
  * Whether a failure means Postgres, Redis or NATS is unreachable (a restart, a network cut)
