@@ -40,6 +40,7 @@ function credentialsOf(url: string): Pick<RedisOptions, 'username' | 'password' 
 export function createRedisClient(config: RedisSettings, options: RedisOptions = {}): RedisClient {
   const nodes = clusterNodesOf(config);
   if (!nodes) return new Redis(config.REDIS_URL, options);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { keyPrefix, lazyConnect, enableOfflineQueue, enableAutoPipelining, ...perNode } = options;
   const clusterOptions: ClusterOptions = {
     scaleReads: 'master',
@@ -47,7 +48,11 @@ export function createRedisClient(config: RedisSettings, options: RedisOptions =
     ...(keyPrefix !== undefined ? { keyPrefix } : {}),
     ...(lazyConnect !== undefined ? { lazyConnect } : {}),
     ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
-    ...(enableAutoPipelining !== undefined ? { enableAutoPipelining } : {}),
+    // No auto-pipelining on a cluster: ioredis then batches commands of one tick per node, and a
+    // batch that meets a slot moving (or keys it files under another node) fails whole ("All keys
+    // in the pipeline should belong to the same slots allocation group"): the fan-out's appends
+    // failed and were retried out of order under `npm run cluster`.
+    enableAutoPipelining: false,
     redisOptions: { ...credentialsOf(config.REDIS_URL), ...perNode },
   };
   return new Cluster(nodes, clusterOptions);
@@ -56,8 +61,8 @@ export function createRedisClient(config: RedisSettings, options: RedisOptions =
 /**
  * The process's shared connection; keys are namespaced by REDIS_KEY_PREFIX (`keyPrefix`, '' for
  * a store that prefixes its own). Commands issued in the same tick leave in one write
- * (auto-pipelining; on a cluster, one per node): the fan-out's look-ups and the per-request rate
- * limit and credential checks cost one system call, not one each.
+ * (auto-pipelining, on one node: see createRedisClient for a cluster): the fan-out's look-ups and
+ * the per-request rate limit and credential checks cost one system call, not one each.
  */
 export function createRedis(config: RedisSettings, keyPrefix: string): RedisClient {
   return createRedisClient(config, { keyPrefix, lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
