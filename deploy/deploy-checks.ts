@@ -592,9 +592,10 @@ export function k8sProblems(objects: K8sObject[], kustomization: Data, fileNames
   if (secrets.length !== 1) problems.push(`k8s: expected one Secret, found ${secrets.length}`);
   if (!('DATABASE_URL' in secretData)) problems.push('k8s: the Secret holds no DATABASE_URL');
   if ('DATABASE_URL' in configData) problems.push('k8s: DATABASE_URL (with its password) belongs in the Secret, not the ConfigMap');
-  for (const needed of ['NATS_URL', 'REDIS_URL', 'EXTERNAL_URL', 'LOG_LEVEL']) {
+  for (const needed of ['NATS_URL', 'EXTERNAL_URL', 'LOG_LEVEL']) {
     if (!(needed in configData)) problems.push(`k8s: the ConfigMap does not set ${needed}`);
   }
+  if (!('REDIS_URL' in configData) && !('REDIS_CLUSTER_NODES' in configData)) problems.push('k8s: the ConfigMap sets neither REDIS_URL nor REDIS_CLUSTER_NODES');
   const configMapName = configMaps[0]?.obj.metadata?.name;
   const secretName = secrets[0]?.obj.metadata?.name;
 
@@ -799,7 +800,7 @@ export function readInfra(): { objects: K8sObject[]; kustomization: Data; proble
  * What the services' configuration counts on in the engines' manifests: a NATS cluster of three
  * JetStream nodes routed to each other, which the ConfigMap's NATS_URL lists and whose stream
  * replicas it asks for; PgBouncer in session pooling on the port the Secret's DATABASE_URL names,
- * capping the server connections at the connection budget.
+ * capping the server connections at the connection budget; a Redis Cluster (redisClusterProblems).
  */
 export function infraProblems(infra: { objects: K8sObject[]; kustomization: Data }, appObjects: K8sObject[]): string[] {
   const problems: string[] = [];
@@ -827,5 +828,109 @@ export function infraProblems(infra: { objects: K8sObject[]; kustomization: Data
   const bouncers = Number(infra.objects.find((o) => o.obj.kind === 'Deployment' && o.obj.metadata?.name === 'pgbouncer')?.obj.spec?.replicas ?? 0);
   const serverConnections = bouncers * (Number(setting('default_pool_size')) + Number(setting('reserve_pool_size')));
   if (!(serverConnections > 0 && serverConnections <= 95)) problems.push(`k8s/infra: PgBouncer lets Postgres see ${serverConnections} connections, past the budget of 95 (max_connections 100 less 5)`);
+  problems.push(...redisClusterProblems(infra.objects, config));
+  return problems;
+}
+
+/** Three masters with a replica each. */
+export const REDIS_CLUSTER_SIZE = 6;
+
+/** A container's command and args as one text, with every script it runs from a mounted ConfigMap appended. */
+function commandWithScripts(podSpec: Data, container: Data, objects: K8sObject[]): string {
+  const words: string[] = [...(container?.command ?? []), ...(container?.args ?? [])].map(String);
+  const scripts = words.flatMap((word) => {
+    const mount = (container?.volumeMounts ?? []).find((m: Data) => word.startsWith(`${m.mountPath}/`));
+    const volume = (podSpec?.volumes ?? []).find((v: Data) => v.name === mount?.name);
+    const configMap = objects.find((o) => o.obj.kind === 'ConfigMap' && o.obj.metadata?.name === volume?.configMap?.name)?.obj;
+    const text = configMap?.data?.[word.slice(String(mount?.mountPath).length + 1)];
+    return text === undefined ? [] : [String(text)];
+  });
+  return [words.join(' '), ...scripts].join('\n');
+}
+
+const envValue = (container: Data, name: string): string | undefined => (container?.env ?? []).find((e: Data) => e.name === name)?.value;
+const nodeList = (text: string | undefined, separator: RegExp): string[] => (text ?? '').split(separator).map((node) => node.trim()).filter(Boolean).sort();
+
+/**
+ * The Redis Cluster of k8s/infra/redis-cluster.yaml: six pods of a StatefulSet with cluster mode,
+ * node identity on their volume and their stable names announced; a headless Service for those
+ * names; a disruption budget of one; a create Job whose node list, like the pods' own and the
+ * services' REDIS_CLUSTER_NODES, is exactly the StatefulSet's pods under that Service.
+ */
+export function redisClusterProblems(objects: K8sObject[], config: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const where = 'k8s/infra/redis-cluster.yaml';
+  const redis = objects.find((o) => o.obj.kind === 'StatefulSet' && o.obj.metadata?.name === 'redis')?.obj;
+  if (!redis) return [`${where}: no StatefulSet redis`];
+  const replicas = Number(redis.spec?.replicas ?? 0);
+  if (replicas !== REDIS_CLUSTER_SIZE) problems.push(`${where}: the Redis Cluster runs ${replicas} nodes, not ${REDIS_CLUSTER_SIZE} (three masters with a replica each)`);
+  const pod = redis.spec?.template?.spec ?? {};
+  const podLabels: Record<string, string> = redis.spec?.template?.metadata?.labels ?? {};
+  const selectsPods = (selector: Data) =>
+    selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => podLabels[k] === v);
+  const container = pod.containers?.[0] ?? {};
+  if (!/^redis:7\b/.test(String(container.image))) problems.push(`${where}: image ${container.image} is not redis:7`);
+
+  // The names: <statefulset>-<n>.<headless service>.
+  const serviceName = redis.spec?.serviceName;
+  const service = objects.find((o) => o.obj.kind === 'Service' && o.obj.metadata?.name === serviceName)?.obj;
+  if (!service || service.spec?.clusterIP !== 'None' || !selectsPods(service.spec?.selector)) {
+    problems.push(`${where}: StatefulSet redis's serviceName ${serviceName} is no headless Service selecting its pods`);
+  } else {
+    const ports = (service.spec?.ports ?? []).map((p: Data) => Number(p.port)).sort((a: number, b: number) => a - b);
+    if (JSON.stringify(ports) !== JSON.stringify([6379, 16379])) problems.push(`${where}: Service ${serviceName} has ports [${ports.join(', ')}], not the client's 6379 and the cluster bus's 16379`);
+    if (service.spec?.publishNotReadyAddresses !== true) problems.push(`${where}: Service ${serviceName} must publish not-ready addresses (the nodes meet while they start)`);
+  }
+  const nodes = Array.from({ length: replicas }, (_, i) => `${redis.metadata.name}-${i}.${serviceName}:6379`).sort();
+
+  // Cluster mode, its identity on the volume, the names announced.
+  const confMap = (pod.volumes ?? []).find((v: Data) => v.configMap && (container.volumeMounts ?? []).some((m: Data) => m.name === v.name));
+  const conf = String(objects.find((o) => o.obj.kind === 'ConfigMap' && o.obj.metadata?.name === confMap?.configMap?.name)?.obj.data?.['redis.conf'] ?? '');
+  const setting = (name: string) => new RegExp(`^\\s*${name}\\s+(\\S+)`, 'm').exec(conf)?.[1];
+  if (setting('cluster-enabled') !== 'yes') problems.push(`${where}: redis.conf does not set cluster-enabled yes`);
+  const claims = (redis.spec?.volumeClaimTemplates ?? []).map((c: Data) => c.metadata?.name);
+  const dataMount = (container.volumeMounts ?? []).find((m: Data) => claims.includes(m.name))?.mountPath;
+  const nodesConf = setting('cluster-config-file') ?? '';
+  const nodesConfPath = nodesConf.startsWith('/') ? nodesConf : `${setting('dir') ?? ''}/${nodesConf}`;
+  if (!dataMount || !nodesConfPath.startsWith(`${dataMount}/`)) problems.push(`${where}: cluster-config-file ${nodesConf || '(unset)'} is not on the pod's volume, so a restarted pod would be a new node`);
+  if (!setting('cluster-node-timeout')) problems.push(`${where}: redis.conf sets no cluster-node-timeout`);
+  if (setting('cluster-preferred-endpoint-type') !== 'hostname') problems.push(`${where}: redis.conf does not set cluster-preferred-endpoint-type hostname (pod IPs change on restart)`);
+  if (setting('maxmemory-policy') !== 'noeviction') problems.push(`${where}: maxmemory-policy ${setting('maxmemory-policy')}, but BullMQ needs noeviction`);
+  const args: string[] = (container.args ?? []).map(String);
+  const announced = args[args.indexOf('--cluster-announce-hostname') + 1] ?? '';
+  if (!args.includes('--cluster-announce-hostname') || !announced.startsWith(`$(POD_NAME).${serviceName}`)) {
+    problems.push(`${where}: the nodes do not announce their stable names ($(POD_NAME).${serviceName}…) with --cluster-announce-hostname`);
+  }
+  for (const probe of ['readinessProbe', 'livenessProbe']) {
+    if (!/redis-cli ping/.test((container[probe]?.exec?.command ?? []).join(' '))) problems.push(`${where}: the ${probe} does not ask redis-cli ping`);
+  }
+  if (!(container.resources?.requests?.memory && container.resources?.limits?.memory)) problems.push(`${where}: the Redis container needs memory requests and limits`);
+  const podNodes = nodeList(envValue(container, 'REDIS_NODES'), /\s+/);
+  if (podNodes.join() !== nodes.join()) problems.push(`${where}: the pods' REDIS_NODES [${podNodes.join(', ')}] are not the StatefulSet's [${nodes.join(', ')}]`);
+
+  // Disruptions and placement: one node at a time, spread over the machines.
+  const budgets = objects.filter((o) => o.obj.kind === 'PodDisruptionBudget' && selectsPods(o.obj.spec?.selector?.matchLabels));
+  if (budgets.length !== 1 || Number(budgets[0].obj.spec?.maxUnavailable) !== 1) problems.push(`${where}: want one PodDisruptionBudget with maxUnavailable 1 selecting the Redis pods, found ${budgets.length}`);
+  const spread = (pod.topologySpreadConstraints ?? []).find((c: Data) => c.topologyKey === 'kubernetes.io/hostname');
+  if (!spread || !selectsPods(spread.labelSelector?.matchLabels)) problems.push(`${where}: no topologySpreadConstraint over kubernetes.io/hostname selecting the Redis pods`);
+
+  // The create Job: once every node answers, `--cluster create` over exactly those nodes.
+  const jobs = objects.filter((o) => o.obj.kind === 'Job');
+  const create = jobs.find((o) => /--cluster create/.test(commandWithScripts(o.obj.spec?.template?.spec, o.obj.spec?.template?.spec?.containers?.[0], objects)))?.obj;
+  if (!create) {
+    problems.push(`${where}: no Job runs redis-cli --cluster create`);
+  } else {
+    const jobContainer = create.spec.template.spec.containers[0];
+    const script = commandWithScripts(create.spec.template.spec, jobContainer, objects);
+    if (!/--cluster create \$REDIS_NODES\b/.test(script)) problems.push(`${where}: Job ${create.metadata?.name} does not create the cluster from $REDIS_NODES`);
+    if (!/--cluster-replicas 1\b/.test(script)) problems.push(`${where}: Job ${create.metadata?.name} does not give each master one replica (--cluster-replicas 1)`);
+    if (!/cluster_slots_assigned:0/.test(script)) problems.push(`${where}: Job ${create.metadata?.name} does not first look for an existing cluster, so it is not safe to run again`);
+    const jobNodes = nodeList(envValue(jobContainer, 'REDIS_NODES'), /\s+/);
+    if (jobNodes.join() !== nodes.join()) problems.push(`${where}: the create Job's nodes [${jobNodes.join(', ')}] are not the StatefulSet's [${nodes.join(', ')}]`);
+  }
+
+  // The services' seed list: exactly those pods.
+  const seeds = nodeList(config.REDIS_CLUSTER_NODES, /,/);
+  if (seeds.join() !== nodes.join()) problems.push(`k8s: REDIS_CLUSTER_NODES [${seeds.join(', ')}] does not name exactly the Redis pods [${nodes.join(', ')}]`);
   return problems;
 }

@@ -123,21 +123,26 @@ describe('k8s/infra/ (the engines underneath)', () => {
     expect(infra.objects.map((o) => `${o.obj.kind} ${o.obj.metadata.name}`).sort()).toEqual([
       'ConfigMap nats-config',
       'ConfigMap pgbouncer-config',
+      'ConfigMap redis-cluster-config',
       'Deployment pgbouncer',
+      'Job redis-cluster-create',
+      'PodDisruptionBudget redis',
       'Service nats-cluster',
       'Service pgbouncer',
+      'Service redis-cluster',
       'StatefulSet nats',
+      'StatefulSet redis',
     ]);
     expect(schemaProblems(infra.objects)).toEqual([]);
   });
 
-  it('is the NATS cluster and the PgBouncer the services are configured for', () => {
+  it('is the NATS cluster, the PgBouncer and the Redis Cluster the services are configured for', () => {
     expect(infraProblems(infra, objects)).toEqual([]);
   });
 
   it('catches a two-node NATS, a NATS_URL missing a node, transaction pooling and a budget overrun', () => {
     const broken = structuredClone(infra);
-    const nats = broken.objects.find((o) => o.obj.kind === 'StatefulSet')!.obj;
+    const nats = broken.objects.find((o) => o.obj.kind === 'StatefulSet' && o.obj.metadata.name === 'nats')!.obj;
     nats.spec.replicas = 2;
     const bouncer = broken.objects.find((o) => o.obj.metadata.name === 'pgbouncer-config')!.obj;
     bouncer.data['pgbouncer.ini'] = String(bouncer.data['pgbouncer.ini']).replace('pool_mode = session', 'pool_mode = transaction').replace('default_pool_size = 40', 'default_pool_size = 90');
@@ -146,6 +151,59 @@ describe('k8s/infra/ (the engines underneath)', () => {
     expect(problems).toMatch(/NATS_STREAM_REPLICAS is 3, not the cluster's 2/);
     expect(problems).toMatch(/pool_mode is transaction, not session/);
     expect(problems).toMatch(/past the budget/);
+  });
+
+  it('names the six Redis pods alike in the StatefulSet, the create Job, REDIS_CLUSTER_NODES and KEDA', () => {
+    const nodes = Array.from({ length: 6 }, (_, i) => `redis-${i}.redis-cluster:6379`);
+    const config = objects.find((o) => o.obj.kind === 'ConfigMap')!.obj.data;
+    expect(config.REDIS_CLUSTER_NODES.split(',')).toEqual(nodes);
+    const job = infra.objects.find((o) => o.obj.kind === 'Job' && o.obj.metadata.name === 'redis-cluster-create')!.obj;
+    expect(job.spec.template.spec.containers[0].env.find((e: Data) => e.name === 'REDIS_NODES').value.split(' ')).toEqual(nodes);
+    const listTriggers = objects.filter((o) => o.obj.kind === 'ScaledObject').flatMap((o) => o.obj.spec.triggers.filter((t: Data) => t.type !== 'cpu'));
+    expect(listTriggers.length).toBeGreaterThan(0);
+    for (const trigger of listTriggers) expect([trigger.type, trigger.metadata.addresses]).toEqual(['redis-cluster', nodes.join(',')]);
+  });
+
+  it('catches a five-node Redis Cluster, cluster mode off, no disruption budget, and node lists that disagree', () => {
+    const broken = structuredClone(infra);
+    const redis = broken.objects.find((o) => o.obj.kind === 'StatefulSet' && o.obj.metadata.name === 'redis')!.obj;
+    redis.spec.replicas = 5;
+    const conf = broken.objects.find((o) => o.obj.metadata.name === 'redis-cluster-config')!.obj;
+    conf.data['redis.conf'] = String(conf.data['redis.conf']).replace('cluster-enabled yes', 'cluster-enabled no').replace('cluster-config-file /data/nodes.conf', 'cluster-config-file /tmp/nodes.conf');
+    broken.objects = broken.objects.filter((o) => o.obj.kind !== 'PodDisruptionBudget');
+    const problems = infraProblems(broken, objects).join('\n');
+    expect(problems).toMatch(/the Redis Cluster runs 5 nodes, not 6/);
+    expect(problems).toMatch(/redis\.conf does not set cluster-enabled yes/);
+    expect(problems).toMatch(/cluster-config-file \/tmp\/nodes\.conf is not on the pod's volume/);
+    expect(problems).toMatch(/want one PodDisruptionBudget with maxUnavailable 1 selecting the Redis pods, found 0/);
+    // Five pods: the Job's, the pods' and the services' six-node lists now name one too many.
+    expect(problems).toMatch(/the create Job's nodes \[.*redis-5\.redis-cluster:6379\] are not the StatefulSet's \[redis-0/);
+    expect(problems).toMatch(/REDIS_CLUSTER_NODES \[.*redis-5.*\] does not name exactly the Redis pods/);
+  });
+
+  it('catches a create Job on other names, a Service that is not the StatefulSet\'s, and a seed list missing a pod', () => {
+    const broken = structuredClone(infra);
+    const job = broken.objects.find((o) => o.obj.kind === 'Job')!.obj;
+    const env = job.spec.template.spec.containers[0].env.find((e: Data) => e.name === 'REDIS_NODES');
+    env.value = env.value.replace(/redis-cluster:/g, 'redis:');
+    const service = broken.objects.find((o) => o.obj.kind === 'Service' && o.obj.metadata.name === 'redis-cluster')!.obj;
+    service.metadata.name = 'redis';
+    const apps = clone(objects);
+    const config = apps.find((o) => o.obj.kind === 'ConfigMap')!.obj.data;
+    config.REDIS_CLUSTER_NODES = config.REDIS_CLUSTER_NODES.split(',').slice(0, 5).join(',');
+    const problems = infraProblems(broken, apps).join('\n');
+    expect(problems).toMatch(/the create Job's nodes \[redis-0\.redis:6379.*\] are not the StatefulSet's/);
+    expect(problems).toMatch(/serviceName redis-cluster is no headless Service selecting its pods/);
+    expect(problems).toMatch(/REDIS_CLUSTER_NODES \[redis-0\.redis-cluster:6379, .*redis-4\.redis-cluster:6379\] does not name exactly/);
+    // KEDA's triggers still list the six: they must follow REDIS_CLUSTER_NODES.
+    expect(allK8sProblems(apps).join('\n')).toMatch(/redis-cluster trigger addresses .*, but REDIS_CLUSTER_NODES is/);
+  });
+
+  it('catches a create Job that would run redis-cli --cluster create again on an existing cluster', () => {
+    const broken = structuredClone(infra);
+    const conf = broken.objects.find((o) => o.obj.metadata.name === 'redis-cluster-config')!.obj;
+    conf.data['create-cluster.sh'] = 'redis-cli --cluster create $REDIS_NODES --cluster-replicas 1 --cluster-yes';
+    expect(infraProblems(broken, objects).join('\n')).toMatch(/does not first look for an existing cluster/);
   });
 });
 
@@ -210,8 +268,8 @@ describe('k8s/ scaling and disruption', () => {
     const scheduler = objects.find((o) => o.obj.kind === 'ScaledObject' && o.obj.metadata.name === 'scheduler')!.obj;
     expect(scheduler.spec.triggers.map((t: Data) => [t.type, t.metadata.listName ?? '', t.metadata.listLength ?? ''])).toEqual([
       ['cpu', '', ''],
-      ['redis', 'teamchat:{bull}:scheduled-delivery:wait', '64'],
-      ['redis', 'teamchat:{bull}:scheduled-delivery:active', '64'],
+      ['redis-cluster', 'teamchat:{bull}:scheduled-delivery:wait', '64'],
+      ['redis-cluster', 'teamchat:{bull}:scheduled-delivery:active', '64'],
     ]);
   });
 
@@ -322,18 +380,34 @@ describe('the checks catch broken files', () => {
     const misnamed = mutateObject('ScaledObject', 'messaging', (o) => (o.spec.triggers[2].metadata.listName = 'teamchat:{bull}:topic-deletions:active'));
     const problems = allK8sProblems(misnamed);
     expectProblem(problems, /redis trigger on teamchat:{bull}:topic-deletions:active, which is no list of a queue/);
-    expectProblem(problems, /no redis trigger on teamchat:{bull}:topic-deletion:active/);
+    expectProblem(problems, /no redis-cluster trigger on teamchat:{bull}:topic-deletion:active/);
   });
 
   it('k8s: queue keys under another REDIS_KEY_PREFIX, or another Redis', () => {
-    const broken = mutateObject('ConfigMap', 'teamchat-config', (c) => {
-      c.data.REDIS_KEY_PREFIX = 'chat:';
-      c.data.REDIS_URL = 'redis://redis-0:6380/2';
-    });
-    const problems = allK8sProblems(broken);
-    expectProblem(problems, /no redis trigger on chat:{bull}:scheduled-delivery:wait/);
+    const prefixed = mutateObject('ConfigMap', 'teamchat-config', (c) => (c.data.REDIS_KEY_PREFIX = 'chat:'));
+    expectProblem(allK8sProblems(prefixed), /no redis-cluster trigger on chat:{bull}:scheduled-delivery:wait/);
+    const oneNode = (objs: K8sObject[]) =>
+      objs.map((o) => {
+        if (o.obj.kind !== 'ConfigMap') return o;
+        delete o.obj.data.REDIS_CLUSTER_NODES;
+        o.obj.data.REDIS_URL = 'redis://redis-0:6380/2';
+        return o;
+      });
+    // The services on one node while KEDA still watches the cluster.
+    expectProblem(allK8sProblems(oneNode(clone(objects))), /a redis-cluster trigger on teamchat:{bull}:scheduled-delivery:wait, but the services use one Redis node \(REDIS_URL\): want redis/);
+    // KEDA on one node too, but not the services' node.
+    const singleTriggers = oneNode(
+      mutateObject('ScaledObject', 'scheduler', (o) =>
+        o.spec.triggers.filter((t: Data) => t.type === 'redis-cluster').forEach((t: Data) => {
+          t.type = 'redis';
+          t.metadata = { address: 'redis:6379', databaseIndex: '0', listName: t.metadata.listName, listLength: t.metadata.listLength };
+        }),
+      ),
+    );
+    const problems = allK8sProblems(singleTriggers);
     expectProblem(problems, /redis trigger address redis:6379, but REDIS_URL is redis-0:6380/);
     expectProblem(problems, /databaseIndex 0, but REDIS_URL's database is 2/);
+    expect(problems.some((p) => /ScaledObject scheduler: a redis trigger/.test(p))).toBe(false);
   });
 
   it('k8s: two autoscalers on one Deployment, and a ScaledObject KEDA rejects', () => {

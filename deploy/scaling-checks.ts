@@ -124,6 +124,9 @@ export function scalingProblems(objects: K8sObject[], configData: Record<string,
   const redis = new URL(config.REDIS_URL);
   const redisAddress = `${redis.hostname}:${redis.port || 6379}`;
   const redisDb = String(Number(redis.pathname.replace(/^\//, '') || 0));
+  // KEDA's list scaler for the Redis the services use: the cluster's (same nodes) or the one node's.
+  const clusterNodes = config.REDIS_CLUSTER_NODES.split(',').filter(Boolean).sort().join(',');
+  const listTrigger = clusterNodes ? 'redis-cluster' : 'redis';
   const keys = new QueueKeys(bullmqPrefix(config));
 
   // Exactly one autoscaler per Deployment.
@@ -145,12 +148,19 @@ export function scalingProblems(objects: K8sObject[], configData: Record<string,
     const triggers: Data[] = obj.spec?.triggers ?? [];
     if (!triggers.some((t) => t.type === 'cpu')) problems.push(`${where}: no cpu trigger (the Deployment also answers commands)`);
     if (triggers.some((t) => t.type === 'cpu') && !cpuRequested(deployment)) problems.push(`${where}: scales on CPU, but Deployment ${ref.name} requests no CPU`);
-    for (const trigger of triggers.filter((t) => t.type === 'redis')) {
+    for (const trigger of triggers.filter((t) => t.type === 'redis' || t.type === 'redis-cluster')) {
       const m = trigger.metadata ?? {};
       const listed = workers.some((w) => w.deployment === ref.name && SCALING_LISTS.some((list) => keys.getKeys(w.queue)[list] === m.listName));
       if (!listed) problems.push(`${where}: redis trigger on ${m.listName}, which is no list of a queue ${ref.name}'s workers take jobs from`);
-      if (m.address !== redisAddress) problems.push(`${where}: redis trigger address ${m.address}, but REDIS_URL is ${redisAddress}`);
-      if (String(m.databaseIndex ?? '0') !== redisDb) problems.push(`${where}: redis trigger databaseIndex ${m.databaseIndex}, but REDIS_URL's database is ${redisDb}`);
+      if (trigger.type !== listTrigger) {
+        problems.push(`${where}: a ${trigger.type} trigger on ${m.listName}, but the services use ${clusterNodes ? `a Redis Cluster (REDIS_CLUSTER_NODES): want redis-cluster` : 'one Redis node (REDIS_URL): want redis'}`);
+      } else if (clusterNodes) {
+        const addresses = String(m.addresses ?? '').split(',').map((a) => a.trim()).filter(Boolean).sort().join(',');
+        if (addresses !== clusterNodes) problems.push(`${where}: redis-cluster trigger addresses ${addresses}, but REDIS_CLUSTER_NODES is ${clusterNodes}`);
+      } else {
+        if (m.address !== redisAddress) problems.push(`${where}: redis trigger address ${m.address}, but REDIS_URL is ${redisAddress}`);
+        if (String(m.databaseIndex ?? '0') !== redisDb) problems.push(`${where}: redis trigger databaseIndex ${m.databaseIndex}, but REDIS_URL's database is ${redisDb}`);
+      }
     }
   }
   for (const { obj } of deployments) {
@@ -168,9 +178,9 @@ export function scalingProblems(objects: K8sObject[], configData: Record<string,
     }
     for (const list of SCALING_LISTS) {
       const listName = keys.getKeys(worker.queue)[list];
-      const trigger = (scaled.spec?.triggers ?? []).find((t: Data) => t.type === 'redis' && t.metadata?.listName === listName);
+      const trigger = (scaled.spec?.triggers ?? []).find((t: Data) => t.type === listTrigger && t.metadata?.listName === listName);
       if (!trigger) {
-        problems.push(`k8s: ScaledObject ${scaled.metadata?.name} has no redis trigger on ${listName} (queue ${worker.queue}, ${list})`);
+        problems.push(`k8s: ScaledObject ${scaled.metadata?.name} has no ${listTrigger} trigger on ${listName} (queue ${worker.queue}, ${list})`);
         continue;
       }
       if (Number(trigger.metadata?.listLength) !== worker.concurrency) {
