@@ -17,7 +17,7 @@ import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
 import { httpMetrics } from './http/http-metrics.middleware';
-import { requestId } from './http/request-id.middleware';
+import { requestIdWithin } from './http/request-id.middleware';
 import { restoreRequestTrace } from './http/request-trace';
 import { unmountedEndpoints } from './http/route.decorator';
 
@@ -42,7 +42,7 @@ async function bootstrap() {
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   // API responses are never revalidated; hashing every body for an ETag costs a long-poll server dearly.
   app.getHttpAdapter().getInstance().set('etag', false);
-  app.use(requestId);
+  app.use(requestIdWithin(config.NATS_REQUEST_TIMEOUT_MS));
   app.use(httpMetrics(app.get(MetricsService)));
   // File bodies stream to the uploads service untouched, so this goes before body parsing.
   app.use(app.get(UploadsProxy).router);

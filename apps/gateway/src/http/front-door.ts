@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, MetricsService, Shutdown } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, MetricsService, Shutdown, withCallerTimeout, type AppConfig } from '@teamchat/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { PollEventsRoute } from '../events/poll-events.route';
@@ -34,6 +34,7 @@ export class FrontDoor {
     private readonly shutdown: Shutdown,
     metrics: MetricsService,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.measure = httpMetrics(metrics);
   }
@@ -74,6 +75,7 @@ export class FrontDoor {
       if (parse) return void parse(req, res, next);
       void this.commands.serveMatched(matched, req, res);
     };
-    next();
+    // Every command the request calls shares its time (as requestIdWithin does for Express's routes).
+    withCallerTimeout(this.config.NATS_REQUEST_TIMEOUT_MS, next);
   }
 }

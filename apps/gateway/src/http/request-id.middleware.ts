@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiRequest } from './request-context';
 import { traceRequest } from './request-trace';
+import { withCallerTimeout } from '@teamchat/platform';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -14,6 +15,17 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   assignRequestId(req, res);
   next();
 }
+
+/**
+ * `requestId`, and what follows runs within the request's time (`NATS_REQUEST_TIMEOUT_MS`): every
+ * command the request calls shares it (withCallerTimeout), so its answer never waits longer.
+ */
+export const requestIdWithin =
+  (timeoutMs: number) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    assignRequestId(req, res);
+    withCallerTimeout(timeoutMs, () => next());
+  };
 
 /**
  * Gives a request its context and id (echoed as `X-Request-Id`). With tracing on, the id is the

@@ -27,6 +27,15 @@ export function withDeadline<T>(deadline: number, work: () => T, expires = deadl
   return current.run({ deadline, expires }, work);
 }
 
+/**
+ * Runs `work` (an HTTP request's handling, in the gateway) as a caller that waits `timeoutMs`
+ * from now: the commands it calls one after another (a credential check, then the command)
+ * share that time, so the request is answered within it, not within a timeout per call.
+ */
+export function withCallerTimeout<T>(timeoutMs: number, work: () => T, now = Date.now()): T {
+  return withDeadline(now + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS), work, now + timeoutMs);
+}
+
 /** Runs `work` outside the command being served: a follow-up left to run after the answer, with time of its own. */
 export function outsideCommand<T>(work: () => T): T {
   return current.exit(work);
