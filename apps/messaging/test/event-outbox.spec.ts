@@ -1,5 +1,5 @@
 import { MessagingEvents } from '@teamchat/contracts';
-import { EventQueueClient, Factory, TestSystem, expectSuccess, type EventRecorder, type TestUser } from '@teamchat/testing';
+import { EventQueueClient, Factory, TestSystem, expectSuccess, type EventRecorder, type TestUser, refusingEventRows } from '@teamchat/testing';
 
 const MESSAGE_SENT = 'event.messaging.message_sent.v1';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,19 +133,6 @@ describe('the event outbox', () => {
     await until(async () => (await outboxRows()) === 0, 'the relay deleted the row');
   });
 
-  /**
-   * `during` with Postgres refusing outbox rows of the event `subject` (a CHECK constraint on
-   * the table, dropped after): a change that writes its event in its own transaction fails
-   * whole; one that published it after its commit would not notice.
-   */
-  const refusingEventRows = async <T>(subject: string, during: () => Promise<T>): Promise<T> => {
-    await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox ADD CONSTRAINT outbox_spec_refusal CHECK (subject NOT LIKE '%${subject}') NOT VALID`);
-    try {
-      return await during();
-    } finally {
-      await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox DROP CONSTRAINT outbox_spec_refusal`);
-    }
-  };
 
   it('writes a reaction and its event in one transaction: refused the event’s row, the reaction is not stored either', async () => {
     const id = await send('react to this');
@@ -153,7 +140,7 @@ describe('the event outbox', () => {
     const react = () => system.api.post(`/messages/${id}/reactions`, { emoji_name: 'smile' }, { auth: reader, subdomain });
     const reactions = () => system.db.reaction.count({ where: { messageId: id } });
 
-    const refused = await refusingEventRows(MessagingEvents.reactionChanged.subject, react);
+    const refused = await refusingEventRows(system.db, MessagingEvents.reactionChanged.subject, react);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await reactions()).toBe(0);
     await queue.settle(1000);
@@ -181,7 +168,7 @@ describe('the event outbox', () => {
     const color = async () => (await system.db.subscription.findFirstOrThrow({ where: { userId: reader.id, streamId: channelId } })).color;
     const before = await color();
 
-    const refused = await refusingEventRows(MessagingEvents.subscriptionChanged.subject, () => recolor('#123456'));
+    const refused = await refusingEventRows(system.db, MessagingEvents.subscriptionChanged.subject, () => recolor('#123456'));
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await color()).toBe(before);
     await queue.settle(1000);

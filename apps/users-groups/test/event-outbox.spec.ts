@@ -1,6 +1,6 @@
 import { UsersGroups, UsersGroupsEvents } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
-import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type TestUser } from '@teamchat/testing';
+import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type TestUser, refusingEventRows } from '@teamchat/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,21 +42,12 @@ describe('users-groups and the event outbox', () => {
   };
   const outboxRows = () => system.db.eventOutbox.count();
 
-  /** Runs `during` while event_outbox refuses rows of `subject` (its own transaction then fails). */
-  const refusingEventRows = async <T>(subject: string, during: () => Promise<T>): Promise<T> => {
-    await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox ADD CONSTRAINT ug_outbox_spec_refusal CHECK (subject NOT LIKE '%${subject}') NOT VALID`);
-    try {
-      return await during();
-    } finally {
-      await system.db.$executeRawUnsafe(`ALTER TABLE event_outbox DROP CONSTRAINT ug_outbox_spec_refusal`);
-    }
-  };
 
   it('regenerates an API key with its user_access_changed: refused the row, the old key stays; then the new key, the old one refused', async () => {
     const storedKey = async () => (await system.db.apiKey.findUniqueOrThrow({ where: { userId: member.id } })).key;
     const regenerate = (auth: TestUser) => system.api.post<{ api_key: string }>('/users/me/api_key/regenerate', {}, { auth, subdomain });
 
-    const refused = await refusingEventRows(UsersGroups.UserAdministrationEvents.userAccessChanged.subject, () => regenerate(member));
+    const refused = await refusingEventRows(system.db, UsersGroups.UserAdministrationEvents.userAccessChanged.subject, () => regenerate(member));
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await storedKey()).toBe(member.apiKey);
     expectSuccess(await system.api.get('/users/me', {}, { auth: member, subdomain }));
@@ -77,7 +68,7 @@ describe('users-groups and the event outbox', () => {
       system.api.post<{ group_id: number }>('/user_groups/create', { name: 'outbox-group', description: 'd', members: JSON.stringify([member.id]) }, { auth: owner, subdomain });
     const groups = () => system.db.userGroup.count({ where: { realmId: owner.realmId, name: 'outbox-group' } });
 
-    const refused = await refusingEventRows(UsersGroupsEvents.userGroupChanged.subject, create);
+    const refused = await refusingEventRows(system.db, UsersGroupsEvents.userGroupChanged.subject, create);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await groups()).toBe(0);
 
@@ -96,7 +87,7 @@ describe('users-groups and the event outbox', () => {
     const deactivate = () => system.api.delete(`/users/${member.id}`, {}, { auth: owner, subdomain });
     const isActive = async () => (await system.db.user.findUniqueOrThrow({ where: { id: member.id } })).isActive;
 
-    const refused = await refusingEventRows(UsersGroupsEvents.realmUserChanged.subject, deactivate);
+    const refused = await refusingEventRows(system.db, UsersGroupsEvents.realmUserChanged.subject, deactivate);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await isActive()).toBe(true);
     expectSuccess(await system.api.get('/users/me', {}, { auth: member, subdomain }));
@@ -127,7 +118,7 @@ describe('users-groups and the event outbox', () => {
       system.api.post<{ user_id: number }>('/bots', { full_name: 'Outbox Bot', short_name: 'outbox' }, { auth: owner, subdomain });
     const bots = () => system.db.user.count({ where: { realmId: realm.id, isBot: true, fullName: 'Outbox Bot' } });
 
-    const refused = await refusingEventRows(REALM_BOT, create);
+    const refused = await refusingEventRows(system.db, REALM_BOT, create);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await bots()).toBe(0);
 
@@ -149,7 +140,7 @@ describe('users-groups and the event outbox', () => {
     const patch = () => system.api.patch(`/bots/${botId}`, { full_name: 'Renamed Bot', default_all_public_streams: true }, { auth: owner, subdomain });
     const stored = () => system.db.user.findUniqueOrThrow({ where: { id: botId }, select: { fullName: true, defaultAllPublicStreams: true } });
 
-    const refused = await refusingEventRows(REALM_BOT, patch);
+    const refused = await refusingEventRows(system.db, REALM_BOT, patch);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await stored()).toEqual({ fullName: 'Patched Bot', defaultAllPublicStreams: false });
 
@@ -170,7 +161,7 @@ describe('users-groups and the event outbox', () => {
     const reactivate = () => system.api.post(`/users/${returning.id}/reactivate`, {}, { auth: owner, subdomain });
     const isActive = async () => (await system.db.user.findUniqueOrThrow({ where: { id: returning.id } })).isActive;
 
-    const refused = await refusingEventRows(REALM_USER, reactivate);
+    const refused = await refusingEventRows(system.db, REALM_USER, reactivate);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await isActive()).toBe(false);
 
@@ -191,7 +182,7 @@ describe('users-groups and the event outbox', () => {
     const reactivate = () => system.api.post(`/users/${bot.id}/reactivate`, {}, { auth: owner, subdomain });
     const stored = () => system.db.user.findUniqueOrThrow({ where: { id: bot.id }, select: { isActive: true, botOwnerId: true } });
 
-    const refused = await refusingEventRows(REALM_BOT, reactivate);
+    const refused = await refusingEventRows(system.db, REALM_BOT, reactivate);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await stored()).toEqual({ isActive: false, botOwnerId: gone.id });
 
@@ -227,7 +218,7 @@ describe('users-groups and the event outbox', () => {
     const accounts = () => system.db.user.count({ where: { realmId: realm.id, deliveryEmail: email } });
     const invitationStatus = async () => (await system.db.preregistrationUser.findUniqueOrThrow({ where: { key } })).status;
 
-    const refused = await refusingEventRows(UsersGroups.InviteEvents.invitesChanged.subject, register);
+    const refused = await refusingEventRows(system.db, UsersGroups.InviteEvents.invitesChanged.subject, register);
     expect(refused.body).toMatchObject({ result: 'error' });
     expect(await accounts()).toBe(0);
     expect(await invitationStatus()).toBe(0);

@@ -15,3 +15,4 @@ export * from './nats-cluster';
 export * from './pgbouncer';
 export * from './redis-cluster';
 export * from './script-keys';
+export * from './outbox-refusal';

@@ -9,16 +9,9 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * First thing on every request, before body parsing and routing, so that even a 404 or a 413
- * carries an id: the caller's `X-Request-Id` when well formed, else a new one.
- */
-export function requestId(req: Request, res: Response, next: NextFunction): void {
-  assignRequestId(req, res);
-  next();
-}
-
-/**
- * `requestId`, and what follows runs within the request's time (`NATS_REQUEST_TIMEOUT_MS`): every
- * command the request calls shares it (withCallerTimeout), so its answer never waits longer.
+ * carries an id (the caller's `X-Request-Id` when well formed, else a new one); what follows runs
+ * within the request's time (`NATS_REQUEST_TIMEOUT_MS`): every command the request calls shares
+ * it (withCallerTimeout), so its answer never waits longer.
  */
 export const requestIdWithin =
   (timeoutMs: number) =>

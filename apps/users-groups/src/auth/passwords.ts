@@ -65,9 +65,9 @@ export function configurePasswordRules(config: Pick<AppConfig, 'PASSWORD_MIN_LEN
 export const PASSWORD_RULES: FactoryProvider<boolean> = {
   provide: 'PASSWORD_RULES',
   inject: [APP_CONFIG],
-  useFactory: async (config: AppConfig) => {
+  useFactory: (config: AppConfig) => {
     configurePasswordRules(config);
-    await calibrateHashing();
+    void calibrateHashing().catch(() => undefined); // beside the start, not before it: readiness does not wait on a hash
     return true;
   },
 };

@@ -33,17 +33,18 @@ export function withDeadline<T>(deadline: number, work: () => T, expires = deadl
  * share that time, so the request is answered within it, not within a timeout per call.
  */
 export function withCallerTimeout<T>(timeoutMs: number, work: () => T, now = Date.now()): T {
-  return withDeadline(now + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS), work, now + timeoutMs);
+  const { deadline, expires } = ownTime(timeoutMs, now);
+  return withDeadline(deadline, work, expires);
+}
+
+/** A caller's time waiting `timeoutMs` from `now`: it stops then, and work starts no later than a margin before. */
+function ownTime(timeoutMs: number, now: number): CommandTime {
+  return { deadline: now + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS), expires: now + timeoutMs };
 }
 
 /** Runs `work` outside the command being served: a follow-up left to run after the answer, with time of its own. */
 export function outsideCommand<T>(work: () => T): T {
   return current.exit(work);
-}
-
-/** The time of the command being served, or undefined outside one (a test, a worker). */
-export function commandTime(): CommandTime | undefined {
-  return current.getStore();
 }
 
 /**
@@ -52,7 +53,7 @@ export function commandTime(): CommandTime | undefined {
  * even though that command's deadline to start has passed.
  */
 export function callTime(timeoutMs: number, now = Date.now()): CommandTime {
-  const own = { deadline: now + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS), expires: now + timeoutMs };
+  const own = ownTime(timeoutMs, now);
   const serving = current.getStore();
   if (!serving || serving.expires === Infinity) return own;
   const expires = Math.min(own.expires, serving.expires - ANSWER_MS);
