@@ -3,34 +3,56 @@ import { APP_CONFIG, overloaded, timeLeftMs, type AppConfig } from '@teamchat/pl
 import argon2 from 'argon2';
 
 /** argon2id with the library's defaults (OWASP-grade memory and time cost). */
-export const hashPassword = (password: string): Promise<string> => hashing(() => argon2.hash(password, { type: argon2.argon2id }));
+const argon2Hash = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id });
 
 /** A hash of nothing in particular, checked when the user is unknown so timing reveals nothing. */
 let decoy: Promise<string> | undefined;
 
-export async function verifyPassword(hash: string | undefined, password: string): Promise<boolean> {
+async function argon2Check(hash: string | undefined, password: string): Promise<boolean> {
   if (!hash) {
-    decoy ??= argon2.hash('decoy password that no account has', { type: argon2.argon2id });
-    const against = await decoy;
-    await hashing(() => argon2.verify(against, password).catch(() => false));
+    decoy ??= argon2Hash('decoy password that no account has');
+    await argon2.verify(await decoy, password).catch(() => false);
     return false;
   }
-  return hashing(() => argon2.verify(hash, password).catch(() => false));
+  return argon2.verify(hash, password).catch(() => false);
+}
+
+/** What a command does with its place in the hashing queue: one hash or one check. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string | undefined, password: string): Promise<boolean>;
 }
 
 /**
- * Hashing and checking passwords costs tens of milliseconds of a core each, on libuv's threads
- * (UV_THREADPOOL_SIZE, 4 by default): at most that many run at once, the rest wait their turn.
- * One that could not finish before its command's deadline (the work ahead of it, at the recent
- * average per hash) is refused at once, before any work: under a burst the
- * callers beyond what the process can serve in time hear 503 promptly, having changed nothing,
- * instead of all timing out together while the work goes on.
+ * Runs `work` (a command's lookups, then its one hash or check) with a place in the hashing
+ * queue, taken before the work starts. Hashing and checking passwords costs tens of
+ * milliseconds of a core each, on libuv's threads (UV_THREADPOOL_SIZE, 4 by default): at most
+ * that many run at once, the rest wait their turn. A command whose hash could not finish
+ * before its deadline (the places taken ahead of it, at the recent average per hash) is
+ * refused at once, before any work, its lookups included: under a burst, the callers beyond
+ * what the process can serve in time hear 503 promptly, having changed nothing and cost
+ * nothing, and those it took finish in time instead of all slowing together.
  */
+export async function withPasswordHashing<T>(work: (hasher: PasswordHasher) => Promise<T>): Promise<T> {
+  if ((Math.floor(taken / PARALLEL_HASHES) + 1) * averageHashMs > timeLeftMs()) throw overloaded();
+  taken++;
+  try {
+    return await work({ hash: (password) => hashing(() => argon2Hash(password)), verify: (hash, password) => hashing(() => argon2Check(hash, password)) });
+  } finally {
+    taken--;
+  }
+}
+
+/** One hash, for a command with nothing to look up first. */
+export const hashPassword = (password: string): Promise<string> => withPasswordHashing((hasher) => hasher.hash(password));
+
+/** One check, for a command with nothing to look up first. */
+export const verifyPassword = (hash: string | undefined, password: string): Promise<boolean> => withPasswordHashing((hasher) => hasher.verify(hash, password));
+
+/** Runs one hash or check on a free thread, waiting for one if all are busy. */
 async function hashing<T>(work: () => Promise<T>): Promise<T> {
-  const ahead = running + waiting.length;
-  if ((Math.floor(ahead / PARALLEL_HASHES) + 1) * averageHashMs > timeLeftMs()) throw overloaded();
   if (running < PARALLEL_HASHES) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing hash hands its place over
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing hash hands its thread over
   try {
     if (averageHashMs > timeLeftMs()) throw overloaded(); // waited too long after all
     const started = performance.now();
@@ -45,6 +67,8 @@ async function hashing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const PARALLEL_HASHES = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+/** Places taken in the queue: commands hashing, waiting for a thread, or still looking up what they hash. */
+let taken = 0;
 let running = 0;
 const waiting: (() => void)[] = [];
 /** A moving average of one hash or check (ms), as measured here. */

@@ -4,7 +4,7 @@ import { EventOutbox } from '@teamchat/db';
 import { CommandClient, LOGGER, outsideCommand } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
-import { hashPassword, isStrongEnough } from '../auth/passwords';
+import { isStrongEnough, withPasswordHashing } from '../auth/passwords';
 import { onConnection } from '../data/transactions';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
@@ -56,16 +56,18 @@ export class AddUser {
     const fullName = checkFullName(params.full_name);
     const email = params.email.trim();
     if (!isValidEmailAddress(email)) throw badRequest('Bad name or username');
-    const organization = await this.organizations.byIdOrThrow(realm.id);
-    if (organization.emailsRestrictedToDomains && !emailAllowedByDomains(email, await this.realmSettings.domains(realm.id))) {
-      throw badRequest(`Email '${email}' not allowed in this organization`);
-    }
-    if ((await this.users.withDeliveryEmail(realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
-    if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
-
-    // Welcome Bot exists before anyone is told of the account (it is one of the organization's active users).
-    await this.welcomeBot.id(realm);
-    const passwordHash = await hashPassword(params.password);
+    // A place in the hashing queue first: under a burst, a refused request does no lookup either.
+    const { organization, passwordHash } = await withPasswordHashing(async (hasher) => {
+      const organization = await this.organizations.byIdOrThrow(realm.id);
+      if (organization.emailsRestrictedToDomains && !emailAllowedByDomains(email, await this.realmSettings.domains(realm.id))) {
+        throw badRequest(`Email '${email}' not allowed in this organization`);
+      }
+      if ((await this.users.withDeliveryEmail(realm.id, email)).length > 0) throw badRequest(`Email '${email}' already in use`);
+      if (!isStrongEnough(params.password)) throw badRequest('The password is too weak.');
+      // Welcome Bot exists before anyone is told of the account (it is one of the organization's active users).
+      await this.welcomeBot.id(realm);
+      return { organization, passwordHash: await hasher.hash(params.password) };
+    });
     const row = await this.outbox.runCold(async (tx) => {
       const created = await this.create.execute({ realmId: realm.id, email, fullName, passwordHash }, tx);
       const pgTx = onConnection(tx);
