@@ -31,8 +31,13 @@ describe('overload: a burst of password hashing', () => {
       const res = await request;
       return { res, ms: Date.now() - started };
     };
-    // A process that has been serving (its code compiled, Welcome Bot made), as in production.
-    expectSuccess(await system.api.post('/users', { email: 'warm@example.test', password, full_name: 'Warm' }, { auth: admin, subdomain }));
+    // A process that has been serving (its code compiled, Welcome Bot made), as in production. On
+    // a starved machine even this one can miss its time: "not done" then, so it is asked again.
+    let warm = await system.api.post('/users', { email: 'warm@example.test', password, full_name: 'Warm' }, { auth: admin, subdomain });
+    for (let attempt = 0; attempt < 5 && warm.status === 503; attempt++) {
+      warm = await system.api.post('/users', { email: 'warm@example.test', password, full_name: 'Warm' }, { auth: admin, subdomain });
+    }
+    expectSuccess(warm);
     const created = await Promise.all(
       emails.map((email) => timed(system.api.post('/users', { email, password, full_name: `Burst ${email.slice(5, -13)}` }, { auth: admin, subdomain }))),
     );

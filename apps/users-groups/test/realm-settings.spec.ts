@@ -462,7 +462,10 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
       const res = await system.api.post<{ message_id: number }>('/realm/test_welcome_bot_custom_message', { welcome_message_custom_text: 'Say hi in #**lobby**!' }, as(admin));
       const body = expectSuccess(res);
       expectMatchesOpenApi('post', '/realm/test_welcome_bot_custom_message', body);
-      const message = await system.db.message.findUniqueOrThrow({ where: { id: body.message_id }, include: { recipients: true } });
+      const message = {
+        ...(await system.db.message.findUniqueOrThrow({ where: { id: body.message_id } })),
+        recipients: await system.db.userMessage.findMany({ where: { messageId: body.message_id } }),
+      };
       expect(message.senderId).toBe((await welcomeBot()).id);
       expect(message.content).toContain('Say hi in #**lobby**!');
       expect(message.content).toContain('Renamed Org');
@@ -482,7 +485,10 @@ describe('organization settings: PATCH /realm, allowed domains, Welcome Bot', ()
       const { user_id: userId } = expectSuccess(res);
       // Sent after the answer: wait for both.
       const bot = await welcomeBot();
-      const greetings = () => system.db.message.findMany({ where: { senderId: bot.id, recipients: { some: { userId } } }, orderBy: { id: 'asc' } });
+      const greetings = async () => {
+        const received = (await system.db.userMessage.findMany({ where: { userId }, select: { messageId: true } })).map((row) => row.messageId);
+        return system.db.message.findMany({ where: { senderId: bot.id, id: { in: received } }, orderBy: { id: 'asc' } });
+      };
       for (let attempt = 0; attempt < 100 && (await greetings()).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
       const received = await greetings();
       expect(received.map((message) => message.content)).toEqual([

@@ -2,6 +2,10 @@ import { withDeadline } from '@teamchat/platform';
 import { withPasswordHashing } from './passwords';
 
 describe('withPasswordHashing: admission before any work', () => {
+  // The clock stands still (Date only): a busy machine's delays between calls must not count.
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'hrtime'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('takes what fits before the deadline (four threads, ~50 ms a hash) and refuses the rest before their lookups run', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -27,10 +31,19 @@ describe('withPasswordHashing: admission before any work', () => {
     ]);
   });
 
+  it('always tries a command with nobody ahead, even when the average hash looks longer than its time', async () => {
+    await expect(withDeadline(Date.now() + 10, () => withPasswordHashing(async () => 'tried'))).resolves.toBe('tried');
+  });
+
   it('gives places back when the work ends, so a later command is taken again', async () => {
     const deadline = Date.now() + 60;
     await Promise.all(Array.from({ length: 4 }, () => withDeadline(deadline, () => withPasswordHashing(async () => 'done'))));
+    // One place held: the next fits (one round, 50 ms) only if those four gave theirs back.
+    let release!: () => void;
+    const holder = withPasswordHashing(() => new Promise<void>((resolve) => (release = resolve)));
     await expect(withDeadline(Date.now() + 60, () => withPasswordHashing(async () => 'again'))).resolves.toBe('again');
+    release();
+    await holder;
   });
 
   it('hashes and checks with argon2id on the place it took', async () => {
