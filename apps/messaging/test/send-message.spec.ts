@@ -40,7 +40,10 @@ describe('POST /messages', () => {
     });
   const toGeneral = (user: TestUser, content: string, topic = 'lunch', extra: Record<string, unknown> = {}) =>
     send(user, { type: 'stream', to: 'general', topic, content, ...extra });
-  const stored = (id: number) => system.db.message.findUniqueOrThrow({ where: { id }, include: { recipients: true } });
+  const stored = async (id: number) => ({
+    ...(await system.db.message.findUniqueOrThrow({ where: { id } })),
+    recipients: await system.db.userMessage.findMany({ where: { messageId: id } }),
+  });
   const sentEvent = async (id: number): Promise<SentEvent> => {
     const all = await events.waitFor<SentEvent>(MESSAGE_SENT, 1);
     const found = all.find((e) => e.message.id === id);

@@ -135,11 +135,9 @@ export class Factory {
           topic,
           content: content(i),
           renderedContent: `<p>${content(i)}</p>`,
-          recipients: {
-            create: subscribers.map(({ userId }) => ({ userId, flags: userId === sender.id ? 1 : 0 })),
-          },
         },
       });
+      await this.db.userMessage.createMany({ data: subscribers.map(({ userId }) => ({ userId, messageId: message.id, flags: userId === sender.id ? 1 : 0 })) });
       ids.push(message.id);
     }
     const first = await this.db.message.findFirst({ where: { streamId: channel.id }, orderBy: { id: 'asc' }, select: { id: true } });

@@ -102,10 +102,17 @@ export const markChannelRead = statement<{ messageId: number }, [userId: number,
    RETURNING um.message_id AS "messageId"`,
 );
 
-/** A row for a message the user reads through its channel's history (Zulip's historical UserMessage), read. */
+/**
+ * A row for a message the user reads through its channel's history (Zulip's historical
+ * UserMessage), read. The message's row is locked against deletion meanwhile, as a foreign key
+ * would (user_messages has none, see the migration): a deletion either went first (no row
+ * written) or waits, and its trigger then takes this row too.
+ */
 export const insertHistoricalRow = statement<Record<string, never>, [userId: number, messageId: number, flags: number]>(
   'messaging.insert_historical_row',
-  `INSERT INTO user_messages (user_id, message_id, flags) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+  `INSERT INTO user_messages (user_id, message_id, flags)
+   SELECT $1, m.id, $3 FROM messages m WHERE m.id = $2 FOR KEY SHARE
+   ON CONFLICT DO NOTHING`,
 );
 
 /**
@@ -153,9 +160,12 @@ export const moveRecipients = statement<{ userId: number }, [messageIds: number[
        AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.stream_id = t.id AND s.user_id = um.user_id AND s.active)
        AND (t.invite_only OR u.role = $3)
      RETURNING um.user_id
+   ), moved AS (
+     -- Locked against deletion meanwhile, as a foreign key would (see insertHistoricalRow).
+     SELECT id FROM messages WHERE id = ANY($1::int[]) FOR KEY SHARE
    ), added AS (
      INSERT INTO user_messages (user_id, message_id, flags)
-     SELECT s.user_id, m.id, 1 FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active, unnest($1::int[]) AS m(id)
+     SELECT s.user_id, m.id, 1 FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active, moved m
      WHERE s.stream_id = $2 AND s.active
      ON CONFLICT DO NOTHING
    )
