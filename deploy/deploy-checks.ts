@@ -15,6 +15,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { configSchema } from '../libs/platform/src/config';
+import { nodeOptionsOf } from '../libs/platform/src/node-options';
 import { kedaSchemaProblems, scalingProblems } from './scaling-checks';
 
 // Parsed YAML is untyped data; the checks look at it field by field.
@@ -41,16 +42,24 @@ export const readText = (relative: string): string => fs.readFileSync(path.join(
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
-/** `node dist/apps/<service>/src/main.js` → problems when it is not that service's built entry. */
+/**
+ * `node [options] dist/apps/<service>/src/main.js` → problems when it is not that service's
+ * built entry, or its node options are not the service's own (SERVICE_NODE_OPTIONS).
+ */
 function entryProblems(where: string, service: string, command: unknown): string[] {
   const words = typeof command === 'string' ? command.trim().split(/\s+/) : Array.isArray(command) ? command.map(String) : [];
   if (words.length === 0) return [`${where}: no command (one image runs every service; the command picks it)`];
   if (words[0] !== 'node') return [`${where}: command must run node, got ${JSON.stringify(words)}`];
-  const entry = words[1] ?? '';
+  const entry = words[words.length - 1] ?? '';
   const match = /^(?:\.\/|\/app\/)?dist\/apps\/([^/]+)\/src\/main\.js$/.exec(entry);
   if (!match) return [`${where}: command ${JSON.stringify(words)} does not run dist/apps/<service>/src/main.js`];
   const problems: string[] = [];
   if (match[1] !== service) problems.push(`${where}: command runs ${match[1]}, not ${service}`);
+  const options = words.slice(1, -1);
+  const expected = nodeOptionsOf(service);
+  if (JSON.stringify(options) !== JSON.stringify(expected)) {
+    problems.push(`${where}: node options ${JSON.stringify(options)}, not the service's own ${JSON.stringify(expected)} (libs/platform/src/node-options.ts)`);
+  }
   const source = `apps/${match[1]}/src/main.ts`;
   if (!fs.existsSync(path.join(ROOT, source))) problems.push(`${where}: entry ${entry} has no source file ${source}`);
   return problems;

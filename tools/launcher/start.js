@@ -64,7 +64,8 @@ function run(service, index) {
   const port = service === 'gateway' ? {} : { HEALTH_PORT: String(FIRST_HEALTH_PORT + index) };
   // In its own process group: a Ctrl-C at the terminal reaches the launcher only, which stops
   // the services itself (otherwise a service could die of the SIGINT first and be restarted).
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps', service, 'src/main.js')], {
+  const { nodeOptionsOf } = require(path.join(root, 'dist/libs/platform/src/node-options.js'));
+  const child = spawn(process.execPath, [...nodeOptionsOf(service), path.join(root, 'dist/apps', service, 'src/main.js')], {
     cwd: root,
     env: { ...env, ...port },
     stdio: ['ignore', 'pipe', 'pipe'],

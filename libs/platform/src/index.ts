@@ -21,3 +21,4 @@ export * from './events/durable-consumer';
 export * from './bullmq';
 export * from './tracing';
 export * from './http/after-request-body';
+export * from './node-options';

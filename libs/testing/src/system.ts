@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { SERVICES, type ServiceName } from '@teamchat/contracts';
 import { openPrisma, type PrismaService } from '@teamchat/db';
+import { nodeOptionsOf } from '@teamchat/platform';
 import { createTestDatabase, dropTestDatabase } from './databases';
 import { ApiClient } from './api-client';
 import { EventRecorder, deleteEventStream } from './event-recorder';
@@ -172,7 +173,7 @@ export class TestSystem {
     if (env) this.processEnv.set(name, { ...this.processEnv.get(name), ...env });
     const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
-    const child = spawn(process.execPath, [...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
+    const child = spawn(process.execPath, [...nodeOptionsOf(service), ...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...this.env, ...this.processEnv.get(name), [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
