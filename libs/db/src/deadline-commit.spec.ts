@@ -36,11 +36,13 @@ describe('transactions and the command deadline', () => {
           await tx.run(describe_, text, realmId);
           await sleep(ms);
         }),
-        Date.now() + 350, // the caller waits 350 ms; an answer needs 250 of them
+        // The caller waits 1,250 ms, an answer needs 250 of them: a second for the work, which a
+        // busy machine's BEGIN, statement and COMMIT fit in (with 100 ms, CI's starved run did not).
+        Date.now() + 1250,
       );
     await write('in time', 0);
     expect(await description()).toBe('in time');
-    expect(await write('too late', 200).catch((error: unknown) => error)).toMatchObject({
+    expect(await write('too late', 1100).catch((error: unknown) => error)).toMatchObject({
       status: 503,
       code: 'SERVICE_UNAVAILABLE',
       message: 'Service temporarily unavailable',
@@ -56,11 +58,13 @@ describe('transactions and the command deadline', () => {
           await tx.realm.update({ where: { id: realmId }, data: { description: text } });
           await sleep(ms);
         }),
-        Date.now() + 350, // the caller waits 350 ms; an answer needs 250 of them
+        // The caller waits 1,250 ms, an answer needs 250 of them: a second for the work, which a
+        // busy machine's BEGIN, statement and COMMIT fit in (with 100 ms, CI's starved run did not).
+        Date.now() + 1250,
       );
     await write('prisma in time', 0);
     expect(await description()).toBe('prisma in time');
-    expect(await write('prisma too late', 200).catch((error: unknown) => error)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(await write('prisma too late', 1100).catch((error: unknown) => error)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(await description()).toBe('prisma in time');
   });
 

@@ -50,6 +50,16 @@ for _ = 1, tonumber(ARGV[5 + queues + texts]) do
   at = at + 2 * count
 end
 local appended, gone, heard = {}, {}, {}
+-- Each text without its opening brace, made once: most of a batch's queues share its texts.
+local tails = {}
+local function tail(number)
+  local found = tails[number]
+  if not found then
+    found = string.sub(ARGV[text_at + tonumber(number)], 2)
+    tails[number] = found
+  end
+  return found
+end
 for _, queue in ipairs(order) do
   local id, meta, list = ARGV[3 + queue], KEYS[2 * queue], KEYS[2 * queue + 1]
   local ttl = redis.call('PTTL', meta)
@@ -61,7 +71,7 @@ for _, queue in ipairs(order) do
     for from = 1, #mine, 500 do
       local items = {}
       for k = from, math.min(from + 499, #mine) do
-        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. string.sub(ARGV[text_at + tonumber(mine[k])], 2)
+        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. tail(mine[k])
       end
       length = redis.call('RPUSH', list, unpack(items))
     end

@@ -1,5 +1,5 @@
 import { EVENT_STREAM, REALM_HEADER, eventSubject } from '@teamchat/contracts';
-import { MetricsService } from '@teamchat/platform';
+import { MetricsService, PULL_EXPIRES_MS } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -57,6 +57,7 @@ export class PartitionFanout {
     let arrived = () => {};
     const messages = await consumer.consume({
       max_messages: this.settings.maxInFlight,
+      expires: PULL_EXPIRES_MS, // a node lost is noticed in seconds (see PULL_EXPIRES_MS)
       callback: (message) => (buffered.push(message), arrived()),
     });
     this.messages = messages;

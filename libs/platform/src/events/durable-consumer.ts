@@ -2,6 +2,14 @@ import { EVENT_STREAM } from '@teamchat/contracts';
 import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 
+/**
+ * How long a pull request to JetStream lives (nats.js's default is 30 s; heartbeats are expected
+ * every half of it). A consumer whose node died notices by two missed heartbeats and pulls again
+ * from the new leader, its retries spaced by this too: 5 s brings it back within seconds, where
+ * the default took up to a minute on a busy machine (nats-cluster.spec's events came too late).
+ */
+export const PULL_EXPIRES_MS = 5000;
+
 export interface DurableConsumerOptions {
   natsUrl: string;
   /** The durable consumer's name: the replicas of one service share it, so each event goes to one. */
@@ -49,7 +57,7 @@ export class DurableConsumer {
     while (!this.stopping) {
       try {
         const consumer = await this.connection!.jetstream().consumers.get(EVENT_STREAM, name);
-        this.messages = await consumer.consume({ max_messages: 50 });
+        this.messages = await consumer.consume({ max_messages: 50, expires: PULL_EXPIRES_MS });
         for await (const message of this.messages) {
           try {
             await handle(message.json());
