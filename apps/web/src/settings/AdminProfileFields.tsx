@@ -128,7 +128,10 @@ export function AdminProfileFields({ state }: { state: ChatState }) {
     const body: FormBody<'/realm/profile_fields', 'post'> = { name: form.name, hint: form.hint, field_type: type, display_in_profile_summary: form.summary, required: form.required, editable_by_user: form.editable };
     if (type === FIELD_TYPES.SELECT) body.field_data = optionsData(form.options);
     if (type === FIELD_TYPES.EXTERNAL_ACCOUNT) body.field_data = form.subtype === 'custom' ? { subtype: 'custom', url_pattern: form.urlPattern } : { subtype: form.subtype };
-    void run(() => ok(typedApi.POST('/realm/profile_fields', { body }))).then((done) => done && setForm(empty));
+    // Emptied once added, unless the administrator has already begun the next field meanwhile
+    // (the new row can appear, by its event, before the answer does).
+    const submitted = form;
+    void run(() => ok(typedApi.POST('/realm/profile_fields', { body }))).then((done) => done && setForm((current) => (current === submitted ? empty : current)));
   }
 
   return (
