@@ -440,17 +440,21 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
       const crash = await channel('crash', [member, admin]);
       const ids = await bulkTopic(crash.id, member, 'doomed', 8000);
       const request = deleteTopic(admin, crash.id, { topic_name: 'doomed' });
-      await waitUntil(async () => (await remaining(ids)) < ids.length - 500);
+      await waitUntil(async () => (await remaining(ids)) < ids.length - 100); // a batch in
 
       await system.stopService('messaging', 'SIGKILL');
       const left = await remaining(ids);
       expect(left).toBeGreaterThan(0);
       await sleep(300);
       expect(await remaining(ids)).toBe(left); // nobody else is deleting
-      // The request in flight gets no answer from messaging: the gateway's timeout answers.
+      // The request in flight gets no answer from messaging: the gateway's timeout answers. (On a
+      // starved machine its one-second budget can run out first: then it said "not complete".)
       const refused = await request;
-      expectError(refused, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: 'messaging', 'retry-after': 1 });
-      expect(refused.headers.get('retry-after')).toBe('1');
+      if (refused.status === 200) expect(expectSuccess(refused).complete).toBe(false);
+      else {
+        expectError(refused, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: 'messaging', 'retry-after': 1 });
+        expect(refused.headers.get('retry-after')).toBe('1');
+      }
 
       await system.startService('messaging');
       await waitUntil(messagingReady);
