@@ -10,6 +10,8 @@ module.exports = {
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   // A file's beforeAll starts seven processes; on a busy 2-core machine that alone can take a minute.
   testTimeout: 120000,
-  maxWorkers: 2,
+  // Two suites at once locally; CI's .ci/run sets TEST_WORKERS=1: on its busy 2-core machine two
+  // suites (fourteen service processes) starved each other into time-fragile failures.
+  maxWorkers: Number(process.env.TEST_WORKERS) || 2,
   reporters: ['default', '<rootDir>/tools/test/summary-reporter.js'],
 };
