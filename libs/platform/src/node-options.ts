@@ -1,6 +1,8 @@
 /**
- * Node options a service's process starts with, wherever it is started (npm start's launcher,
- * the test harness, the benchmarks; k8s/gateway.yaml's command repeats the gateway's).
+ * Node options a service's process starts with, wherever it is started: npm start's launcher,
+ * the test harness and the benchmarks read them; docker-compose.yml's and the k8s manifests'
+ * commands repeat them, held to this list by the deploy checks, and so does the Dockerfile's
+ * default command (the gateway's).
  *
  * The gateway allocates a short-lived answer, promise and timer set per long-poll and a string
  * per delivery: with V8's default young generation (16 MB semi-spaces) it spent a fifth of its

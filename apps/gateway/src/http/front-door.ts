@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, LOGGER, MetricsService, Shutdown, withCallerTimeout, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, LOGGER, MetricsService, Shutdown, type AppConfig } from '@teamchat/platform';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { PollEventsRoute } from '../events/poll-events.route';
@@ -8,7 +8,7 @@ import { CommandRoutes, type CommandMatch } from './command-routes';
 import { httpMetrics } from './http-metrics.middleware';
 import { enterJson } from './json-routes';
 import type { ApiRequest } from './request-context';
-import { assignRequestId } from './request-id.middleware';
+import { requestIdWithin } from './request-id.middleware';
 import { UploadsProxy } from './uploads-proxy';
 import { sendError } from './zulip-exception.filter';
 
@@ -26,6 +26,8 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 @Injectable()
 export class FrontDoor {
   private readonly measure: RequestHandler;
+  /** The request's id and time (requestIdWithin), as Express's routes get them. */
+  private readonly enter: RequestHandler;
 
   constructor(
     private readonly polls: PollEventsRoute,
@@ -34,9 +36,10 @@ export class FrontDoor {
     private readonly shutdown: Shutdown,
     metrics: MetricsService,
     @Inject(LOGGER) private readonly logger: Logger,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.measure = httpMetrics(metrics);
+    this.enter = requestIdWithin(config.NATS_REQUEST_TIMEOUT_MS);
   }
 
   installOn(server: Server, app: Express, bodyParsers: RequestHandler[]): void {
@@ -66,7 +69,6 @@ export class FrontDoor {
     Object.setPrototypeOf(res, app.response);
     res.locals ??= Object.create(null) as Response['locals'];
     res.locals.route = matched.label;
-    assignRequestId(req, res);
     this.measure(req, res, () => undefined);
     let parser = 0;
     const next: NextFunction = (error?: unknown) => {
@@ -75,7 +77,7 @@ export class FrontDoor {
       if (parse) return void parse(req, res, next);
       void this.commands.serveMatched(matched, req, res);
     };
-    // Every command the request calls shares its time (as requestIdWithin does for Express's routes).
-    withCallerTimeout(this.config.NATS_REQUEST_TIMEOUT_MS, next);
+    // Its id, and its time shared by every command it calls: what Express's routes get first too.
+    this.enter(req, res, next);
   }
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withCallerTimeout } from '@teamchat/platform';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiRequest } from './request-context';
 import { traceRequest } from './request-trace';
-import { withCallerTimeout } from '@teamchat/platform';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
