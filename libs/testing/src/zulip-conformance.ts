@@ -179,24 +179,26 @@ let zulipAjv: import('ajv').default | undefined;
 const zulipValidators = new Map<string, import('ajv').ValidateFunction>();
 
 /**
- * Jest helper: fails with the schema errors when `body` is not what Zulip's own OpenAPI
- * description (`../shared/reference/zulip-openapi.yaml`) says `method route` answers with 200
- * (its `allOf` branches merged, as Zulip's tests merge them, so unknown keys fail). Returns
- * false, checking nothing, when the reference is not there (said once on the console).
+ * The schema errors of `body` against what Zulip's own OpenAPI description
+ * (`../shared/reference/zulip-openapi.yaml`) says `method route` answers with `status` (its
+ * `allOf` branches merged, as Zulip's tests merge them, so unknown keys fail): [] when it
+ * matches; undefined, checking nothing, when the reference is not there. Throws when Zulip
+ * documents no such answer.
  */
-export function expectMatchesZulipOpenApi(method: string, route: string, body: unknown): boolean {
-  const key = `${method.toLowerCase()} ${route}`;
+export function zulipResponseErrors(method: string, route: string, status: number, body: unknown): string[] | undefined {
+  const key = `${method.toLowerCase()} ${route} ${status}`;
   let validate = zulipValidators.get(key);
   if (!validate) {
     const root = loadZulipReference();
-    if (!root) {
-      console.warn(`Zulip response schema NOT checked: no reference at ${ZULIP_REFERENCE_PATH}`);
-      return false;
-    }
+    if (!root) return undefined;
     const operation = (root.paths as Record<string, Record<string, Schema>>)[route]?.[method.toLowerCase()];
     if (!operation) throw new Error(`No operation ${method.toUpperCase()} ${route} in Zulip's OpenAPI description`);
-    const response = normalizeReference((operation.responses as Schema)['200'], root) as Schema;
-    const schema = (response.content as Record<string, Schema>)['application/json'].schema as Schema;
+    const documented = (operation.responses as Schema)[String(status)];
+    if (!documented) throw new Error(`Zulip documents no ${status} answer for ${method.toUpperCase()} ${route}`);
+    const response = normalizeReference(documented, root) as Schema;
+    // Zulip's error answers are `oneOf` branches that overlap (an UNAUTHORIZED answer fits two);
+    // its own validator takes the first that fits, as `anyOf` does.
+    const schema = oneOfAsAnyOf((response.content as Record<string, Schema>)['application/json'].schema);
     if (!zulipAjv) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const Ajv = (require('ajv') as { default: typeof import('ajv').default }).default;
@@ -205,8 +207,27 @@ export function expectMatchesZulipOpenApi(method: string, route: string, body: u
     validate = zulipAjv.compile(schema);
     zulipValidators.set(key, validate);
   }
-  if (validate(body)) return true;
-  throw new Error(
-    `Response does not match Zulip's ${method.toUpperCase()} ${route}:\n${JSON.stringify(validate.errors?.slice(0, 30), null, 2)}`,
-  );
+  if (validate(body)) return [];
+  return (validate.errors ?? []).slice(0, 30).map((error) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+}
+
+const oneOfAsAnyOf = (schema: unknown): Schema => {
+  if (Array.isArray(schema)) return schema.map(oneOfAsAnyOf) as unknown as Schema;
+  if (!schema || typeof schema !== 'object') return schema as Schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key === 'oneOf' ? 'anyOf' : key, oneOfAsAnyOf(value)]));
+};
+
+/**
+ * Jest helper: fails with the schema errors when `body` is not what Zulip's own OpenAPI
+ * description says `method route` answers with 200 (see zulipResponseErrors). Returns false,
+ * checking nothing, when the reference is not there (said once on the console).
+ */
+export function expectMatchesZulipOpenApi(method: string, route: string, body: unknown): boolean {
+  const errors = zulipResponseErrors(method, route, 200, body);
+  if (!errors) {
+    console.warn(`Zulip response schema NOT checked: no reference at ${ZULIP_REFERENCE_PATH}`);
+    return false;
+  }
+  if (errors.length === 0) return true;
+  throw new Error(`Response does not match Zulip's ${method.toUpperCase()} ${route}:\n${errors.join('\n')}`);
 }

@@ -1,0 +1,2 @@
+import { documentedExample } from './world';
+
