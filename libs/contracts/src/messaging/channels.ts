@@ -138,7 +138,8 @@ export const listChannels = defineApiCommand('messaging', 'list_channels', {
   route: 'GET /streams',
   summary: 'The channels the caller may see, filtered by the include_* parameters.',
   params: listChannelsParams,
-  response: z.object({ streams: z.array(channelSchema) }),
+  // `is_default` only with include_default, as Zulip's do_get_streams adds it.
+  response: z.object({ streams: z.array(channelSchema.extend({ is_default: z.boolean().optional() })) }),
 });
 
 const propertyChange = z
