@@ -203,6 +203,8 @@ const pathId = () => param.json(z.number().int().min(0));
 
 export const createChannelParams = {
   name: param.string(),
+  /** The new channel's description (empty when left out), as in Zulip's create_channel. */
+  description: param.string().default(''),
   /** The users to subscribe (the caller only if listed). */
   subscribers: param.intList(),
   announce: param.bool().default(false),
