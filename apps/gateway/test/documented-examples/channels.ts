@@ -333,6 +333,10 @@ documentedExample('update-stream', async (world) => {
     },
   });
   expect((await streamById(world, channel.id)).can_add_subscribers_group).toEqual({ direct_members: [world.hamlet.id], direct_subgroups: [moderators] });
+  // Into a channel folder (`folder_id`), one of this example's.
+  const { channel_folder_id } = await world.succeeds<{ channel_folder_id: number }>('create-channel-folder', { params: { name: unique('Italy folder'), description: 'Italian channels.' } });
+  await world.succeeds('update-stream', { path: { stream_id: channel.id }, params: { folder_id: channel_folder_id } });
+  expect((await streamById(world, channel.id)).folder_id).toBe(channel_folder_id);
 
   expect((await world.fails('update-stream', { path: { stream_id: NO_SUCH_ID }, params: { description: 'Nowhere' } }, 400)).msg).toBe('Invalid channel ID');
   // Private and web-public at once is not a combination.
