@@ -10,6 +10,7 @@ type Params = DecodedParams<typeof Messaging.listChannelsParams>;
 /**
  * GET /streams: public channels (not for guests), the caller's subscribed ones, web-public
  * and default ones when asked, and every channel for an administrator who asks with include_all.
+ * With include_default each says whether it is a default channel (`is_default`), as in Zulip.
  */
 @Injectable()
 export class ListChannels {
@@ -18,7 +19,7 @@ export class ListChannels {
     private readonly stats: ChannelStatsReader,
   ) {}
 
-  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ streams: ChannelRecord[] }> {
+  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ streams: (ChannelRecord & { is_default?: boolean })[] }> {
     const caller = user;
     const includeAll = params.include_all || params.include_all_active;
     if (includeAll && caller.role > Role.ADMINISTRATOR) throw badRequest('User not authorized for this query');
@@ -26,7 +27,13 @@ export class ListChannels {
     const channels = await this.channelRows.allWithSubscribed(realm.id, caller.id, params.exclude_archived);
     const visible = channels.filter((channel) => isListed(channel, channel.subscribed, caller, { ...params, include_all: includeAll }));
     const stats = await this.stats.of(visible);
-    return { streams: visible.map((channel) => toChannelRecord(channel, stats.get(channel.id)!)) };
+    return {
+      streams: visible.map((channel) => ({
+        ...toChannelRecord(channel, stats.get(channel.id)!),
+        // A default channel made private or archived is no longer one (defaultChannelIds' rule).
+        ...(params.include_default ? { is_default: channel.isDefault && !channel.inviteOnly && !channel.isArchived } : {}),
+      })),
+    };
   }
 }
 

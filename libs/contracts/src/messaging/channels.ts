@@ -138,7 +138,8 @@ export const listChannels = defineApiCommand('messaging', 'list_channels', {
   route: 'GET /streams',
   summary: 'The channels the caller may see, filtered by the include_* parameters.',
   params: listChannelsParams,
-  response: z.object({ streams: z.array(channelSchema) }),
+  // `is_default` only with include_default, as Zulip's do_get_streams adds it.
+  response: z.object({ streams: z.array(channelSchema.extend({ is_default: z.boolean().optional() })) }),
 });
 
 const propertyChange = z
@@ -202,6 +203,8 @@ const pathId = () => param.json(z.number().int().min(0));
 
 export const createChannelParams = {
   name: param.string(),
+  /** The new channel's description (empty when left out), as in Zulip's create_channel. */
+  description: param.string().default(''),
   /** The users to subscribe (the caller only if listed). */
   subscribers: param.intList(),
   announce: param.bool().default(false),
