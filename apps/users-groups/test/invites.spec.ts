@@ -503,10 +503,15 @@ describe('invitations and sign-up', () => {
       expect(groupAdds.some((e) => e.event.op === 'add_members' && e.event.group_id === team.id && JSON.stringify(e.event.user_ids) === `[${user.id}]`)).toBe(true);
 
       // The referrer asked to be told (the default): a direct message from the notification bot.
-      const sent = await events.waitFor<{ message: { content: string; raw_content?: string; sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT);
+      // Two messages: the referrer's notice, and Welcome Bot's to the new account.
+      const sent = await events.waitFor<{ message: { content: string; raw_content?: string; sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT, 2);
       const notice = sent.find((e) => e.recipients.some((r) => r.id === admin.id))!;
       expect(notice.message.raw_content ?? notice.message.content).toContain(`@_**New Comer|${user.id}** accepted your invitation to join Zulip!`);
       expect(notice.message.sender_email).toMatch(/^notification-bot@/);
+      // The new account's first message, from Welcome Bot (process_new_human_user).
+      const welcomed = sent.find((e) => e.message.sender_email.startsWith('welcome-bot@'));
+      expect(welcomed?.recipients.map((r) => r.id)).toContain(user.id);
+      expect(welcomed?.message.raw_content ?? welcomed?.message.content).toContain('Hello, and welcome to Zulip!');
       const [changed] = await events.waitFor<ClientEvent>(INVITES_CHANGED);
       expect(recipientsOf(changed)).toEqual(adminsAndOwners());
 
@@ -535,7 +540,12 @@ describe('invitations and sign-up', () => {
       const channels = await system.db.subscription.findMany({ where: { userId: user.id, active: true }, select: { streamId: true } });
       expect(channels.map((s) => s.streamId)).toEqual([publicChannel.id]);
       await events.waitFor(INVITES_CHANGED);
-      expect(await events.settle(MESSAGE_SENT)).toEqual([]);
+      // Only Welcome Bot writes, to the new account (its first message); the inviter hears nothing.
+      await events.waitFor(MESSAGE_SENT);
+      const sent = await events.settle<{ message: { sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT);
+      expect(sent.map((e) => e.message.sender_email)).toEqual([expect.stringMatching(/^welcome-bot@/)]);
+      expect(sent[0].recipients.map((r) => r.id)).toContain(user.id);
+      expect(sent[0].recipients.map((r) => r.id)).not.toContain(member.id);
     });
 
     it('refuses an expired invitation and an address that got an account meanwhile, making nothing', async () => {
