@@ -548,6 +548,34 @@ describe('invitations and sign-up', () => {
       expect(sent[0].recipients.map((r) => r.id)).not.toContain(member.id);
     });
 
+    it("has Welcome Bot send the invitation's custom text: an administrator's own (\"\" none), the organization's for anyone else's", async () => {
+      await system.db.realm.update({ where: { id: realm.id }, data: { welcomeMessageCustomText: 'The house rules.' } });
+      /** What Welcome Bot sent the account made from an invitation with this form (once `count` arrived, and a moment more). */
+      const welcomeOf = async (inviter: TestUser, form: Record<string, unknown>, count: number) => {
+        const target = address('greeted');
+        expectSuccess(await invite(inviter, { invitee_emails: target, notify_referrer_on_join: false, ...form }));
+        const { key } = await linkTo(target);
+        const { token } = await openForm(key);
+        events.clear();
+        expect((await register(key, token!, 'Greeted One', 'k7#Qz!long')).status).toBe(200);
+        await events.waitFor(MESSAGE_SENT, count);
+        const sent = await events.settle<{ message: { content: string; raw_content?: string; sender_email: string } }>(MESSAGE_SENT);
+        expect(sent.every((e) => e.message.sender_email.startsWith('welcome-bot@'))).toBe(true);
+        return sent.map((e) => e.message.raw_content ?? e.message.content);
+      };
+      try {
+        const own = await welcomeOf(admin, { welcome_message_custom_text: 'Welcome, from the invitation.' }, 2);
+        expect(own[1]).toBe('A message from the administrators of Invites Org:\n\nWelcome, from the invitation.');
+        const members = await welcomeOf(member, { welcome_message_custom_text: 'Not for members to say.' }, 2);
+        expect(members[1]).toBe('A message from the administrators of Invites Org:\n\nThe house rules.');
+        const none = await welcomeOf(admin, { welcome_message_custom_text: '' }, 1);
+        expect(none).toHaveLength(1);
+        expect(none[0]).toContain('Hello, and welcome to Zulip!');
+      } finally {
+        await system.db.realm.update({ where: { id: realm.id }, data: { welcomeMessageCustomText: '' } });
+      }
+    });
+
     it('refuses an expired invitation and an address that got an account meanwhile, making nothing', async () => {
       const target = address('late');
       expectSuccess(await invite(admin, { invitee_emails: target }));

@@ -6,7 +6,7 @@ import { RealmDirectory } from '../realms/realm-directory';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { InviteAccess } from './invite-access';
 import { InvitePolicy } from './invite-policy';
-import { checkInviteAs, checkInviteAsValue, expiryOf, generateConfirmationKey } from './invite-rules';
+import { checkInviteAs, checkInviteAsValue, expiryOf, generateConfirmationKey, invitationWelcomeText } from './invite-rules';
 import { InvitesChanged } from './invites-changed';
 
 type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
@@ -16,6 +16,7 @@ type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
  * administrators in create_multiuse_invite_group (default role:administrators), the role
  * checked as for email invitations, then the channels and groups. Answers the link
  * `<organization URL>/join/<key>/`; `invites_changed` to the administrators and the creator.
+ * An administrator's `welcome_message_custom_text` goes to the accounts made from the link.
  */
 @Injectable()
 export class CreateMultiuseInvite {
@@ -49,6 +50,7 @@ export class CreateMultiuseInvite {
             streamIds,
             groupIds,
             includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+            welcomeMessageCustomText: invitationWelcomeText(caller, params.welcome_message_custom_text),
             key: generateConfirmationKey(),
             expiresAt: expiryOf(params.invite_expires_in_minutes),
           },

@@ -89,3 +89,12 @@ export function emailProblem(email: string, policy: Pick<InvitePolicyOf, 'emails
   if (email.slice(0, at).includes('+')) return 'Email addresses containing + are not allowed.';
   return emailAllowedByDomains(email, policy.realmDomains) ? null : 'Outside your domain.';
 }
+
+/**
+ * The Welcome Bot text an invitation keeps (Zulip 11.0, feature level 416): an administrator's
+ * `welcome_message_custom_text` as given ("" for none); null, the organization's own text, when
+ * absent or from anyone else (only administrators may use it).
+ */
+export function invitationWelcomeText(inviter: { role: number }, text: string | undefined): string | null {
+  return text !== undefined && isAdminRole(inviter.role) ? text : null;
+}

@@ -109,10 +109,18 @@ export class RegisterAccount {
       })
       .catch((err: unknown) => this.logger.error({ err, requestId, userId: user.id }, 'account made, but its channels were not joined'));
     if (prereg.referredById !== null && prereg.notifyReferrerOnJoin) await this.notifyReferrer(realm.id, prereg.referredById, user, requestId);
-    // Welcome Bot's first message, and the organization's custom text, sent after the answer (not awaited).
+    // Welcome Bot's first message, and the invitation's custom text (null: the organization's), sent
+    // after the answer (not awaited).
     void this.organizations
       .byIdOrThrow(realm.id)
-      .then((organization) => this.welcomeBot.welcome({ ...realm, name: organization.name }, user, organization, requestId))
+      .then((organization) =>
+        this.welcomeBot.welcome(
+          { ...realm, name: organization.name },
+          user,
+          { orgType: organization.orgType, welcomeMessageCustomText: prereg.welcomeMessageCustomText ?? organization.welcomeMessageCustomText },
+          requestId,
+        ),
+      )
       .catch((err: unknown) => this.logger.error({ err, requestId, userId: user.id }, 'account made, but not welcomed'));
     return { userId: user.id, email: user.deliveryEmail, realmName: realm.name, realmUrl: this.realms.urlOf(realm.subdomain) };
   }
