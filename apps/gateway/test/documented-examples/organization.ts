@@ -146,6 +146,71 @@ async function inviteLink(world: ExampleWorld): Promise<{ link: string; id: numb
   return { link: invite_link, id: invite.id };
 }
 
+/** The confirmation key in the newest mail to `address` that has one (an invitation, a sign-up confirmation). */
+async function keyMailedTo(world: ExampleWorld, address: string, count = 1): Promise<string> {
+  const mails = await world.mail.waitFor(address, count);
+  const key = /\/accounts\/do_confirm\/([a-z0-9]+)/i.exec(mails[count - 1].text)?.[1];
+  if (!key) throw new Error(`no confirmation link in the mail to ${address}: ${mails[count - 1].text}`);
+  return key;
+}
+
+/** The CSRF token of a form page (GET), as a browser would take it from the page and its cookie. */
+async function formToken(world: ExampleWorld, path: string): Promise<string> {
+  const page = await world.system.api.get<string>(path, {}, { subdomain: world.realm.subdomain, headers: { Accept: 'text/html' } });
+  expect(page.status).toBe(200);
+  const token = /name="csrfmiddlewaretoken" value="([^"]+)"/.exec(String(page.body))?.[1];
+  if (!token) throw new Error(`no form at ${path}`);
+  return token;
+}
+
+/** Posts a form as a browser does, with the page's CSRF token and cookie; the JSON answer. */
+function postForm(world: ExampleWorld, path: string, token: string, form: Record<string, string>) {
+  return world.system.api.post<Record<string, unknown>>(path, { csrfmiddlewaretoken: token, ...form }, {
+    subdomain: world.realm.subdomain,
+    headers: { Accept: 'application/json', Cookie: `csrftoken=${token}` },
+  });
+}
+
+/**
+ * Signs up with the confirmation key (the invitation's form, then the registration) and logs in:
+ * the new account's credentials.
+ */
+async function signUp(world: ExampleWorld, key: string, fullName: string): Promise<{ id: number; email: string; apiKey: string }> {
+  const password = 'k7#Qz!long-enough';
+  const token = await formToken(world, `/accounts/do_confirm/${key}`);
+  const done = await postForm(world, '/accounts/register/', token, { key, full_name: fullName, password });
+  expect(done.status).toBe(200);
+  const email = String(done.body.email);
+  const login = await world.system.api.post<{ api_key: string; user_id: number }>('/fetch_api_key', { username: email, password }, { subdomain: world.realm.subdomain });
+  expect(login.status).toBe(200);
+  return { id: login.body.user_id, email, apiKey: login.body.api_key };
+}
+
+/** What a new account sees of itself: its role, its channels, and the direct messages it got (polled until `until` holds). */
+async function newcomerView(
+  world: ExampleWorld,
+  user: { email: string; apiKey: string },
+  until: (messages: { sender_email: string; content: string }[]) => boolean,
+): Promise<{ role: number; channels: string[]; messages: { sender_email: string; content: string }[] }> {
+  const options = { auth: user, subdomain: world.realm.subdomain };
+  const me = await world.system.api.get<{ role: number }>('/users/me', {}, options);
+  const subscriptions = await world.system.api.get<{ subscriptions: { name: string }[] }>('/users/me/subscriptions', {}, options);
+  let messages: { sender_email: string; content: string }[] = [];
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    const got = await world.system.api.get<{ messages: { sender_email: string; content: string }[] }>(
+      '/messages',
+      { anchor: 'newest', num_before: 20, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }], apply_markdown: false },
+      options,
+    );
+    messages = got.body.messages ?? [];
+    if (until(messages)) break;
+  }
+  return { role: me.body.role, channels: subscriptions.body.subscriptions.map((one) => one.name).sort(), messages };
+}
+
+/** The Welcome Bot's messages among these. */
+const fromWelcomeBot = (messages: { sender_email: string; content: string }[]) => messages.filter((one) => /^welcome-bot@/.test(one.sender_email));
+
 /* Custom emoji. */
 
 documentedExample('upload-custom-emoji', async (world) => {
@@ -433,7 +498,8 @@ documentedExample('send-invites', async (world) => {
   // The documented invitation, to the first two channels (the documented ids are another organization's).
   const invitee_emails = world.example<string>(op, 'invitee_emails');
   const stream_ids = [world.channel('Verona').id, world.channel('Denmark').id];
-  await world.succeeds(op, { params: { invitee_emails, stream_ids, invite_expires_in_minutes: 60 * 24 * 10, invite_as: 400 } });
+  const welcome_message_custom_text = world.example<string>(op, 'welcome_message_custom_text');
+  await world.succeeds(op, { params: { invitee_emails, stream_ids, invite_expires_in_minutes: 60 * 24 * 10, invite_as: 400, welcome_message_custom_text } });
   const sent = (await invites(world)).filter((one) => !one.is_multiuse && ['example@zulip.com', 'logan@zulip.com'].includes(one.email ?? ''));
   expect(sent.map((one) => one.email).sort()).toEqual(['example@zulip.com', 'logan@zulip.com']);
   for (const address of ['example@zulip.com', 'logan@zulip.com']) {
@@ -441,6 +507,16 @@ documentedExample('send-invites', async (world) => {
     expect(mail.subject).toContain('Zulip Dev');
     expect(mail.text).toContain(world.iago.email);
   }
+  // Logan accepts: a member, in the invitation's channels, greeted by the Welcome Bot with the
+  // invitation's text.
+  const logan = await signUp(world, await keyMailedTo(world, 'logan@zulip.com'), 'Logan');
+  const welcome = world.example<string>(op, 'welcome_message_custom_text');
+  const seen = await newcomerView(world, logan, (messages) => fromWelcomeBot(messages).length >= 2);
+  expect(seen.role).toBe(400);
+  expect(seen.channels).toEqual(['Denmark', 'Verona']);
+  const greetings = fromWelcomeBot(seen.messages).map((one) => one.content);
+  expect(greetings[0]).toContain('Hello, and welcome to Zulip!');
+  expect(greetings[1]).toContain(welcome);
   // The documented errors: an address that already has an account (the others are invited) …
   const fresh = `${unique('invitee')}@zulip.com`;
   const taken = await world.fails(op, { params: { invitee_emails: `${world.hamlet.email}, ${fresh}`, stream_ids: [] } }, 400, 'INVITATION_FAILED');
@@ -484,9 +560,18 @@ documentedExample('create-invite-link', async (world) => {
   });
   const listed = (await invites(world)).find((one) => one.is_multiuse && one.link_url === invite_link);
   expect(listed).toMatchObject({ invited_as: 600 });
-  // The link opens the organization's sign-up page.
-  const page = await world.system.api.get(new URL(invite_link).pathname, {}, { subdomain: world.realm.subdomain });
-  expect(page.status).toBe(200);
+  // Someone joins through it: an address confirmed by mail, then a guest in the link's channels,
+  // greeted by the Welcome Bot with the link's text.
+  const joinPath = new URL(invite_link).pathname;
+  const address = `${unique('joiner')}@zulip.com`;
+  expect((await postForm(world, joinPath, await formToken(world, joinPath), { email: address })).status).toBe(200);
+  const joiner = await signUp(world, await keyMailedTo(world, address), 'Joining Guest');
+  const seen = await newcomerView(world, joiner, (messages) => fromWelcomeBot(messages).length >= 2);
+  expect(seen.role).toBe(600);
+  expect(seen.channels).toEqual(['Denmark', 'Verona']);
+  const greetings = fromWelcomeBot(seen.messages).map((one) => one.content);
+  expect(greetings[0]).toContain('Hello, and welcome to Zulip!');
+  expect(greetings[1]).toContain(world.example<string>(op, 'welcome_message_custom_text'));
   // The documented errors: a member may not make links, nor name a channel that is not there.
   const member = await world.fails(op, { params: { stream_ids: [] }, as: world.hamlet }, 400);
   expect(member.msg).toBe('Insufficient permission');
