@@ -365,12 +365,20 @@ documentedExample('update-linkifier', async (world) => {
   const params = { pattern: `${renamed}#(?P<id>[0-9]+)`, url_template: 'https://github.com/zulip/zulip/issues/{id}' };
   await world.succeeds('update-linkifier', { path: { filter_id: id }, params });
   expect((await linkifiers(world)).find((one) => one.id === id)).toEqual({ id, ...params });
+  // Messages are linkified by the new pattern, no longer by the old one.
+  const { rendered } = await world.succeeds<{ rendered: string }>('render-message', { params: { content: `${renamed}#77 and ${prefix}-78` } });
+  expect(rendered).toContain('href="https://github.com/zulip/zulip/issues/77"');
+  expect(rendered).not.toContain(`https://tracker.example.com/${prefix}/78`);
 });
 
 documentedExample('remove-linkifier', async (world) => {
-  const id = await createLinkifier(world, unique('GONE'));
+  const prefix = unique('GONE');
+  const id = await createLinkifier(world, prefix);
   await world.succeeds('remove-linkifier', { path: { filter_id: id } });
   expect((await linkifiers(world)).map((one) => one.id)).not.toContain(id);
+  // Messages are no longer linkified by it.
+  const { rendered } = await world.succeeds<{ rendered: string }>('render-message', { params: { content: `${prefix}-12` } });
+  expect(rendered).not.toContain(`https://tracker.example.com/${prefix}/12`);
 });
 
 documentedExample('reorder-linkifiers', async (world) => {
@@ -448,6 +456,16 @@ documentedExample('get-realm-exports', async (world) => {
   const { id } = await world.succeeds<{ id: number }>('export-realm', { params: {} });
   const { exports } = await world.succeeds<{ exports: RealmExport[] }>('get-realm-exports');
   expect(exports.find((one) => one.id === id)).toMatchObject({ id, acting_user_id: world.iago.id, export_type: 1 });
+  // The worker writes it: listed done, with a URL to download it from.
+  let listed: RealmExport | undefined;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 500))) {
+    listed = (await world.succeeds<{ exports: RealmExport[] }>('get-realm-exports')).exports.find((one) => one.id === id);
+    if (listed && !listed.pending) break;
+  }
+  expect(listed).toMatchObject({ pending: false, export_url: expect.stringMatching(/\.tar\.gz$/) });
+  const download = await rawRequest(world, 'GET', new URL(listed!.export_url!, world.system.api.baseUrl).pathname, { as: world.iago });
+  expect(download.status).toBe(200);
+  expect(download.bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
 });
 
 documentedExample('get-realm-export-consents', async (world) => {
@@ -588,18 +606,25 @@ documentedExample('get-invites', async (world) => {
 });
 
 documentedExample('revoke-email-invite', async (world) => {
-  const { id } = await inviteByMail(world, 'delete-invite');
+  const { email, id } = await inviteByMail(world, 'delete-invite');
+  const key = await keyMailedTo(world, email);
   await world.succeeds('revoke-email-invite', { path: { invite_id: id } });
   expect((await invites(world)).find((one) => !one.is_multiuse && one.id === id)).toBeUndefined();
+  // The mailed link leads nowhere any more.
+  const form = await world.system.api.get(`/accounts/do_confirm/${key}`, {}, { subdomain: world.realm.subdomain, headers: { Accept: 'text/html' } });
+  expect(form.status).toBe(404);
   // The documented error: an invitation that is not there (any more).
   const error = await world.fails('revoke-email-invite', { path: { invite_id: id } }, 400);
   expect(error.msg).toBe('No such invitation');
 });
 
 documentedExample('revoke-invite-link', async (world) => {
-  const { id } = await inviteLink(world);
+  const { link, id } = await inviteLink(world);
   await world.succeeds('revoke-invite-link', { path: { invite_id: id } });
   expect((await invites(world)).find((one) => one.is_multiuse && one.id === id)).toBeUndefined();
+  // The link leads nowhere any more.
+  const page = await world.system.api.get(new URL(link).pathname, {}, { subdomain: world.realm.subdomain, headers: { Accept: 'text/html' } });
+  expect(page.status).toBe(404);
   // The documented errors: a link already revoked, and one that is not there.
   const again = await world.fails('revoke-invite-link', { path: { invite_id: id } }, 400);
   expect(again.msg).toBe('Invitation has already been revoked');
@@ -613,6 +638,8 @@ documentedExample('resend-email-invite', async (world) => {
   await world.succeeds('resend-email-invite', { path: { invite_id: id } });
   const [first, second] = await world.mail.waitFor(email, 2);
   expect(second.subject).toBe(first.subject);
+  // The same link again.
+  expect(await keyMailedTo(world, email, 2)).toBe(await keyMailedTo(world, email, 1));
   // The documented error: an invitation that is not there.
   const error = await world.fails('resend-email-invite', { path: { invite_id: 999_999 } }, 400);
   expect(error.msg).toBe('No such invitation');
