@@ -111,7 +111,7 @@ async function createLinkifier(world: ExampleWorld, prefix: string): Promise<num
 }
 
 /** What POST /register says of the given keys, as Iago (or `as`) sees them. */
-async function registered<T = Record<string, unknown>>(world: ExampleWorld, fetchEventTypes: string[], as: TestUser = world.iago): Promise<T> {
+async function registered<T = Record<string, unknown>>(world: ExampleWorld, fetchEventTypes: string[], as: { email: string; apiKey: string } = world.iago): Promise<T> {
   const res = await world.system.api.post<T>('/register', { fetch_event_types: fetchEventTypes }, { auth: as, subdomain: world.realm.subdomain });
   expect(res.status).toBe(200);
   return res.body;
@@ -323,6 +323,11 @@ documentedExample('update-realm-user-settings-defaults', async (world) => {
   await world.succeeds('update-realm-user-settings-defaults', { params: examples });
   const { realm_user_settings_defaults: after } = await registered<{ realm_user_settings_defaults: Record<string, unknown> }>(world, ['realm_user_settings_defaults']);
   expect(after).toMatchObject(examples);
+  // Someone who joins now starts with them.
+  const { email } = await inviteByMail(world, 'defaults');
+  const newcomer = await signUp(world, await keyMailedTo(world, email), 'New Defaults');
+  const { user_settings } = await registered<{ user_settings: Record<string, unknown> }>(world, ['user_settings'], newcomer);
+  expect(user_settings).toMatchObject(examples);
   // Only administrators change them.
   const refused = await world.call('update-realm-user-settings-defaults', { params: { emojiset: 'text' }, as: world.hamlet });
   expect(refused.status).toBe(400);
