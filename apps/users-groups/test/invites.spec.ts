@@ -548,7 +548,7 @@ describe('invitations and sign-up', () => {
       expect(sent[0].recipients.map((r) => r.id)).not.toContain(member.id);
     });
 
-    it("has Welcome Bot send the invitation's custom text: an administrator's own (\"\" none), the organization's for anyone else's", async () => {
+    it("has Welcome Bot send the invitation's custom text (\"\" none; without one, the organization's); only administrators may give one", async () => {
       await system.db.realm.update({ where: { id: realm.id }, data: { welcomeMessageCustomText: 'The house rules.' } });
       /** What Welcome Bot sent the account made from an invitation with this form (once `count` arrived, and a moment more). */
       const welcomeOf = async (inviter: TestUser, form: Record<string, unknown>, count: number) => {
@@ -566,8 +566,14 @@ describe('invitations and sign-up', () => {
       try {
         const own = await welcomeOf(admin, { welcome_message_custom_text: 'Welcome, from the invitation.' }, 2);
         expect(own[1]).toBe('A message from the administrators of Invites Org:\n\nWelcome, from the invitation.');
-        const members = await welcomeOf(member, { welcome_message_custom_text: 'Not for members to say.' }, 2);
+        const members = await welcomeOf(member, {}, 2);
         expect(members[1]).toBe('A message from the administrators of Invites Org:\n\nThe house rules.');
+        // A member may not give one (Zulip: after the channels and groups): nothing is made.
+        const before = await snapshot();
+        const refused = await invite(member, { invitee_emails: address('unsaid'), welcome_message_custom_text: 'Not for members to say.' });
+        expectError(refused, 400, 'BAD_REQUEST', 'Must be an organization administrator');
+        expectError(await invite(member, { invitee_emails: address('unsaid'), stream_ids: [999_999], welcome_message_custom_text: 'x' }), 400, 'BAD_REQUEST', 'Invalid channel ID 999999. No invites were sent.');
+        expect(await snapshot()).toEqual(before);
         const none = await welcomeOf(admin, { welcome_message_custom_text: '' }, 1);
         expect(none).toHaveLength(1);
         expect(none[0]).toContain('Hello, and welcome to Zulip!');

@@ -16,7 +16,8 @@ type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
  * administrators in create_multiuse_invite_group (default role:administrators), the role
  * checked as for email invitations, then the channels and groups. Answers the link
  * `<organization URL>/join/<key>/`; `invites_changed` to the administrators and the creator.
- * An administrator's `welcome_message_custom_text` goes to the accounts made from the link.
+ * A `welcome_message_custom_text` (administrators only, checked after the channels and groups)
+ * goes to the accounts made from the link.
  */
 @Injectable()
 export class CreateMultiuseInvite {
@@ -38,6 +39,7 @@ export class CreateMultiuseInvite {
     const streamIds = [...new Set(params.stream_ids)];
     const groupIds = [...new Set(params.group_ids ?? [])];
     await this.access.checkChannelsAndGroups(caller, streamIds, groupIds);
+    const welcomeMessageCustomText = invitationWelcomeText(caller, params.welcome_message_custom_text);
     const invite = await this.changed.change(
       realm.id,
       caller.id,
@@ -50,7 +52,7 @@ export class CreateMultiuseInvite {
             streamIds,
             groupIds,
             includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
-            welcomeMessageCustomText: invitationWelcomeText(caller, params.welcome_message_custom_text),
+            welcomeMessageCustomText,
             key: generateConfirmationKey(),
             expiresAt: expiryOf(params.invite_expires_in_minutes),
           },
