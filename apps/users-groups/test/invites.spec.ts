@@ -503,10 +503,15 @@ describe('invitations and sign-up', () => {
       expect(groupAdds.some((e) => e.event.op === 'add_members' && e.event.group_id === team.id && JSON.stringify(e.event.user_ids) === `[${user.id}]`)).toBe(true);
 
       // The referrer asked to be told (the default): a direct message from the notification bot.
-      const sent = await events.waitFor<{ message: { content: string; raw_content?: string; sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT);
+      // Two messages: the referrer's notice, and Welcome Bot's to the new account.
+      const sent = await events.waitFor<{ message: { content: string; raw_content?: string; sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT, 2);
       const notice = sent.find((e) => e.recipients.some((r) => r.id === admin.id))!;
       expect(notice.message.raw_content ?? notice.message.content).toContain(`@_**New Comer|${user.id}** accepted your invitation to join Zulip!`);
       expect(notice.message.sender_email).toMatch(/^notification-bot@/);
+      // The new account's first message, from Welcome Bot (process_new_human_user).
+      const welcomed = sent.find((e) => e.message.sender_email.startsWith('welcome-bot@'));
+      expect(welcomed?.recipients.map((r) => r.id)).toContain(user.id);
+      expect(welcomed?.message.raw_content ?? welcomed?.message.content).toContain('Hello, and welcome to Zulip!');
       const [changed] = await events.waitFor<ClientEvent>(INVITES_CHANGED);
       expect(recipientsOf(changed)).toEqual(adminsAndOwners());
 
@@ -535,7 +540,46 @@ describe('invitations and sign-up', () => {
       const channels = await system.db.subscription.findMany({ where: { userId: user.id, active: true }, select: { streamId: true } });
       expect(channels.map((s) => s.streamId)).toEqual([publicChannel.id]);
       await events.waitFor(INVITES_CHANGED);
-      expect(await events.settle(MESSAGE_SENT)).toEqual([]);
+      // Only Welcome Bot writes, to the new account (its first message); the inviter hears nothing.
+      await events.waitFor(MESSAGE_SENT);
+      const sent = await events.settle<{ message: { sender_email: string }; recipients: { id: number }[] }>(MESSAGE_SENT);
+      expect(sent.map((e) => e.message.sender_email)).toEqual([expect.stringMatching(/^welcome-bot@/)]);
+      expect(sent[0].recipients.map((r) => r.id)).toContain(user.id);
+      expect(sent[0].recipients.map((r) => r.id)).not.toContain(member.id);
+    });
+
+    it("has Welcome Bot send the invitation's custom text (\"\" none; without one, the organization's); only administrators may give one", async () => {
+      await system.db.realm.update({ where: { id: realm.id }, data: { welcomeMessageCustomText: 'The house rules.' } });
+      /** What Welcome Bot sent the account made from an invitation with this form (once `count` arrived, and a moment more). */
+      const welcomeOf = async (inviter: TestUser, form: Record<string, unknown>, count: number) => {
+        const target = address('greeted');
+        expectSuccess(await invite(inviter, { invitee_emails: target, notify_referrer_on_join: false, ...form }));
+        const { key } = await linkTo(target);
+        const { token } = await openForm(key);
+        events.clear();
+        expect((await register(key, token!, 'Greeted One', 'k7#Qz!long')).status).toBe(200);
+        await events.waitFor(MESSAGE_SENT, count);
+        const sent = await events.settle<{ message: { content: string; raw_content?: string; sender_email: string } }>(MESSAGE_SENT);
+        expect(sent.every((e) => e.message.sender_email.startsWith('welcome-bot@'))).toBe(true);
+        return sent.map((e) => e.message.raw_content ?? e.message.content);
+      };
+      try {
+        const own = await welcomeOf(admin, { welcome_message_custom_text: 'Welcome, from the invitation.' }, 2);
+        expect(own[1]).toBe('A message from the administrators of Invites Org:\n\nWelcome, from the invitation.');
+        const members = await welcomeOf(member, {}, 2);
+        expect(members[1]).toBe('A message from the administrators of Invites Org:\n\nThe house rules.');
+        // A member may not give one (Zulip: after the channels and groups): nothing is made.
+        const before = await snapshot();
+        const refused = await invite(member, { invitee_emails: address('unsaid'), welcome_message_custom_text: 'Not for members to say.' });
+        expectError(refused, 400, 'BAD_REQUEST', 'Must be an organization administrator');
+        expectError(await invite(member, { invitee_emails: address('unsaid'), stream_ids: [999_999], welcome_message_custom_text: 'x' }), 400, 'BAD_REQUEST', 'Invalid channel ID 999999. No invites were sent.');
+        expect(await snapshot()).toEqual(before);
+        const none = await welcomeOf(admin, { welcome_message_custom_text: '' }, 1);
+        expect(none).toHaveLength(1);
+        expect(none[0]).toContain('Hello, and welcome to Zulip!');
+      } finally {
+        await system.db.realm.update({ where: { id: realm.id }, data: { welcomeMessageCustomText: '' } });
+      }
     });
 
     it('refuses an expired invitation and an address that got an account meanwhile, making nothing', async () => {

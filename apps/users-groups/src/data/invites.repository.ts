@@ -8,12 +8,12 @@ export const InviteStatus = { ACTIVE: 0, USED: 1, REVOKED: 2 } as const;
 /** What an email invitation or a sign-up confirmation stores. */
 export type NewPreregistration = Pick<
   PreregistrationUserModel,
-  'realmId' | 'email' | 'referredById' | 'multiuseInviteId' | 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'notifyReferrerOnJoin' | 'key' | 'expiresAt'
+  'realmId' | 'email' | 'referredById' | 'multiuseInviteId' | 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'notifyReferrerOnJoin' | 'welcomeMessageCustomText' | 'key' | 'expiresAt'
 >;
 
 export type NewMultiuseInvite = Pick<
   MultiuseInviteModel,
-  'realmId' | 'referredById' | 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'key' | 'expiresAt'
+  'realmId' | 'referredById' | 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'welcomeMessageCustomText' | 'key' | 'expiresAt'
 >;
 
 /** Not expired at `now` (a null expiry never expires). */

@@ -6,7 +6,7 @@ import { RealmDirectory } from '../realms/realm-directory';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { InviteAccess } from './invite-access';
 import { InvitePolicy } from './invite-policy';
-import { checkInviteAs, checkInviteAsValue, expiryOf, generateConfirmationKey } from './invite-rules';
+import { checkInviteAs, checkInviteAsValue, expiryOf, generateConfirmationKey, invitationWelcomeText } from './invite-rules';
 import { InvitesChanged } from './invites-changed';
 
 type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
@@ -16,6 +16,8 @@ type Params = DecodedParams<typeof UsersGroups.createMultiuseInviteParams>;
  * administrators in create_multiuse_invite_group (default role:administrators), the role
  * checked as for email invitations, then the channels and groups. Answers the link
  * `<organization URL>/join/<key>/`; `invites_changed` to the administrators and the creator.
+ * A `welcome_message_custom_text` (administrators only, checked after the channels and groups)
+ * goes to the accounts made from the link.
  */
 @Injectable()
 export class CreateMultiuseInvite {
@@ -37,6 +39,7 @@ export class CreateMultiuseInvite {
     const streamIds = [...new Set(params.stream_ids)];
     const groupIds = [...new Set(params.group_ids ?? [])];
     await this.access.checkChannelsAndGroups(caller, streamIds, groupIds);
+    const welcomeMessageCustomText = invitationWelcomeText(caller, params.welcome_message_custom_text);
     const invite = await this.changed.change(
       realm.id,
       caller.id,
@@ -49,6 +52,7 @@ export class CreateMultiuseInvite {
             streamIds,
             groupIds,
             includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+            welcomeMessageCustomText,
             key: generateConfirmationKey(),
             expiresAt: expiryOf(params.invite_expires_in_minutes),
           },

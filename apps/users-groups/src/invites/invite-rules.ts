@@ -89,3 +89,15 @@ export function emailProblem(email: string, policy: Pick<InvitePolicyOf, 'emails
   if (email.slice(0, at).includes('+')) return 'Email addresses containing + are not allowed.';
   return emailAllowedByDomains(email, policy.realmDomains) ? null : 'Outside your domain.';
 }
+
+/**
+ * The Welcome Bot text an invitation keeps (Zulip 11.0, feature level 416): the
+ * `welcome_message_custom_text` as given ("" for none), or null, the organization's own text,
+ * when absent. Only administrators may give one (zerver/views/invite.py: checked after the
+ * channels and groups, refused as a JsonableError).
+ */
+export function invitationWelcomeText(inviter: { role: number }, text: string | undefined): string | null {
+  if (text === undefined) return null;
+  if (!isAdminRole(inviter.role)) throw badRequest('Must be an organization administrator');
+  return text;
+}

@@ -6,9 +6,11 @@ import { badRequest } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { hashPassword, isStrongEnough } from '../auth/passwords';
 import { InvitesRepository } from '../data/invites.repository';
+import { OrganizationsRepository } from '../data/organizations.repository';
 import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
+import { WelcomeBot } from '../realm-settings/welcome-bot';
 import { RealmDirectory } from '../realms/realm-directory';
 import { NotificationBot } from '../system-bots/notification-bot.use-case';
 import { CreateUser } from '../users/create-user.use-case';
@@ -32,8 +34,10 @@ type Command = PayloadOf<typeof UsersGroups.registerAccount>;
  * `user_group` add_members of its groups, and `invites_changed` to the administrators and the
  * referrer, all written in that transaction (the outbox). After the commit, messaging subscribes
  * it to the invitation's channels (and the default ones when asked) with the subscription path's
- * events, and the referrer hears from the notification bot when they asked to: best effort, the
- * account exists either way.
+ * events, the referrer hears from the notification bot when they asked to, and Welcome Bot sends
+ * the new user its first direct message and the organization's custom text (process_new_human_user's
+ * send_initial_direct_message, as for accounts made by POST /users): best effort, the account
+ * exists either way.
  */
 @Injectable()
 export class RegisterAccount {
@@ -47,6 +51,8 @@ export class RegisterAccount {
     private readonly commands: CommandClient,
     private readonly notificationBot: NotificationBot,
     private readonly changed: InvitesChanged,
+    private readonly organizations: OrganizationsRepository,
+    private readonly welcomeBot: WelcomeBot,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -58,6 +64,8 @@ export class RegisterAccount {
 
     // Hashed before the transaction: no connection waits on the hashing.
     const passwordHash = await hashPassword(password);
+    // Welcome Bot exists before anyone is told of the account (it is one of the organization's active users).
+    await this.welcomeBot.id(realm);
     const { user, prereg } = await this.outbox.runCold(async (tx) => {
       const prereg = await this.invites.lockByKey(key, tx);
       const multiuse = prereg?.multiuseInviteId ? await this.invites.multiuse(realm.id, prereg.multiuseInviteId, tx) : null;
@@ -101,6 +109,19 @@ export class RegisterAccount {
       })
       .catch((err: unknown) => this.logger.error({ err, requestId, userId: user.id }, 'account made, but its channels were not joined'));
     if (prereg.referredById !== null && prereg.notifyReferrerOnJoin) await this.notifyReferrer(realm.id, prereg.referredById, user, requestId);
+    // Welcome Bot's first message, and the invitation's custom text (null: the organization's), sent
+    // after the answer (not awaited).
+    void this.organizations
+      .byIdOrThrow(realm.id)
+      .then((organization) =>
+        this.welcomeBot.welcome(
+          { ...realm, name: organization.name },
+          user,
+          { orgType: organization.orgType, welcomeMessageCustomText: prereg.welcomeMessageCustomText ?? organization.welcomeMessageCustomText },
+          requestId,
+        ),
+      )
+      .catch((err: unknown) => this.logger.error({ err, requestId, userId: user.id }, 'account made, but not welcomed'));
     return { userId: user.id, email: user.deliveryEmail, realmName: realm.name, realmUrl: this.realms.urlOf(realm.subdomain) };
   }
 

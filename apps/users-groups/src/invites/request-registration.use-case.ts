@@ -60,6 +60,7 @@ export class RequestRegistration {
             groupIds: multiuse?.groupIds ?? [],
             includeRealmDefaultSubscriptions: multiuse ? multiuse.includeRealmDefaultSubscriptions : true,
             notifyReferrerOnJoin: false,
+            welcomeMessageCustomText: multiuse?.welcomeMessageCustomText ?? null,
             key,
             expiresAt: expiryOf(REGISTRATION_LINK_VALIDITY_MINUTES),
           },

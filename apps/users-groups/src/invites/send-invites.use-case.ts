@@ -19,6 +19,7 @@ import {
   expiryOf,
   generateConfirmationKey,
   invitationFailed,
+  invitationWelcomeText,
   parseInviteeEmails,
 } from './invite-rules';
 import { InvitesChanged } from './invites-changed';
@@ -35,7 +36,9 @@ type Params = DecodedParams<typeof UsersGroups.sendInvitesParams>;
  * use (skipped; nobody invited when that is everyone). An address already invited is invited
  * again. Each invitation is stored with its own key and its mail queued (MailQueue); then
  * `invites_changed`. When some were skipped, the request answers INVITATION_FAILED with
- * `sent_invitations: true` after sending the rest, as Zulip does.
+ * `sent_invitations: true` after sending the rest, as Zulip does. A `welcome_message_custom_text`
+ * (administrators only, checked after the channels and groups) is kept for Welcome Bot to send
+ * the account made from the invitation; without one, the organization's text.
  */
 @Injectable()
 export class SendInvites {
@@ -61,6 +64,7 @@ export class SendInvites {
     const streamIds = [...new Set(params.stream_ids)];
     const groupIds = [...new Set(params.group_ids ?? [])];
     await this.access.checkChannelsAndGroups(caller, streamIds, groupIds);
+    const welcomeMessageCustomText = invitationWelcomeText(caller, params.welcome_message_custom_text);
     const expiresAt = expiryOf(params.invite_expires_in_minutes);
 
     const realmUrl = this.realms.urlOf(realm.subdomain);
@@ -110,6 +114,7 @@ export class SendInvites {
           groupIds,
           includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
           notifyReferrerOnJoin: params.notify_referrer_on_join,
+          welcomeMessageCustomText,
           key: generateConfirmationKey(),
           expiresAt,
         }));

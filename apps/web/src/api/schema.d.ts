@@ -6309,6 +6309,7 @@ export interface operations {
                     /** @default true */
                     notify_referrer_on_join?: boolean;
                     stream_ids: number[];
+                    welcome_message_custom_text?: string;
                 };
             };
         };
@@ -6398,6 +6399,7 @@ export interface operations {
                     invite_expires_in_minutes?: number | null;
                     /** @default [] */
                     stream_ids?: number[];
+                    welcome_message_custom_text?: string;
                 };
             };
         };

@@ -3,6 +3,7 @@ import { param } from '@teamchat/zulip';
 import { defineApiCommand, defineCommand } from '../command';
 import { apiSchema, emptyResponse, int } from '../api/api-schemas';
 import { clientEventSchema, defineEvent } from '../event';
+import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from './realm-settings';
 
 /**
  * Invitations and sign-up (zerver/views/invite.py, zerver/actions/invites.py,
@@ -43,6 +44,9 @@ export const inviteSchema = apiSchema(
 );
 export type InviteRecord = z.infer<typeof inviteSchema>;
 
+/** Welcome Bot's custom text for the accounts an invitation makes (absent: the organization's; "": none). */
+const welcomeTextParam = () => param.string(z.string().max(MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH)).optional();
+
 /** Null never expires; absent is Zulip's default. */
 const expiryParam = () => param.json(z.number().int().nullable()).default(INVITATION_LINK_VALIDITY_MINUTES);
 
@@ -54,6 +58,7 @@ export const sendInvitesParams = {
   group_ids: param.intList().optional(),
   include_realm_default_subscriptions: param.bool().default(false),
   notify_referrer_on_join: param.bool().default(true),
+  welcome_message_custom_text: welcomeTextParam(),
 };
 
 export const sendInvites = defineApiCommand('users-groups', 'send_invites', {
@@ -92,6 +97,7 @@ export const createMultiuseInviteParams = {
   stream_ids: param.intList().default([]),
   group_ids: param.intList().optional(),
   include_realm_default_subscriptions: param.bool().default(false),
+  welcome_message_custom_text: welcomeTextParam(),
 };
 
 export const createMultiuseInvite = defineApiCommand('users-groups', 'create_multiuse_invite', {
