@@ -16,7 +16,23 @@ import { checkFullName } from '../users/full-name';
 
 type Params = Record<string, unknown>;
 
+/**
+ * Zulip takes any name of the time zone database (zoneinfo.available_timezones()), links
+ * included: Asia/Kolkata as well as Asia/Calcutta, US/Eastern. Intl lists only ICU's canonical
+ * names (Asia/Calcutta) but knows the links; it reads names in any case, the database does not,
+ * so a name also has the database's capitals (each part begins with one).
+ */
 const TIME_ZONES = new Set(Intl.supportedValuesOf('timeZone'));
+const isZoneName = (name: string): boolean => {
+  if (TIME_ZONES.has(name) || name === 'UTC') return true;
+  if (!name.split('/').every((part) => /^[A-Z]/.test(part))) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Long enough for the confirmation mail, sent before commit (the SMTP timeouts are shorter). */
 const MAILING_TRANSACTION = { maxWait: 5_000, timeout: 20_000 };
@@ -148,6 +164,6 @@ export class UpdateSettings {
 }
 
 function checkTimezone(raw: string): string {
-  if (raw !== '' && !TIME_ZONES.has(raw) && raw !== 'UTC') throw badRequest(`Invalid timezone: ${raw}`);
+  if (raw !== '' && !isZoneName(raw)) throw badRequest(`Invalid timezone: ${raw}`);
   return raw;
 }
