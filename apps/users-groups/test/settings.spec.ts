@@ -51,10 +51,18 @@ describe('PATCH /settings', () => {
     });
   });
 
-  it('reports parameters it does not support, including organization-default-only settings', async () => {
-    const body = expectSuccess(await patch(member, { enter_sends: true, favourite_colour: 'blue', high_contrast_mode: true }));
-    expect(body.ignored_parameters_unsupported).toEqual(['enter_sends', 'favourite_colour']);
-    expect(await settingsOf(member)).toMatchObject({ enter_sends: false, high_contrast_mode: true });
+  it('reports parameters it does not support (email_address_visibility too, until its address events are sent)', async () => {
+    const body = expectSuccess(await patch(member, { email_address_visibility: 3, favourite_colour: 'blue', high_contrast_mode: true }));
+    expect(body.ignored_parameters_unsupported).toEqual(['email_address_visibility', 'favourite_colour']);
+    expect(await settingsOf(member)).toMatchObject({ email_address_visibility: 1, high_contrast_mode: true });
+  });
+
+  it("takes the settings Zulip's json_change_settings takes beside the organization defaults' (enter_sends, presence_enabled, enable_login_emails, …)", async () => {
+    const changes = { enter_sends: true, presence_enabled: false, automatically_follow_topics_policy: 1, send_read_receipts: false, enable_login_emails: false, enable_marketing_emails: false };
+    const body = expectSuccess(await patch(member, changes));
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    expect(await settingsOf(member)).toMatchObject(changes);
+    expectSuccess(await patch(member, { enter_sends: false, presence_enabled: true, automatically_follow_topics_policy: 3, send_read_receipts: true, enable_login_emails: true, enable_marketing_emails: true }));
   });
 
   it('changes the full name and tells the organization', async () => {
