@@ -476,7 +476,9 @@ documentedExample('update-settings', async (world) => {
   const op = 'update-settings';
   // Zulip's python example.
   await world.succeeds(op, { as: settled, params: { enable_offline_push_notifications: true, enable_online_push_notifications: true, emojiset: 'google' } });
-  // Every documented setting at its example value (the name, address and password apart).
+  // Every documented setting at its example value (the name, address and password apart). Our
+  // server still lists email_address_visibility as ignored here (it does not yet send the address
+  // events Zulip sends on that change); the example's value is the default, so it reads back alike.
   const examples = world.operation(op).examples as Record<string, FormValue>;
   const { full_name: _name, email: _email, old_password: _old, new_password: _new, ...settings } = examples;
   await world.succeeds(op, { as: settled, params: settings });
@@ -497,7 +499,12 @@ documentedExample('update-settings', async (world) => {
 // Typing notifications.
 
 documentedExample('set-typing-status', async (world) => {
-  const hamletsQueue = await EventQueueClient.register(world.system.api, { auth: world.hamlet, subdomain: world.realm.subdomain }, { event_types: ['typing'] });
+  // Channel typing reaches only clients that say they handle it (client capability stream_typing_notifications).
+  const hamletsQueue = await EventQueueClient.register(
+    world.system.api,
+    { auth: world.hamlet, subdomain: world.realm.subdomain },
+    { event_types: ['typing'], client_capabilities: { stream_typing_notifications: true } },
+  );
   // Zulip's examples: Iago starts and stops typing to Hamlet and Othello, then in a Denmark topic.
   const to = [world.hamlet.id, world.othello.id];
   await world.succeeds('set-typing-status', { params: { op: 'start', to } });
