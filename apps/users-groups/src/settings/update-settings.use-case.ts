@@ -10,6 +10,7 @@ import { SettingsRepository } from '../data/settings.repository';
 import { UsersRepository } from '../data/users.repository';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
+import { emailVisibilityEvents } from './email-visibility-events';
 import { settingChanges } from './setting-changes';
 import { userSettingsEvents } from './user-settings-events';
 import { checkFullName } from '../users/full-name';
@@ -115,6 +116,17 @@ export class UpdateSettings {
                 },
               ]
             : [];
+        const visibility = changed.find(([name]) => name === 'email_address_visibility');
+        const visibilityEvents = visibility
+          ? emailVisibilityEvents({
+              realmId: realm.id,
+              realmHost: realm.host,
+              user: account,
+              viewers: await this.users.activeOfRealm(realm.id, tx),
+              before: before.email_address_visibility,
+              after: visibility[1] as number,
+            })
+          : [];
         const consent = changed.find(([name]) => name === 'allow_private_data_export');
         const consentEvents = consent
           ? [
@@ -128,7 +140,7 @@ export class UpdateSettings {
               },
             ]
           : [];
-        return { value: before, events: [...settingEvents, ...nameEvents, ...consentEvents] };
+        return { value: before, events: [...settingEvents, ...visibilityEvents, ...nameEvents, ...consentEvents] };
       },
       requestId,
       MAILING_TRANSACTION,

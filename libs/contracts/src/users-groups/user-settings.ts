@@ -108,10 +108,7 @@ export const USER_SETTINGS = {
   send_private_typing_notifications: flag(true),
   send_stream_typing_notifications: flag(true),
   send_read_receipts: flag(true),
-  // Zulip's PATCH /settings takes it too, and then tells everyone who may see the user of the
-  // address they now see (send_delivery_email_update_events, send_user_email_update_event):
-  // until this server sends those events, a user's own change is listed as ignored.
-  email_address_visibility: choice([1, 2, 3, 4, 5], 1, 'defaults-only'),
+  email_address_visibility: choice([1, 2, 3, 4, 5], 1),
   web_navigate_to_sent_message: flag(true),
   /**
    * Whether administrators may export the user's private data (GET /export/realm/consents, export
