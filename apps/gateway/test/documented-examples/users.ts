@@ -462,6 +462,7 @@ documentedExample('deactivate-user', async (world) => {
   expect(await userOf(world, leaver.id)).toMatchObject({ is_active: false });
   // The comment reaches the deactivated user by mail.
   const [mail] = await world.mail.waitFor(leaver.email);
+  expect(mail.subject).toBe('Notification of account deactivation on Zulip Dev');
   expect(mail.text).toContain('Farewell!');
   // The only owner cannot be deactivated (in an organization of its own).
   const { subdomain, owner } = await lonelyOwner(world);
