@@ -162,6 +162,8 @@ const LEGACY_NOTIFICATIONS = [
   'email_notifications_batching_period_seconds',
   'enable_desktop_notifications',
   'enable_digest_emails',
+  'enable_login_emails',
+  'enable_marketing_emails',
   'enable_offline_email_notifications',
   'enable_offline_push_notifications',
   'enable_online_push_notifications',

@@ -51,10 +51,53 @@ describe('PATCH /settings', () => {
     });
   });
 
-  it('reports parameters it does not support, including organization-default-only settings', async () => {
-    const body = expectSuccess(await patch(member, { enter_sends: true, favourite_colour: 'blue', high_contrast_mode: true }));
-    expect(body.ignored_parameters_unsupported).toEqual(['enter_sends', 'favourite_colour']);
-    expect(await settingsOf(member)).toMatchObject({ enter_sends: false, high_contrast_mode: true });
+  it('reports parameters it does not support', async () => {
+    const body = expectSuccess(await patch(member, { favourite_colour: 'blue', high_contrast_mode: true }));
+    expect(body.ignored_parameters_unsupported).toEqual(['favourite_colour']);
+    expect(await settingsOf(member)).toMatchObject({ high_contrast_mode: true });
+  });
+
+  it("takes the settings Zulip's json_change_settings takes beside the organization defaults' (enter_sends, presence_enabled, enable_login_emails, …)", async () => {
+    const changes = { enter_sends: true, presence_enabled: false, automatically_follow_topics_policy: 1, send_read_receipts: false, enable_login_emails: false, enable_marketing_emails: false };
+    const body = expectSuccess(await patch(member, changes));
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    expect(await settingsOf(member)).toMatchObject(changes);
+    expectSuccess(await patch(member, { enter_sends: false, presence_enabled: true, automatically_follow_topics_policy: 3, send_read_receipts: true, enable_login_emails: true, enable_marketing_emails: true }));
+  });
+
+  it("tells the organization of an email_address_visibility change as Zulip does: who may see the real address, and the address the API shows", async () => {
+    const shy = await factory.user({ id: member.realmId }, { fullName: 'Shy Member' });
+    const viewers = (await system.db.user.findMany({ where: { realmId: member.realmId, isActive: true }, select: { id: true, role: true } })).sort((a, b) => a.id - b.id);
+    const nonAdmins = viewers.filter((viewer) => viewer.id !== shy.id && viewer.role > Role.ADMINISTRATOR).map((viewer) => viewer.id);
+    events.clear();
+    expectSuccess(await patch(shy, { email_address_visibility: 3 }));
+    const hidden = (await events.waitFor<ClientEvent>(REALM_USER, 3)).map((e) => [e.users, e.event.person]);
+    const everyone = viewers.map((viewer) => viewer.id);
+    expect(hidden).toEqual([
+      [nonAdmins, { user_id: shy.id, delivery_email: null }],
+      [everyone, { user_id: shy.id, new_email: expect.stringMatching(new RegExp(`^user${shy.id}@`)) }],
+      [everyone, expect.objectContaining({ user_id: shy.id, avatar_url: expect.any(String), avatar_version: expect.any(Number) })],
+    ]);
+    events.clear();
+    expectSuccess(await patch(shy, { email_address_visibility: 1 }));
+    const shown = (await events.waitFor<ClientEvent>(REALM_USER, 3)).map((e) => [e.users, e.event.person]);
+    expect(shown.slice(0, 2)).toEqual([
+      [nonAdmins, { user_id: shy.id, delivery_email: shy.email }],
+      [everyone, { user_id: shy.id, new_email: shy.email }],
+    ]);
+    // Between two values that both hide the address from the API, only the real address's audience changes.
+    expectSuccess(await patch(shy, { email_address_visibility: 3 }));
+    await events.waitFor<ClientEvent>(REALM_USER, 6);
+    events.clear();
+    expectSuccess(await patch(shy, { email_address_visibility: 4 }));
+    expectSuccess(await patch(shy, { email_address_visibility: 3 }));
+    const admins = viewers.filter((viewer) => viewer.id !== shy.id && viewer.role <= Role.ADMINISTRATOR).map((viewer) => viewer.id);
+    const quiet = (await events.waitFor<ClientEvent>(REALM_USER, 2)).map((e) => [e.users, e.event.person]);
+    expect(quiet).toEqual([
+      [admins, { user_id: shy.id, delivery_email: null }],
+      [admins, { user_id: shy.id, delivery_email: shy.email }],
+    ]);
+    expect(await events.settle(REALM_USER)).toHaveLength(2);
   });
 
   it('changes the full name and tells the organization', async () => {

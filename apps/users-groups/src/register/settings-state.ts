@@ -32,6 +32,8 @@ const LEGACY_DISPLAY_SETTINGS = [
 const LEGACY_NOTIFICATION_SETTINGS = [
   'enable_desktop_notifications',
   'enable_digest_emails',
+  'enable_login_emails',
+  'enable_marketing_emails',
   'email_notifications_batching_period_seconds',
   'enable_offline_email_notifications',
   'enable_offline_push_notifications',

@@ -10,13 +10,30 @@ import { SettingsRepository } from '../data/settings.repository';
 import { UsersRepository } from '../data/users.repository';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
+import { emailVisibilityEvents } from './email-visibility-events';
 import { settingChanges } from './setting-changes';
 import { userSettingsEvents } from './user-settings-events';
 import { checkFullName } from '../users/full-name';
 
 type Params = Record<string, unknown>;
 
+/**
+ * Zulip takes any name of the time zone database (zoneinfo.available_timezones()), links
+ * included: Asia/Kolkata as well as Asia/Calcutta, US/Eastern. Intl lists only ICU's canonical
+ * names (Asia/Calcutta) but knows the links; it reads names in any case, the database does not,
+ * so a name also has the database's capitals (each part begins with one).
+ */
 const TIME_ZONES = new Set(Intl.supportedValuesOf('timeZone'));
+const isZoneName = (name: string): boolean => {
+  if (TIME_ZONES.has(name) || name === 'UTC') return true;
+  if (!name.split('/').every((part) => /^[A-Z]/.test(part))) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Long enough for the confirmation mail, sent before commit (the SMTP timeouts are shorter). */
 const MAILING_TRANSACTION = { maxWait: 5_000, timeout: 20_000 };
@@ -99,6 +116,17 @@ export class UpdateSettings {
                 },
               ]
             : [];
+        const visibility = changed.find(([name]) => name === 'email_address_visibility');
+        const visibilityEvents = visibility
+          ? emailVisibilityEvents({
+              realmId: realm.id,
+              realmHost: realm.host,
+              user: account,
+              viewers: await this.users.activeOfRealm(realm.id, tx),
+              before: before.email_address_visibility,
+              after: visibility[1] as number,
+            })
+          : [];
         const consent = changed.find(([name]) => name === 'allow_private_data_export');
         const consentEvents = consent
           ? [
@@ -112,7 +140,7 @@ export class UpdateSettings {
               },
             ]
           : [];
-        return { value: before, events: [...settingEvents, ...nameEvents, ...consentEvents] };
+        return { value: before, events: [...settingEvents, ...visibilityEvents, ...nameEvents, ...consentEvents] };
       },
       requestId,
       MAILING_TRANSACTION,
@@ -148,6 +176,6 @@ export class UpdateSettings {
 }
 
 function checkTimezone(raw: string): string {
-  if (raw !== '' && !TIME_ZONES.has(raw) && raw !== 'UTC') throw badRequest(`Invalid timezone: ${raw}`);
+  if (raw !== '' && !isZoneName(raw)) throw badRequest(`Invalid timezone: ${raw}`);
   return raw;
 }

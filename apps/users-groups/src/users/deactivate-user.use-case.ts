@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCommand, UsersGroups } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
+import { LOGGER, MailQueue } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
+import type { Logger } from 'pino';
 import { UsersRepository } from '../data/users.repository';
+import { deactivationMail } from './deactivation-mail';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
 import { BotActivityEvents } from '../bots/bot-activity-events';
@@ -25,6 +28,8 @@ export interface DeactivationRefusals {
  * users (each bot's first, then the user's), and no `user_group` events, since clients drop a
  * deactivated user from every group themselves. Every gateway is told the credentials are gone
  * (the API key is refused from the next request) and the fan-out deletes the user's event queues.
+ * With a `deactivation_notification_comment` (even an empty one), the user is told by mail, as
+ * Zulip's _deactivate_user_profile_backend sends zerver/emails/deactivate.
  */
 @Injectable()
 export class DeactivateUser {
@@ -33,6 +38,8 @@ export class DeactivateUser {
     private readonly lookup: UserLookup,
     private readonly outbox: EventOutbox,
     private readonly botEvents: BotActivityEvents,
+    private readonly mail: MailQueue,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
@@ -40,6 +47,12 @@ export class DeactivateUser {
     const target = await this.lookup.byId(realm, params.user_id, { allowDeactivated: false, allowBots: false });
     if (target.role === Role.OWNER && caller.role !== Role.OWNER) throw ownerRequired();
     await this.deactivate(realm.id, target.id, { lastOwner: () => badRequest('Cannot deactivate the only organization owner') }, requestId);
+    const comment = params.deactivation_notification_comment;
+    if (comment !== undefined) {
+      await this.mail
+        .send(deactivationMail({ to: target.deliveryEmail, realmName: realm.name, realmUrl: realm.url, comment: comment.trim() }))
+        .catch((error: unknown) => this.logger.error({ err: error, requestId }, 'user deactivated, but the mail telling them was not queued'));
+    }
     return {};
   }
 

@@ -80,6 +80,8 @@ const LEGACY_DISPLAY_SETTINGS = {
 const LEGACY_NOTIFICATION_SETTINGS = {
   enable_desktop_notifications: true,
   enable_digest_emails: true,
+  enable_login_emails: true,
+  enable_marketing_emails: true,
   email_notifications_batching_period_seconds: true,
   enable_offline_email_notifications: true,
   enable_offline_push_notifications: true,

@@ -90,7 +90,11 @@ export const updateUserByEmail = defineApiCommand('users-groups', 'update_user_b
   response: emptyResponse,
 });
 
-export const deactivateUserParams = { user_id: param.int() };
+export const deactivateUserParams = {
+  user_id: param.int(),
+  /** Mail the user of their deactivation, with this comment (empty: without one); Zulip's check_capped_string(2000). */
+  deactivation_notification_comment: param.string(z.string().max(2000)).optional(),
+};
 
 export const deactivateUser = defineApiCommand('users-groups', 'deactivate_user', {
   route: 'DELETE /users/{user_id}',

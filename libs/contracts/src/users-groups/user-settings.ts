@@ -92,29 +92,36 @@ export const USER_SETTINGS = {
   enable_followed_topic_email_notifications: flag(true),
   enable_followed_topic_push_notifications: flag(true),
   enable_followed_topic_audible_notifications: flag(true),
-  enable_digest_emails: flag(true, 'defaults-only'),
-  message_content_in_email_notifications: flag(true, 'defaults-only'),
-  pm_content_in_desktop_notifications: flag(true, 'defaults-only'),
-  wildcard_mentions_notify: flag(true, 'defaults-only'),
-  enable_followed_topic_wildcard_mentions_notify: flag(true, 'defaults-only'),
-  desktop_icon_count_display: choice([1, 2, 3, 4], 1, 'defaults-only'),
-  realm_name_in_email_notifications_policy: choice([1, 2, 3], 1, 'defaults-only'),
-  automatically_follow_topics_policy: choice([1, 2, 3, 4], 3, 'defaults-only'),
-  automatically_unmute_topics_in_muted_streams_policy: choice([1, 2, 3, 4], 2, 'defaults-only'),
-  automatically_follow_topics_where_mentioned: flag(true, 'defaults-only'),
-  resolved_topic_notice_auto_read_policy: text(['always', 'except_followed', 'never'], 'except_followed', 'defaults-only'),
-  presence_enabled: flag(true, 'defaults-only'),
-  enter_sends: flag(false, 'defaults-only'),
-  send_private_typing_notifications: flag(true, 'defaults-only'),
-  send_stream_typing_notifications: flag(true, 'defaults-only'),
-  send_read_receipts: flag(true, 'defaults-only'),
-  email_address_visibility: choice([1, 2, 3, 4, 5], 1, 'defaults-only'),
-  web_navigate_to_sent_message: flag(true, 'defaults-only'),
+  enable_digest_emails: flag(true),
+  message_content_in_email_notifications: flag(true),
+  pm_content_in_desktop_notifications: flag(true),
+  wildcard_mentions_notify: flag(true),
+  enable_followed_topic_wildcard_mentions_notify: flag(true),
+  desktop_icon_count_display: choice([1, 2, 3, 4], 1),
+  realm_name_in_email_notifications_policy: choice([1, 2, 3], 1),
+  automatically_follow_topics_policy: choice([1, 2, 3, 4], 3),
+  automatically_unmute_topics_in_muted_streams_policy: choice([1, 2, 3, 4], 2),
+  automatically_follow_topics_where_mentioned: flag(true),
+  resolved_topic_notice_auto_read_policy: text(['always', 'except_followed', 'never'], 'except_followed'),
+  presence_enabled: flag(true),
+  enter_sends: flag(false),
+  send_private_typing_notifications: flag(true),
+  send_stream_typing_notifications: flag(true),
+  send_read_receipts: flag(true),
+  email_address_visibility: choice([1, 2, 3, 4, 5], 1),
+  web_navigate_to_sent_message: flag(true),
   /**
    * Whether administrators may export the user's private data (GET /export/realm/consents, export
    * type 2). Shown in both objects; Zulip's PATCH /realm/user_settings_defaults does not take it.
    */
   allow_private_data_export: flag(false, 'settings-only'),
+  /**
+   * Whether the user is mailed of each new login, and Zulip's marketing mail. Shown in both
+   * objects; Zulip's PATCH /realm/user_settings_defaults does not take them (a security setting is
+   * the user's own; the sign-up form's choice wins over an organization default).
+   */
+  enable_login_emails: flag(true, 'settings-only'),
+  enable_marketing_emails: flag(true, 'settings-only'),
 } satisfies Record<string, SettingDef<boolean> | SettingDef<number> | SettingDef<string>>;
 
 export type SettingName = keyof typeof USER_SETTINGS;
