@@ -109,6 +109,24 @@ documentedExample('get-messages', async (world) => {
   expect(byIds.messages.map((m) => m.id)).toEqual([ids[0], ids[2]]);
 });
 
+/**
+ * A channel of its own with more subscribers than Zulip's wildcard mention threshold (15), and a
+ * topic of it with as many participants: a member (not in can_mention_many_users_group, which is
+ * administrators by default) may mention neither with a wildcard. Its extra audience, made for
+ * it, is subscribed to it alone.
+ */
+async function crowdedChannel(world: ExampleWorld): Promise<{ name: string; topic: string }> {
+  const name = unique('crowded');
+  const audience: TestUser[] = [];
+  for (let i = 0; i < 16; i++) {
+    audience.push(await world.factory.user(world.realm, { email: `${name.replace(/\W/g, '-')}-${i}@zulip.com`, fullName: `${name} listener ${i}` }));
+  }
+  const channel = await world.factory.channel(world.realm, { name, subscribers: [world.iago, world.hamlet, ...audience] });
+  const topic = 'many voices';
+  for (const speaker of audience) await world.factory.channelMessages(speaker, channel, topic, 1, () => `${speaker.fullName} speaks`);
+  return { name, topic };
+}
+
 documentedExample('send-message', async (world) => {
   const topic = world.example<string>('send-message', 'topic');
   const toChannel = await world.succeeds<{ id: number }>('send-message', {
@@ -131,6 +149,24 @@ documentedExample('send-message', async (world) => {
   expect(missing).toMatchObject({ msg: "Channel 'nonexistent' does not exist", stream: 'nonexistent' });
   const nobody = await world.fails('send-message', { params: { type: 'direct', to: ['eeshan@zulip.com'], content: 'x' } }, 400);
   expect(nobody.msg).toBe("Invalid email 'eeshan@zulip.com'");
+  // Wildcard mentions a member may not make in a channel, or a topic, of more than 15.
+  const crowded = await crowdedChannel(world);
+  const everyone = await world.fails(
+    'send-message',
+    { params: { type: 'stream', to: crowded.name, topic: 'anything', content: 'Hear me, @**all**' }, as: world.hamlet },
+    400,
+    'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+  );
+  expect(everyone.msg).toBe('You do not have permission to use channel wildcard mentions in this channel.');
+  const topicWide = await world.fails(
+    'send-message',
+    { params: { type: 'stream', to: crowded.name, topic: crowded.topic, content: 'Hear me, @**topic**' }, as: world.hamlet },
+    400,
+    'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+  );
+  expect(topicWide.msg).toBe('You do not have permission to use topic wildcard mentions in this topic.');
+  // An administrator may.
+  await world.succeeds('send-message', { params: { type: 'stream', to: crowded.name, topic: 'anything', content: 'Hear me, @**all**' } });
 });
 
 documentedExample('get-message-history', async (world) => {
@@ -292,13 +328,32 @@ documentedExample('update-message', async (world) => {
   const refused = await world.fails('update-message', { path: { message_id: id }, params: { content: 'Not mine' }, as: world.hamlet }, 400);
   expect(refused.msg).toBe("You don't have permission to edit this message");
   expect((await read(world, id)).content).toBe('New content');
+  // Wildcard mentions a member may not add by an edit in a channel, or a topic, of more than 15.
+  const crowded = await crowdedChannel(world);
+  const hamlets = await post(world, world.hamlet, crowded.name, crowded.topic, 'Quiet words');
+  const everyone = await world.fails('update-message', { path: { message_id: hamlets }, params: { content: 'Hear me, @**all**' }, as: world.hamlet }, 400, 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+  expect(everyone.msg).toBe('You do not have permission to use channel wildcard mentions in this channel.');
+  const topicWide = await world.fails('update-message', { path: { message_id: hamlets }, params: { content: 'Hear me, @**topic**' }, as: world.hamlet }, 400, 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+  expect(topicWide.msg).toBe('You do not have permission to use topic wildcard mentions in this topic.');
+  // With message editing turned off for the organization, not even one's own message.
+  await setRealm(world, { allow_message_editing: false });
+  try {
+    const off = await world.fails('update-message', { path: { message_id: id }, params: { content: 'Newer content' } }, 400);
+    expect(off.msg).toBe('Your organization has turned off message editing');
+  } finally {
+    await setRealm(world, { allow_message_editing: true });
+  }
+  expect((await read(world, id)).content).toBe('New content');
 });
 
-/** Sets the organization's moderation request channel (-1: none) as Iago. */
-async function setModerationRequestChannel(world: ExampleWorld, channelId: number): Promise<void> {
-  const res = await world.system.api.patch('/realm', { moderation_request_channel_id: channelId }, { auth: world.iago, subdomain: world.realm.subdomain });
-  if (res.status !== 200) throw new Error(`PATCH /realm moderation_request_channel_id: ${res.status} ${JSON.stringify(res.body)}`);
+/** Changes organization settings (PATCH /realm) as Iago. */
+async function setRealm(world: ExampleWorld, settings: Record<string, string | number | boolean>): Promise<void> {
+  const res = await world.system.api.patch('/realm', settings, { auth: world.iago, subdomain: world.realm.subdomain });
+  if (res.status !== 200) throw new Error(`PATCH /realm ${JSON.stringify(settings)}: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/** Sets the organization's moderation request channel (-1: none). */
+const setModerationRequestChannel = (world: ExampleWorld, channelId: number) => setRealm(world, { moderation_request_channel_id: channelId });
 
 documentedExample('report-message', async (world) => {
   const id = await post(world, world.othello, 'Denmark', unique('reported'), 'An insulting message');
