@@ -335,6 +335,27 @@ documentedExample('update-message', async (world) => {
   expect(everyone.msg).toBe('You do not have permission to use channel wildcard mentions in this channel.');
   const topicWide = await world.fails('update-message', { path: { message_id: hamlets }, params: { content: 'Hear me, @**topic**' }, as: world.hamlet }, 400, 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
   expect(topicWide.msg).toBe('You do not have permission to use topic wildcard mentions in this topic.');
+  // A member moves a whole topic only when all of it is within the organization's move limit.
+  const oldTopic = unique('an old story');
+  const [old, recent] = [await post(world, world.hamlet, 'Denmark', oldTopic), await post(world, world.hamlet, 'Denmark', oldTopic)];
+  await world.system.db.message.update({ where: { id: old }, data: { dateSent: new Date(Date.now() - 30 * 24 * 3600 * 1000) } });
+  // (Not through world.fails: the description's schema for this answer, CodedError with
+  // additionalProperties: false, refuses the three fields its own example and Zulip send.)
+  const tooOld = await world.call('update-message', {
+    path: { message_id: recent },
+    params: { topic: unique('a new story'), propagate_mode: 'change_all' },
+    as: world.hamlet,
+  });
+  expect(tooOld.status).toBe(400);
+  expect(tooOld.body).toMatchObject({
+    result: 'error',
+    code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+    msg: 'You only have permission to move the 1/2 most recent messages in this topic.',
+    first_message_id_allowed_to_move: recent,
+    total_messages_in_topic: 2,
+    total_messages_allowed_to_move: 1,
+  });
+  expect((await read(world, recent)).subject).toBe(oldTopic);
   // With message editing turned off for the organization, not even one's own message.
   await setRealm(world, { allow_message_editing: false });
   try {
