@@ -445,6 +445,16 @@ documentedExample('upload-file', async (world) => {
   const fetched = await fetchFile(world, res.body.url, world.iago);
   expect(fetched.status).toBe(200);
   expect(fetched.body).toBe('The file Zulip uploads in its example.');
+  // Shared in a message to Denmark, as Zulip's example goes on: then Hamlet, who reads Denmark,
+  // may fetch it too (the link is recorded once the message is sent, not within its request).
+  expect((await fetchFile(world, res.body.url, world.hamlet)).status).toBe(403);
+  await send(world, world.iago, { type: 'stream', to: 'Denmark', topic: 'Castle', content: `Check out [this file](${res.body.url}) of my castle!` });
+  let shared = await fetchFile(world, res.body.url, world.hamlet);
+  for (let i = 0; i < 50 && shared.status !== 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    shared = await fetchFile(world, res.body.url, world.hamlet);
+  }
+  expect(shared).toEqual({ status: 200, body: 'The file Zulip uploads in its example.' });
 });
 
 documentedExample('get-file-temporary-url', async (world) => {
