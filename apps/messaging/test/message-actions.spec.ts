@@ -147,7 +147,7 @@ describe('message actions: reading one message, history, rendering, reactions, d
     it('refuses a repeated reaction, unknown or mismatched emoji, and unreadable messages, changing nothing', async () => {
       const id = await say(friend, 'careful');
       expectSuccess(await react(member, id, { emoji_name: 'octopus' }));
-      expectError(await react(member, id, { emoji_name: 'octopus' }), 400, 'BAD_REQUEST', 'Reaction already exists.');
+      expectError(await react(member, id, { emoji_name: 'octopus' }), 400, 'REACTION_ALREADY_EXISTS', 'Reaction already exists.');
       expectError(await react(member, id, { emoji_name: 'no_such_emoji_here' }), 400, 'BAD_REQUEST', "Emoji 'no_such_emoji_here' does not exist");
       expectError(await react(member, id, { emoji_name: 'octopus', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }), 400, 'BAD_REQUEST', 'Invalid emoji name.');
       expectError(await react(member, id, { emoji_name: 'octopus', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' }), 400, 'BAD_REQUEST', 'Invalid emoji code.');
@@ -178,11 +178,11 @@ describe('message actions: reading one message, history, rendering, reactions, d
       expect(event).toMatchObject({ op: 'remove', message_id: id, emoji_name: 'octopus', emoji_code: '1f419', user_id: member.id });
       expectSuccess(await unreact(member, id, { emoji_code: '1f389' }));
       expect(await reactionsOf(id)).toEqual([]);
-      expectError(await unreact(member, id, { emoji_name: 'octopus' }), 400, 'BAD_REQUEST', "Reaction doesn't exist.");
+      expectError(await unreact(member, id, { emoji_name: 'octopus' }), 400, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
       expectError(await unreact(member, id, {}), 400, 'BAD_REQUEST', 'At least one of the following arguments must be present: emoji_name, emoji_code');
       // Another's reaction is not the caller's to remove.
       expectSuccess(await react(friend, id, { emoji_name: 'octopus' }));
-      expectError(await unreact(member, id, { emoji_name: 'octopus' }), 400, 'BAD_REQUEST', "Reaction doesn't exist.");
+      expectError(await unreact(member, id, { emoji_name: 'octopus' }), 400, 'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
       expect(await reactionsOf(id)).toHaveLength(1);
       await expectCallersRefused((options) => system.api.delete(`/messages/${id}/reactions`, { emoji_name: 'octopus' }, options), {
         subdomain,

@@ -287,6 +287,24 @@ describe('PATCH /messages/{message_id}', () => {
       expectSuccess(await edit(moderator, id, { topic: 'moderated', send_notification_to_new_thread: false }));
       expect((await stored(id)).topic).toBe('moderated');
     });
+
+    it('moves a whole topic for a member only when all of it is within the move limit (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED)', async () => {
+      const [old, older, recent] = [await say(member, 'old', 'aged'), await say(friend, 'older', 'aged'), await say(member, 'recent', 'aged')];
+      await ago(old, 8 * 24 * 3600);
+      await ago(older, 9 * 24 * 3600);
+      const res = await edit(member, recent, { topic: 'rejuvenated', propagate_mode: 'change_all', send_notification_to_new_thread: false });
+      expectError(res, 400, 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 'You only have permission to move the 1/3 most recent messages in this topic.', {
+        first_message_id_allowed_to_move: recent,
+        total_messages_in_topic: 3,
+        total_messages_allowed_to_move: 1,
+      });
+      expect((await stored(recent)).topic).toBe('aged');
+      // The recent part alone may move; a moderator moves the rest.
+      expectSuccess(await edit(member, recent, { topic: 'rejuvenated', propagate_mode: 'change_later', send_notification_to_new_thread: false }));
+      expect((await stored(recent)).topic).toBe('rejuvenated');
+      expectSuccess(await edit(moderator, old, { topic: 'rejuvenated', propagate_mode: 'change_all', send_notification_to_new_thread: false }));
+      expect((await stored(older)).topic).toBe('rejuvenated');
+    });
   });
 
   describe('channels', () => {

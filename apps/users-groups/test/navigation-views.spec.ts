@@ -323,7 +323,7 @@ describe('navigation views', () => {
       ])('answers 404 for %s, changing nothing', async (_name, path, form) => {
         const before = await allViews();
         const res = await edit(owner, path, form);
-        expectError(res, 404, 'NOT_FOUND', 'Navigation view does not exist.');
+        expectError(res, 404, 'BAD_REQUEST', 'Navigation view does not exist.');
         expect(await allViews()).toEqual(before);
         await expectNoEvent();
       });
@@ -370,7 +370,7 @@ describe('navigation views', () => {
       expectEventMatchesOpenApi(event.event);
 
       events.clear();
-      expectError(await remove(user, 'narrow/is/alerted'), 404, 'NOT_FOUND', 'Navigation view does not exist.');
+      expectError(await remove(user, 'narrow/is/alerted'), 404, 'BAD_REQUEST', 'Navigation view does not exist.');
       await expectNoEvent();
     });
 
@@ -401,7 +401,7 @@ describe('navigation views', () => {
         ['a stored fragment with blanks around it (not stripped here, as in Zulip)', '%20narrow/is/mine%20'],
       ])('answers 404 for %s, removing nothing', async (_name, path) => {
         const before = await allViews();
-        expectError(await remove(owner, path), 404, 'NOT_FOUND', 'Navigation view does not exist.');
+        expectError(await remove(owner, path), 404, 'BAD_REQUEST', 'Navigation view does not exist.');
         expect(await allViews()).toEqual(before);
         await expectNoEvent();
       });

@@ -7,6 +7,7 @@ import {
   messageConversation,
   messageForUser,
   messageIdByScheduledMessage,
+  messageIdsSentAfter,
   readableMessageIds,
   searchHighlights,
   topicMessageIdsFrom,
@@ -160,6 +161,11 @@ export class MessagesRepository {
   /** The ids of a topic's messages from `fromId` on, ascending; with protected history only those the user received. */
   async topicMessageIdsFrom(streamId: number, topic: string, fromId: number, historyPublic: boolean, userId: number): Promise<number[]> {
     return (await this.pg.run(topicMessageIdsFrom, streamId, topic, fromId, historyPublic, userId)).map((row) => row.id);
+  }
+
+  /** Which of the messages were sent after `after`, in id order. */
+  async idsSentAfter(messageIds: number[], after: Date): Promise<number[]> {
+    return (await this.pg.run(messageIdsSentAfter, messageIds, after)).map((row) => row.id);
   }
 
   /** Deletes one message (its rows and reactions go with it); the channel's new first message when it moved, null when the message was gone. */

@@ -164,6 +164,12 @@ export const topicMessageIdsFrom = statement<{ id: number }, [streamId: number, 
    ORDER BY m.id`,
 );
 
+/** Which of the messages were sent after `after` (a move's time limit), in id order. */
+export const messageIdsSentAfter = statement<{ id: number }, [messageIds: number[], after: Date]>(
+  'messaging.message_ids_sent_after',
+  `SELECT m.id FROM messages m WHERE m.id = ANY($1::int[]) AND m.date_sent > $2 ORDER BY m.id`,
+);
+
 /**
  * Deletes one message (its recipients' rows and reactions go with it) and moves the channel's
  * first_message_id on when it was that one; answers the channel's new first message when it moved.

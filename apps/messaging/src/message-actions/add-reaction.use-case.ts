@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
-import { badRequest, isGuestRole } from '@teamchat/zulip';
+import { ZulipError, isGuestRole } from '@teamchat/zulip';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
 import { ReactionsRepository } from '../data/reactions.repository';
 import { Flag } from '../messages/message-flags';
@@ -10,6 +10,9 @@ import { ReactionEmoji } from './reaction-emoji';
 import { reactionEvent } from './reaction-events';
 
 type Command = PayloadOf<typeof Messaging.addReaction>;
+
+/** Zulip's ReactionExistsError: its own code, REACTION_ALREADY_EXISTS. */
+const reactionExists = () => new ZulipError('REACTION_ALREADY_EXISTS', 'Reaction already exists.');
 
 /**
  * POST /messages/{message_id}/reactions (zerver/views/reactions.py, check_add_reaction): a name
@@ -33,7 +36,7 @@ export class AddReaction {
     const { code, type } = await this.emoji.resolve(realm.id, params.emoji_name, params.emoji_code, this.emoji.typeOf(params.reaction_type));
     const existing = await this.reactions.ofMessages([message.id]);
     if (existing.some((r) => r.userId === caller.id && r.emojiCode === code && r.reactionType === type)) {
-      throw badRequest('Reaction already exists.');
+      throw reactionExists();
     }
     if (!existing.some((r) => r.emojiCode === code && r.reactionType === type)) await this.emoji.check(realm.id, params.emoji_name, code, type);
 
@@ -43,7 +46,7 @@ export class AddReaction {
         await this.flags.insertHistorical(caller.id, message.id, Flag.read | Flag.historical, tx);
       }
       const added = await this.reactions.add(message.id, caller.id, params.emoji_name, code, type, tx);
-      if (!added) throw badRequest('Reaction already exists.'); // a concurrent request added it first
+      if (!added) throw reactionExists(); // a concurrent request added it first
       const event = reactionEvent(realm.id, audience.map((u) => u.id), 'add', caller, message.id, { name: params.emoji_name, code, type });
       return { value: {}, events: [event] };
     }, requestId);

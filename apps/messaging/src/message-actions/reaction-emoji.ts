@@ -28,13 +28,16 @@ export class ReactionEmoji {
   }
 
   /**
-   * A reaction's emoji as a request names it: the code and type when both are given, else those
-   * its name stands for (adding and removing a reaction alike).
+   * A reaction's emoji as a request names it: the code and type given, what is not given taken
+   * from what the name stands for (check_add_reaction; remove_reaction, whose type defaults to
+   * unicode_emoji, looks up only the code). A code given is kept, so one that is not the
+   * name's is refused by the check that follows ("Invalid emoji code").
    */
   async resolve(realmId: number, name: string | undefined, code: string | undefined, type: string | undefined): Promise<{ code: string; type: string }> {
     if (code !== undefined && type !== undefined) return { code, type };
     if (name === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
-    return this.lookUp(realmId, name);
+    const named = await this.lookUp(realmId, name);
+    return { code: code ?? named.code, type: type ?? named.type };
   }
 
   /** Zulip's check_emoji_request. */

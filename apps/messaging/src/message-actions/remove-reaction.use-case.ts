@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Messaging, PayloadOf } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
-import { badRequest } from '@teamchat/zulip';
+import { ZulipError } from '@teamchat/zulip';
 import { ReactionsRepository } from '../data/reactions.repository';
 import { ActedMessages } from './acted-message';
 import { ReactionEmoji } from './reaction-emoji';
@@ -29,7 +29,7 @@ export class RemoveReaction {
     const audience = await this.messages.audience([message.id], message);
     return this.outbox.run(async (tx) => {
       const removed = await this.reactions.remove(message.id, caller.id, code, type, tx);
-      if (removed === null) throw badRequest("Reaction doesn't exist.");
+      if (removed === null) throw new ZulipError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist."); // Zulip's ReactionDoesNotExistError
       return { value: {}, events: [reactionEvent(realm.id, audience.map((u) => u.id), 'remove', caller, message.id, { name: removed, code, type })] };
     }, requestId);
   }

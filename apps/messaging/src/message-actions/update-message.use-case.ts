@@ -20,7 +20,7 @@ import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
 import { messagesDeletedEvent, outgoing, type OutgoingEvent } from '../core/outgoing-events';
 import { ActedMessages } from './acted-message';
-import { ActionPermissions, checkContentEditable, pastLimit } from './action-permissions';
+import { ActionPermissions, EDIT_LIMIT_BUFFER_SECONDS, checkContentEditable, pastLimit } from './action-permissions';
 import { ContentRenderer } from '../core/content-renderer';
 import type { EditHistoryEntry } from './edit-history';
 import { MoveNotices } from './move-notices';
@@ -52,6 +52,8 @@ interface Plan {
   content?: { raw: string; rendered: string; mentioned: number[]; topicWildcard: boolean; channelWildcard: boolean };
   topic?: string;
   stream?: { id: number; name: string };
+  /** A move (not a resolution) by someone below moderator: the stricter of its topic and channel move limits, when there is one. */
+  moveLimitSeconds?: number;
 }
 
 /**
@@ -108,6 +110,7 @@ export class UpdateMessage {
     const plan = await this.plan(command, caller, message);
     const movesTopic = plan.topic !== undefined || plan.stream !== undefined;
     const ids = movesTopic ? await this.movedIds(command, caller, message) : [message.id];
+    if (params.propagate_mode === 'change_all' && plan.moveLimitSeconds !== undefined) await this.checkMoveLimit(ids, plan.moveLimitSeconds);
     const now = new Date();
     const timestamp = Math.floor(now.getTime() / 1000);
     // A channel move changes who has the messages: those who had them are read first. Otherwise
@@ -173,6 +176,15 @@ export class UpdateMessage {
       plan.stream = { id: target.channel.id, name: target.channel.name };
     }
 
+    if (!isModeratorOrAbove(caller.role)) {
+      const topicMoved = plan.topic !== undefined && !resolution(message.topic, plan.topic);
+      const limits = [
+        topicMoved ? settings.moveWithinLimitSeconds : null,
+        plan.stream && (plan.topic === undefined || topicMoved) ? settings.moveBetweenLimitSeconds : null,
+      ].filter((limit): limit is number => limit !== null);
+      if (limits.length > 0) plan.moveLimitSeconds = Math.min(...limits);
+    }
+
     if (params.content !== undefined) {
       const raw = params.content.trimEnd() === '' ? '(deleted)' : normalizeContent(params.content);
       const { rendered, mentions } = await this.renderer.render(realm.id, raw, message.senderId);
@@ -202,6 +214,21 @@ export class UpdateMessage {
         throw new ZulipError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
       }
     }
+  }
+
+  /**
+   * Zulip's check_time_limit_for_change_all_propagate_mode: a whole topic moves only when every
+   * message of it the caller can move is within the move limit (plus the buffer), else
+   * MOVE_MESSAGES_TIME_LIMIT_EXCEEDED says how many of them could.
+   */
+  private async checkMoveLimit(ids: number[], limitSeconds: number): Promise<void> {
+    const allowed = await this.messageRows.idsSentAfter(ids, new Date(Date.now() - (limitSeconds + EDIT_LIMIT_BUFFER_SECONDS) * 1000));
+    if (allowed.length === ids.length) return;
+    throw new ZulipError(
+      'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      `You only have permission to move the ${allowed.length}/${ids.length} most recent messages in this topic.`,
+      { first_message_id_allowed_to_move: allowed[0] ?? null, total_messages_in_topic: ids.length, total_messages_allowed_to_move: allowed.length },
+    );
   }
 
   /** The messages a move takes: the one, it and the topic's later ones, or the whole topic. */

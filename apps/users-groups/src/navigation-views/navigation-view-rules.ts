@@ -1,6 +1,6 @@
 import { UsersGroups, type ClientEvent, type EventDef } from '@teamchat/contracts';
 import type { NavigationViewModel } from '@teamchat/db';
-import { ZulipError, badRequest } from '@teamchat/zulip';
+import { badRequest, resourceNotFound } from '@teamchat/zulip';
 
 type NavigationViewRecord = UsersGroups.NavigationViewRecord;
 
@@ -9,8 +9,12 @@ const BUILT_IN = new Set(UsersGroups.BUILT_IN_NAVIGATION_VIEWS);
 /** Whether `fragment` names one of the views the web client always offers. */
 export const isBuiltInView = (fragment: string): boolean => BUILT_IN.has(fragment);
 
-/** No stored view of the caller's has that fragment (another user's is as unknown). */
-export const navigationViewNotFound = () => new ZulipError('NOT_FOUND', 'Navigation view does not exist.');
+/**
+ * No stored view of the caller's has that fragment (another user's is as unknown): Zulip's
+ * ResourceNotFoundError, 404 with its default code BAD_REQUEST (the description's PATCH example
+ * shows NOT_FOUND; its DELETE example and zerver/lib/navigation_views.py say BAD_REQUEST).
+ */
+export const navigationViewNotFound = () => resourceNotFound('Navigation view does not exist.');
 
 export const navigationViewExists = () => badRequest('Navigation view already exists.');
 
