@@ -2598,7 +2598,36 @@ export interface components {
             msg: string;
             /** @constant */
             result: "success";
-            streams: components["schemas"]["Channel"][];
+            streams: {
+                can_add_subscribers_group: components["schemas"]["GroupSettingValue"];
+                can_administer_channel_group: components["schemas"]["GroupSettingValue"];
+                can_delete_any_message_group: components["schemas"]["GroupSettingValue"];
+                can_delete_own_message_group: components["schemas"]["GroupSettingValue"];
+                can_move_messages_within_channel_group: components["schemas"]["GroupSettingValue"];
+                can_remove_subscribers_group: components["schemas"]["GroupSettingValue"];
+                can_resolve_topics_group: components["schemas"]["GroupSettingValue"];
+                can_send_message_group: components["schemas"]["GroupSettingValue"];
+                can_subscribe_group: components["schemas"]["GroupSettingValue"];
+                creator_id: number | null;
+                date_created: number;
+                description: string;
+                first_message_id: number | null;
+                folder_id: number | null;
+                history_public_to_subscribers: boolean;
+                invite_only: boolean;
+                is_announcement_only: boolean;
+                is_archived: boolean;
+                is_default?: boolean;
+                is_recently_active: boolean;
+                is_web_public: boolean;
+                message_retention_days: number | null;
+                name: string;
+                rendered_description: string;
+                stream_id: number;
+                stream_post_policy: number;
+                stream_weekly_traffic: number | null;
+                subscriber_count: number;
+            }[];
         };
         GetStreamsStreamIdEmailAddressResponse: {
             email: string;
@@ -3347,6 +3376,8 @@ export interface components {
             enable_desktop_notifications?: boolean;
             enable_digest_emails?: boolean;
             enable_drafts_synchronization?: boolean;
+            enable_login_emails?: boolean;
+            enable_marketing_emails?: boolean;
             enable_offline_email_notifications?: boolean;
             enable_offline_push_notifications?: boolean;
             enable_online_push_notifications?: boolean;
@@ -4219,6 +4250,8 @@ export interface components {
             enable_followed_topic_email_notifications: boolean;
             enable_followed_topic_push_notifications: boolean;
             enable_followed_topic_wildcard_mentions_notify: boolean;
+            enable_login_emails: boolean;
+            enable_marketing_emails: boolean;
             enable_offline_email_notifications: boolean;
             enable_offline_push_notifications: boolean;
             enable_online_push_notifications: boolean;
@@ -4265,7 +4298,7 @@ export interface components {
             /** @constant */
             op: "update";
             /** @enum {string} */
-            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export";
+            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export" | "enable_login_emails" | "enable_marketing_emails";
             /** @constant */
             type: "realm_user_settings_defaults";
             value: boolean;
@@ -4365,6 +4398,8 @@ export interface components {
             enable_desktop_notifications?: boolean;
             enable_digest_emails?: boolean;
             enable_drafts_synchronization?: boolean;
+            enable_login_emails?: boolean;
+            enable_marketing_emails?: boolean;
             enable_offline_email_notifications?: boolean;
             enable_offline_push_notifications?: boolean;
             enable_online_push_notifications?: boolean;
@@ -5297,6 +5332,8 @@ export interface components {
             enable_followed_topic_email_notifications: boolean;
             enable_followed_topic_push_notifications: boolean;
             enable_followed_topic_wildcard_mentions_notify: boolean;
+            enable_login_emails: boolean;
+            enable_marketing_emails: boolean;
             enable_offline_email_notifications: boolean;
             enable_offline_push_notifications: boolean;
             enable_online_push_notifications: boolean;
@@ -5344,7 +5381,7 @@ export interface components {
             /** @constant */
             op: "update";
             /** @enum {string} */
-            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export";
+            property: "twenty_four_hour_time" | "starred_message_counts" | "receives_typing_notifications" | "web_suggest_update_timezone" | "fluid_layout_width" | "high_contrast_mode" | "enable_drafts_synchronization" | "translate_emoticons" | "display_emoji_reaction_users" | "web_escape_navigates_to_home_view" | "left_side_userlist" | "hide_ai_features" | "web_left_sidebar_show_channel_folders" | "web_left_sidebar_unreads_count_summary" | "enable_stream_desktop_notifications" | "enable_stream_email_notifications" | "enable_stream_push_notifications" | "enable_stream_audible_notifications" | "enable_desktop_notifications" | "enable_sounds" | "enable_offline_email_notifications" | "enable_offline_push_notifications" | "enable_online_push_notifications" | "enable_followed_topic_desktop_notifications" | "enable_followed_topic_email_notifications" | "enable_followed_topic_push_notifications" | "enable_followed_topic_audible_notifications" | "enable_digest_emails" | "message_content_in_email_notifications" | "pm_content_in_desktop_notifications" | "wildcard_mentions_notify" | "enable_followed_topic_wildcard_mentions_notify" | "automatically_follow_topics_where_mentioned" | "presence_enabled" | "enter_sends" | "send_private_typing_notifications" | "send_stream_typing_notifications" | "send_read_receipts" | "web_navigate_to_sent_message" | "allow_private_data_export" | "enable_login_emails" | "enable_marketing_emails";
             /** @constant */
             type: "user_settings";
             value: boolean;
@@ -5851,6 +5888,8 @@ export interface operations {
                         direct_members: number[];
                         direct_subgroups: number[];
                     };
+                    /** @default  */
+                    description?: string;
                     folder_id?: number | null;
                     history_public_to_subscribers?: boolean;
                     /** @default false */
@@ -8707,19 +8746,28 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     allow_private_data_export?: boolean;
+                    automatically_follow_topics_policy?: number;
+                    automatically_follow_topics_where_mentioned?: boolean;
+                    automatically_unmute_topics_in_muted_streams_policy?: number;
                     color_scheme?: number;
                     default_language?: string;
                     demote_inactive_streams?: number;
+                    desktop_icon_count_display?: number;
                     display_emoji_reaction_users?: boolean;
                     email?: string;
+                    email_address_visibility?: number;
                     email_notifications_batching_period_seconds?: number;
                     emojiset?: string;
                     enable_desktop_notifications?: boolean;
+                    enable_digest_emails?: boolean;
                     enable_drafts_synchronization?: boolean;
                     enable_followed_topic_audible_notifications?: boolean;
                     enable_followed_topic_desktop_notifications?: boolean;
                     enable_followed_topic_email_notifications?: boolean;
                     enable_followed_topic_push_notifications?: boolean;
+                    enable_followed_topic_wildcard_mentions_notify?: boolean;
+                    enable_login_emails?: boolean;
+                    enable_marketing_emails?: boolean;
                     enable_offline_email_notifications?: boolean;
                     enable_offline_push_notifications?: boolean;
                     enable_online_push_notifications?: boolean;
@@ -8728,15 +8776,24 @@ export interface operations {
                     enable_stream_desktop_notifications?: boolean;
                     enable_stream_email_notifications?: boolean;
                     enable_stream_push_notifications?: boolean;
+                    enter_sends?: boolean;
                     fluid_layout_width?: boolean;
                     full_name?: string;
                     hide_ai_features?: boolean;
                     high_contrast_mode?: boolean;
                     left_side_userlist?: boolean;
+                    message_content_in_email_notifications?: boolean;
                     new_password?: string;
                     notification_sound?: string;
                     old_password?: string;
+                    pm_content_in_desktop_notifications?: boolean;
+                    presence_enabled?: boolean;
+                    realm_name_in_email_notifications_policy?: number;
                     receives_typing_notifications?: boolean;
+                    resolved_topic_notice_auto_read_policy?: string;
+                    send_private_typing_notifications?: boolean;
+                    send_read_receipts?: boolean;
+                    send_stream_typing_notifications?: boolean;
                     starred_message_counts?: boolean;
                     timezone?: string;
                     translate_emoticons?: boolean;
@@ -8751,8 +8808,10 @@ export interface operations {
                     web_left_sidebar_unreads_count_summary?: boolean;
                     web_line_height_percent?: number;
                     web_mark_read_on_scroll_policy?: number;
+                    web_navigate_to_sent_message?: boolean;
                     web_stream_unreads_count_display_policy?: number;
                     web_suggest_update_timezone?: boolean;
+                    wildcard_mentions_notify?: boolean;
                 };
             };
         };
@@ -9756,7 +9815,9 @@ export interface operations {
     };
     deleteUsersUserId: {
         parameters: {
-            query?: never;
+            query?: {
+                deactivation_notification_comment?: string;
+            };
             header?: never;
             path: {
                 user_id: number;
