@@ -7,3 +7,4 @@ export * from './params/decode-params';
 export * from './avatars';
 export * from './emoji/emoji-catalogue';
 export * from './emoji/emoji-check';
+export * from './html';

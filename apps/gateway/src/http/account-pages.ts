@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Push, UsersGroups } from '@teamchat/contracts';
 import { CommandClient, LOGGER } from '@teamchat/platform';
-import { ZulipError } from '@teamchat/zulip';
+import { escapeHtml, ZulipError } from '@teamchat/zulip';
 import { Router, type Request, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
 import type { Logger } from 'pino';
 import type { ApiRequest } from './request-context';
 import { sendSuccess } from './success-envelope.interceptor';
 import { sendError } from './zulip-exception.filter';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 function page(res: Response, status: number, title: string, body: string): void {
   const html =

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, LOGGER, type AppConfig } from '@teamchat/platform';
-import { ZulipError } from '@teamchat/zulip';
+import { escapeHtml, ZulipError } from '@teamchat/zulip';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiRateLimit } from '../auth/api-rate-limit';
@@ -13,9 +13,6 @@ import { sendError } from './zulip-exception.filter';
 
 /** Django's name for the form field that repeats the CSRF cookie. */
 export const CSRF_FIELD = 'csrfmiddlewaretoken';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 interface Field {
   name: string;

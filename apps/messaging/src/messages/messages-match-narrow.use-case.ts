@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { UserCommand, Messaging } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
-import type { DecodedParams } from '@teamchat/zulip';
+import { escapeHtml, type DecodedParams } from '@teamchat/zulip';
 import { normalizeNarrow } from './narrow';
 import { NarrowQuery, type SearchMatch } from './narrow-query';
 
 type Params = DecodedParams<typeof Messaging.messagesMatchNarrowParams>;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * GET /messages/matches_narrow (zerver/views/message_fetch.py messages_in_narrow_backend):

@@ -1,10 +1,8 @@
 import type { Mail } from '@teamchat/platform';
+import { escapeHtml } from '@teamchat/zulip';
 
 /** Who account-security mail comes from (Zulip's security_email_from_name). */
 const SECURITY_SENDER = 'Zulip account security';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 interface ChangeContext {
   realmName: string;

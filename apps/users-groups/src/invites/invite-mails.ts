@@ -1,7 +1,5 @@
 import type { Mail } from '@teamchat/platform';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+import { escapeHtml } from '@teamchat/zulip';
 
 /** Zulip's templates/zerver/emails/invitation.*: the invitation and its link to the registration form. */
 export function invitationMail(invite: { to: string; referrerName: string; referrerEmail: string; realmName: string; realmUrl: string; link: string }): Mail {

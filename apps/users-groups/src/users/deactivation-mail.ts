@@ -1,7 +1,5 @@
 import type { Mail } from '@teamchat/platform';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+import { escapeHtml } from '@teamchat/zulip';
 
 /**
  * Zulip's templates/zerver/emails/deactivate.*: to a user an administrator deactivated with a
