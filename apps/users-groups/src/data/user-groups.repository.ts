@@ -4,6 +4,12 @@ import { GroupMembershipRepository } from './group-membership.repository';
 import type { PgTransaction, Transaction } from './transactions';
 
 /** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
+/** The organization's system groups (`role:members`…): POST /register reads them every time. */
+const systemGroupsOfRealm = statement<{ id: number; name: string }, [realmId: number]>(
+  'users_groups.system_groups_of_realm',
+  `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
+);
+
 const namedGroupIds = statement<{ id: number }, [groupIds: number[]]>(
   'user_admin.named_group_ids',
   `SELECT id FROM user_groups WHERE id = ANY($1::int[]) AND name IS NOT NULL ORDER BY id`,
@@ -46,8 +52,8 @@ export class UserGroupsRepository {
 
   /** The organization's system groups by name (`role:members` → id). */
   async systemGroupIds(realmId: number): Promise<Map<string, number>> {
-    const rows = await this.prisma.userGroup.findMany({ where: { realmId, isSystemGroup: true }, select: { id: true, name: true } });
-    return new Map(rows.map((row) => [row.name!, row.id]));
+    const rows = await this.pg.run(systemGroupsOfRealm, realmId);
+    return new Map(rows.map((row) => [row.name, row.id]));
   }
 
   /** The id of one of the organization's system groups (`role:nobody`, …). */

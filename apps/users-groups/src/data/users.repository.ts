@@ -21,6 +21,7 @@ import {
   usersOfRealmPage,
   activeHumanAdminsOfRealm,
   type UserRow,
+  wholeUserOfRealm,
 } from './users.sql';
 
 export type { UserRow } from './users.sql';
@@ -220,9 +221,11 @@ export class UsersRepository {
     return tx.user.findUniqueOrThrow({ where: { id: userId }, include: { realm: true } });
   }
 
-  /** The organization's account with this id (known to exist), with the organization. */
-  ofRealmWithRealm(realmId: number, userId: number): Promise<UserWithRealm> {
-    return this.prisma.user.findFirstOrThrow({ where: { id: userId, realmId }, include: { realm: true } });
+  /** The organization's account with this id (known to exist), every column, through pg (POST /register's caller). */
+  async wholeOfRealm(realmId: number, userId: number): Promise<UserModel> {
+    const [user] = await this.pg.run(wholeUserOfRealm, realmId, userId);
+    if (!user) throw new Error(`no user ${userId} in organization ${realmId}`);
+    return user;
   }
 
   /** The real address, inside a Prisma transaction (an email change confirmed). */

@@ -29,6 +29,20 @@ const USER_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmai
   is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone, avatar_source AS "avatarSource",
   avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings`;
 
+/** Every column of `users`, named as the Prisma model names its fields (realm-columns.spec holds the list to the model). */
+export const ALL_USER_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmail", full_name AS "fullName", role,
+  is_active AS "isActive", is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone,
+  avatar_source AS "avatarSource", avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings,
+  can_change_user_emails AS "canChangeUserEmails", default_sending_stream_id AS "defaultSendingStreamId",
+  default_events_register_stream_id AS "defaultEventsRegisterStreamId",
+  default_all_public_streams AS "defaultAllPublicStreams", bot_config_data AS "botConfigData"`;
+
+/** One account of the organization, every column (POST /register's caller). */
+export const wholeUserOfRealm = statement<UserModel, [realmId: number, userId: number]>(
+  'users_groups.whole_user_of_realm',
+  `SELECT ${ALL_USER_COLUMNS} FROM users WHERE realm_id = $1 AND id = $2`,
+);
+
 /** Every account of the organization, active or not, in id order. */
 export const usersOfRealm = statement<UserRow, [realmId: number]>(
   'users_groups.users_of_realm',

@@ -94,8 +94,9 @@ export class RegisterStateReader {
     return state;
   }
 
-  private caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
-    return this.users.ofRealmWithRealm(realm.id, user.id);
+  private async caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
+    const [account, organization] = await Promise.all([this.users.wholeOfRealm(realm.id, user.id), this.organizations.byIdOrThrow(realm.id)]);
+    return { ...account, realm: organization };
   }
 
   /** The caller's own keys (fetch key `realm_user`); the own avatar URL never defers to the client's Gravatar. */
