@@ -192,6 +192,12 @@ describe('channel endpoints', () => {
       );
       expectError(await post(member, '/channels/create', { name: '   ', subscribers: [] }), 400, 'BAD_REQUEST', "Channel name can't be empty.");
       expectError(await post(member, '/channels/create', { name: 'x'.repeat(61), subscribers: [] }), 400, 'BAD_REQUEST', 'Channel name too long (limit: 60 characters).');
+      expectError(
+        await post(member, '/channels/create', { name: unique('wordy'), description: 'x'.repeat(1025), subscribers: [] }),
+        400,
+        'BAD_REQUEST',
+        'description is too long (limit: 1024 characters)',
+      );
       expectError(await post(member, '/channels/create', { name: unique('nobody'), subscribers: [outsider.id] }), 400, 'BAD_REQUEST', `No such user: ${outsider.id}`);
       expectError(await post(member, '/channels/create', { name: unique('nobody'), subscribers: [99999999999] }), 400, 'BAD_REQUEST', 'No such user: 99999999999');
       expect((await post(member, '/channels/create', { name: unique('bad'), subscribers: 'x' })).status).toBe(400);

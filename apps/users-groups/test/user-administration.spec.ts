@@ -629,8 +629,18 @@ describe('user administration', () => {
       expect(await row(outsider)).toMatchObject({ isActive: true });
     });
 
+    it('refuses a deactivation_notification_comment over 2000 characters, changing nothing', async () => {
+      const target = await fresh();
+      const res = await system.api.delete(path(target), { deactivation_notification_comment: 'x'.repeat(2001) }, as(admin));
+      expectError(res, 400, 'BAD_REQUEST', 'deactivation_notification_comment is too long (limit: 2000 characters)');
+      expect(await row(target)).toMatchObject({ isActive: true });
+    });
+
     it('is for administrators', async () => {
       const target = await fresh();
+      for (const caller of [member, moderator, guest]) {
+        adminRequired(await system.api.delete(path(target), { deactivation_notification_comment: 'Bye' }, as(caller)));
+      }
       for (const caller of [member, moderator, guest]) adminRequired(await deactivate(caller, target));
       await expectCallersRefused((options) => system.api.delete(path(target), {}, options), { subdomain, member, outsider, deactivated });
       expect(await row(target)).toMatchObject({ isActive: true });

@@ -1,5 +1,6 @@
 export * from './prisma.service';
 export * from './pg.service';
+export * from './model-columns';
 export * from './db.module';
 export * from './group-membership.sql';
 export { Prisma } from './generated/prisma/client';

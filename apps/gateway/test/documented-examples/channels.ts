@@ -1,15 +1,11 @@
 import type { TestUser } from '@teamchat/testing';
-import { documentedExample, type ExampleWorld } from './world';
+import { NO_SUCH_ID, documentedExample, unique, type ExampleWorld } from './world';
 
 /**
  * Channels, subscriptions, topics and channel folders. Examples that change something make
  * their own channels, topics and folders (unique names), so that each can run alone; the
  * seeded ones (Verona, Denmark, Scotland, core team) are only read.
  */
-
-let made = 0;
-/** A name no other example (nor an earlier run against the same world) uses. */
-const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${(made++).toString(36)}`;
 
 interface Channel {
   id: number;
@@ -46,19 +42,9 @@ async function subscriptionsOf(world: ExampleWorld, user: TestUser = world.iago)
   return subscriptions;
 }
 
-/** Sends a channel message through HTTP; its id. */
-async function send(world: ExampleWorld, channel: Channel, topic: string, content: string, as: TestUser = world.iago): Promise<number> {
-  const res = await world.system.api.post<{ id: number }>('/messages', { type: 'stream', to: channel.name, topic, content }, { auth: as, subdomain: world.realm.subdomain });
-  expect(res.status).toBe(200);
-  return res.body.id;
-}
-
-/** A part of POST /register's initial state, the queue deleted again. */
-async function state<T>(world: ExampleWorld, eventTypes: string[], as: TestUser = world.iago): Promise<T> {
-  const body = await world.succeeds<T & { queue_id: string }>('register-queue', { as, params: { fetch_event_types: eventTypes } });
-  await world.call('delete-queue', { as, params: { queue_id: body.queue_id } });
-  return body;
-}
+/** Sends a channel message; its id. */
+const send = (world: ExampleWorld, channel: Channel, topic: string, content: string, as: TestUser = world.iago) =>
+  world.send(as, { type: 'stream', to: channel.name, topic, content });
 
 interface StreamRecord {
   stream_id: number;
@@ -74,9 +60,6 @@ interface StreamRecord {
 
 const streamById = async (world: ExampleWorld, id: number) => (await world.succeeds<{ stream: StreamRecord }>('get-stream-by-id', { path: { stream_id: id } })).stream;
 
-/** An id no channel (or folder) has. */
-const NO_SUCH_ID = 999_999_999;
-
 documentedExample('get-stream-id', async (world) => {
   const { stream_id } = await world.succeeds<{ stream_id: number }>('get-stream-id', { params: { stream: world.example('get-stream-id', 'stream') } });
   expect(stream_id).toBe(world.channel('Denmark').id);
@@ -89,7 +72,7 @@ documentedExample('add-default-stream', async (world) => {
   await world.succeeds('add-default-stream', { params: { stream_id: channel.id } });
   const { streams } = await world.succeeds<{ streams: StreamRecord[] }>('get-streams', { params: { include_default: true } });
   expect(streams.find((stream) => stream.stream_id === channel.id)?.is_default).toBe(true);
-  const { realm_default_streams } = await state<{ realm_default_streams: number[] }>(world, ['default_streams']);
+  const { realm_default_streams } = await world.initialState<{ realm_default_streams: number[] }>(['default_streams']);
   expect(realm_default_streams).toContain(channel.id);
 
   expect((await world.fails('add-default-stream', { params: { stream_id: NO_SUCH_ID } }, 400)).msg).toBe('Invalid channel ID');
@@ -103,7 +86,7 @@ documentedExample('remove-default-stream', async (world) => {
   await world.succeeds('remove-default-stream', { params: { stream_id: channel.id } });
   const { streams } = await world.succeeds<{ streams: StreamRecord[] }>('get-streams', { params: { include_default: true } });
   expect(streams.find((stream) => stream.stream_id === channel.id)?.is_default).toBe(false);
-  const { realm_default_streams } = await state<{ realm_default_streams: number[] }>(world, ['default_streams']);
+  const { realm_default_streams } = await world.initialState<{ realm_default_streams: number[] }>(['default_streams']);
   expect(realm_default_streams).not.toContain(channel.id);
 
   expect((await world.fails('remove-default-stream', { params: { stream_id: NO_SUCH_ID } }, 400)).msg).toBe('Invalid channel ID');
@@ -213,11 +196,11 @@ documentedExample('mute-topic', async (world) => {
   type Muted = { muted_topics: [string, string, number][] };
   const topic = unique('dinner');
   await world.succeeds('mute-topic', { params: { stream: world.example('mute-topic', 'stream'), topic, op: 'add' } });
-  const muted = await state<Muted>(world, ['muted_topics']);
+  const muted = await world.initialState<Muted>(['muted_topics']);
   expect(muted.muted_topics.map(([channel, name]) => [channel, name])).toContainEqual(['Denmark', topic]);
   // By the channel's id, and unmuted again.
   await world.succeeds('mute-topic', { params: { stream_id: world.channel('Denmark').id, topic, op: 'remove' } });
-  const unmuted = await state<Muted>(world, ['muted_topics']);
+  const unmuted = await world.initialState<Muted>(['muted_topics']);
   expect(unmuted.muted_topics.map(([, name]) => name)).not.toContain(topic);
 });
 
@@ -226,13 +209,13 @@ documentedExample('update-user-topic', async (world) => {
   const denmark = world.channel('Denmark');
   const topic = unique('dinner');
   await world.succeeds('update-user-topic', { params: { stream_id: denmark.id, topic, visibility_policy: world.example('update-user-topic', 'visibility_policy') } });
-  const muted = await state<UserTopics>(world, ['user_topic']);
+  const muted = await world.initialState<UserTopics>(['user_topic']);
   expect(muted.user_topics).toContainEqual(expect.objectContaining({ stream_id: denmark.id, topic_name: topic, visibility_policy: 1 }));
   // Followed (3), then back to inheriting the channel's (0): no row left.
   await world.succeeds('update-user-topic', { params: { stream_id: denmark.id, topic, visibility_policy: 3 } });
-  expect((await state<UserTopics>(world, ['user_topic'])).user_topics).toContainEqual(expect.objectContaining({ topic_name: topic, visibility_policy: 3 }));
+  expect((await world.initialState<UserTopics>(['user_topic'])).user_topics).toContainEqual(expect.objectContaining({ topic_name: topic, visibility_policy: 3 }));
   await world.succeeds('update-user-topic', { params: { stream_id: denmark.id, topic, visibility_policy: 0 } });
-  expect((await state<UserTopics>(world, ['user_topic'])).user_topics.map((row) => row.topic_name)).not.toContain(topic);
+  expect((await world.initialState<UserTopics>(['user_topic'])).user_topics.map((row) => row.topic_name)).not.toContain(topic);
 });
 
 documentedExample('get-subscription-status', async (world) => {

@@ -1,11 +1,4 @@
-import { documentedExample, type ExampleWorld } from './world';
-
-/** A name no other example (nor an earlier run of this one) uses. */
-let serial = 0;
-const unique = (what: string): string => `${what} ${Date.now().toString(36)}${(serial += 1)}`;
-
-/** An id no draft, snippet or view has. */
-const NO_SUCH_ID = 987654;
+import { NO_SUCH_ID, documentedExample, unique, type ExampleWorld } from './world';
 
 interface Draft {
   id: number;

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { TestUser } from '@teamchat/testing';
-import { documentedExample, type ExampleWorld } from './world';
-
-/** A name no other example (nor an earlier run of this one) uses. */
-let serial = 0;
-const unique = (what: string): string => `${what} ${Date.now().toString(36)}${(serial += 1)}`;
+import { NO_SUCH_ID, documentedExample, unique, type ExampleWorld } from './world';
 
 interface Message {
   id: number;
@@ -16,16 +12,9 @@ interface Message {
   reactions: { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }[];
 }
 
-/** Sends a message through HTTP (POST /messages) as `as`; its id. */
-async function send(world: ExampleWorld, as: TestUser, params: Record<string, string | number | number[]>): Promise<number> {
-  const res = await world.system.api.post<{ id: number }>('/messages', params, { auth: as, subdomain: world.realm.subdomain });
-  if (res.status !== 200) throw new Error(`sending ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
-
 /** A channel message from `as`, to a topic of its own unless said. */
 const post = (world: ExampleWorld, as: TestUser, channel: string, topic = unique('topic'), content = unique('A message')) =>
-  send(world, as, { type: 'stream', to: channel, topic, content });
+  world.send(as, { type: 'stream', to: channel, topic, content });
 
 /** The message as `as` (Iago unless said) sees it, with its raw Markdown content. */
 async function read(world: ExampleWorld, id: number, as: TestUser = world.iago): Promise<Message> {
@@ -36,9 +25,6 @@ async function read(world: ExampleWorld, id: number, as: TestUser = world.iago):
 
 /** Whether `as` has read the message. */
 const isRead = async (world: ExampleWorld, id: number, as: TestUser = world.iago) => (await read(world, id, as)).flags.includes('read');
-
-/** An id no message has. */
-const NO_SUCH_MESSAGE = 987654321;
 
 documentedExample('mark-all-as-read', async (world) => {
   const ids = [await post(world, world.hamlet, 'Denmark'), await post(world, world.othello, 'Scotland')];
@@ -188,7 +174,7 @@ documentedExample('get-message-history', async (world) => {
   );
   expect(message_history.map((version) => version.content)).toEqual(['The first version', 'The second version']);
   expect(message_history[1]).toMatchObject({ prev_content: 'The first version', user_id: world.iago.id });
-  const invalid = await world.fails('get-message-history', { path: { message_id: NO_SUCH_MESSAGE } }, 400);
+  const invalid = await world.fails('get-message-history', { path: { message_id: NO_SUCH_ID } }, 400);
   expect(invalid.msg).toBe('Invalid message(s)');
 });
 
@@ -270,7 +256,7 @@ documentedExample('get-read-receipts', async (world) => {
   expect(user_ids).not.toContain(world.cordelia.id);
   // The sender is not listed as having read it.
   expect(user_ids).not.toContain(world.hamlet.id);
-  const invalid = await world.fails('get-read-receipts', { path: { message_id: NO_SUCH_MESSAGE } }, 400);
+  const invalid = await world.fails('get-read-receipts', { path: { message_id: NO_SUCH_ID } }, 400);
   expect(invalid.msg).toBe('Invalid message(s)');
 });
 
@@ -308,7 +294,7 @@ documentedExample('get-message', async (world) => {
   expect(raw.message).toMatchObject({ id, content: '**Hamlet** speaks', stream_id: world.channel('Denmark').id });
   const rendered = await world.succeeds<{ message: Message }>('get-message', { path: { message_id: id } });
   expect(rendered.message.content).toBe('<p><strong>Hamlet</strong> speaks</p>');
-  const invalid = await world.fails('get-message', { path: { message_id: NO_SUCH_MESSAGE } }, 400);
+  const invalid = await world.fails('get-message', { path: { message_id: NO_SUCH_ID } }, 400);
   expect(invalid.msg).toBe('Invalid message(s)');
 });
 
@@ -407,18 +393,6 @@ documentedExample('report-message', async (world) => {
   }
 });
 
-/** Uploads a text file as Iago through POST /user_uploads (multipart, the file as its one file part). */
-async function upload(world: ExampleWorld, filename: string, content: string) {
-  const boundary = `----documented${Date.now().toString(16)}`;
-  const body = [`--${boundary}`, `Content-Disposition: form-data; name="file"; filename="${filename}"`, 'Content-Type: text/plain', '', content, `--${boundary}--`, ''].join('\r\n');
-  const { method, route } = world.operation('upload-file');
-  return world.system.api.raw<{ uri: string; url: string; filename: string }>(method, route, body, {
-    auth: world.iago,
-    subdomain: world.realm.subdomain,
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  });
-}
-
 /** GET of a file's URL (outside /api/v1), with Iago's credentials or none. */
 function fetchFile(world: ExampleWorld, path: string, auth?: TestUser): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = { Host: world.system.api.hostFor(world.realm.subdomain) };
@@ -436,7 +410,7 @@ function fetchFile(world: ExampleWorld, path: string, auth?: TestUser): Promise<
 }
 
 documentedExample('upload-file', async (world) => {
-  const res = await upload(world, 'zulip.txt', 'The file Zulip uploads in its example.');
+  const res = await world.upload('zulip.txt', 'The file Zulip uploads in its example.');
   world.expectDocumented('upload-file', res, 200);
   expect(res.body).toMatchObject({ result: 'success', filename: 'zulip.txt' });
   expect(res.body.url).toMatch(new RegExp(`^/user_uploads/${world.realm.id}/.+/zulip\\.txt$`));
@@ -448,7 +422,7 @@ documentedExample('upload-file', async (world) => {
   // Shared in a message to Denmark, as Zulip's example goes on: then Hamlet, who reads Denmark,
   // may fetch it too (the link is recorded once the message is sent, not within its request).
   expect((await fetchFile(world, res.body.url, world.hamlet)).status).toBe(403);
-  await send(world, world.iago, { type: 'stream', to: 'Denmark', topic: 'Castle', content: `Check out [this file](${res.body.url}) of my castle!` });
+  await world.send(world.iago, { type: 'stream', to: 'Denmark', topic: 'Castle', content: `Check out [this file](${res.body.url}) of my castle!` });
   let shared = await fetchFile(world, res.body.url, world.hamlet);
   for (let i = 0; i < 50 && shared.status !== 200; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -458,7 +432,7 @@ documentedExample('upload-file', async (world) => {
 });
 
 documentedExample('get-file-temporary-url', async (world) => {
-  const uploaded = await upload(world, 'zulip.txt', 'A file to share for a while.');
+  const uploaded = await world.upload('zulip.txt', 'A file to share for a while.');
   expect(uploaded.status).toBe(200);
   const [, , realm_id_str, ...rest] = uploaded.body.url.split('/');
   const { url } = await world.succeeds<{ url: string }>('get-file-temporary-url', { path: { realm_id_str, filename: rest.join('/') } });
@@ -538,9 +512,6 @@ const schedule = (world: ExampleWorld, content: string) =>
       scheduled_delivery_timestamp: world.example<number>('create-scheduled-message', 'scheduled_delivery_timestamp'),
     },
   });
-
-/** An id no channel (nor user) has. */
-const NO_SUCH_ID = 987654;
 
 documentedExample('create-scheduled-message', async (world) => {
   const content = unique('Nothing to see here');

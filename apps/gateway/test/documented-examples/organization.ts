@@ -1,13 +1,9 @@
 import http from 'node:http';
 import type { ApiResponse, TestUser } from '@teamchat/testing';
 import sharp from 'sharp';
-import { documentedExample, type ExampleWorld } from './world';
+import { documentedExample, unique, type ExampleWorld } from './world';
 
 /* Helpers of the organization examples. */
-
-let serial = 0;
-/** A name no other example (nor another run against the same world) uses. */
-const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
 
 /** A small PNG in one colour, made here. */
 const png = (colour = { r: 40, g: 160, b: 60 }): Promise<Buffer> =>
@@ -108,13 +104,6 @@ const linkifiers = async (world: ExampleWorld): Promise<Linkifier[]> =>
 async function createLinkifier(world: ExampleWorld, prefix: string): Promise<number> {
   const params = { pattern: `${prefix}-(?P<id>[0-9]+)`, url_template: `https://tracker.example.com/${prefix}/{id}` };
   return (await world.succeeds<{ id: number }>('add-linkifier', { params })).id;
-}
-
-/** What POST /register says of the given keys, as Iago (or `as`) sees them. */
-async function registered<T = Record<string, unknown>>(world: ExampleWorld, fetchEventTypes: string[], as: { email: string; apiKey: string } = world.iago): Promise<T> {
-  const res = await world.system.api.post<T>('/register', { fetch_event_types: fetchEventTypes }, { auth: as, subdomain: world.realm.subdomain });
-  expect(res.status).toBe(200);
-  return res.body;
 }
 
 interface Invite {
@@ -317,16 +306,16 @@ documentedExample('create-custom-profile-field', async (world) => {
 /* Defaults for new users. */
 
 documentedExample('update-realm-user-settings-defaults', async (world) => {
-  const { realm_user_settings_defaults: before } = await registered<{ realm_user_settings_defaults: Record<string, unknown> }>(world, ['realm_user_settings_defaults']);
+  const { realm_user_settings_defaults: before } = await world.initialState<{ realm_user_settings_defaults: Record<string, unknown> }>(['realm_user_settings_defaults']);
   // Every documented parameter at its example value.
   const examples = world.operation('update-realm-user-settings-defaults').examples as Record<string, string | number | boolean>;
   await world.succeeds('update-realm-user-settings-defaults', { params: examples });
-  const { realm_user_settings_defaults: after } = await registered<{ realm_user_settings_defaults: Record<string, unknown> }>(world, ['realm_user_settings_defaults']);
+  const { realm_user_settings_defaults: after } = await world.initialState<{ realm_user_settings_defaults: Record<string, unknown> }>(['realm_user_settings_defaults']);
   expect(after).toMatchObject(examples);
   // Someone who joins now starts with them.
   const { email } = await inviteByMail(world, 'defaults');
   const newcomer = await signUp(world, await keyMailedTo(world, email), 'New Defaults');
-  const { user_settings } = await registered<{ user_settings: Record<string, unknown> }>(world, ['user_settings'], newcomer);
+  const { user_settings } = await world.initialState<{ user_settings: Record<string, unknown> }>(['user_settings'], newcomer);
   expect(user_settings).toMatchObject(examples);
   // Only administrators change them.
   const refused = await world.call('update-realm-user-settings-defaults', { params: { emojiset: 'text' }, as: world.hamlet });
@@ -404,7 +393,7 @@ interface Playground {
 }
 
 const playgrounds = async (world: ExampleWorld): Promise<Playground[]> =>
-  (await registered<{ realm_playgrounds: Playground[] }>(world, ['realm_playgrounds'])).realm_playgrounds;
+  (await world.initialState<{ realm_playgrounds: Playground[] }>(['realm_playgrounds'])).realm_playgrounds;
 
 documentedExample('add-code-playground', async (world) => {
   const op = 'add-code-playground';
@@ -556,7 +545,7 @@ documentedExample('send-invites', async (world) => {
   // A member, where only administrators may invite: "Insufficient permission".
   const setting = (group: number) =>
     world.system.api.patch('/realm', { can_invite_users_group: { new: group } }, { auth: world.desdemona, subdomain: world.realm.subdomain });
-  const { realm_can_invite_users_group: before } = await registered<{ realm_can_invite_users_group: number }>(world, ['realm']);
+  const { realm_can_invite_users_group: before } = await world.initialState<{ realm_can_invite_users_group: number }>(['realm']);
   expect((await setting(await world.factory.systemGroupId(world.realm, 'role:administrators'))).status).toBe(200);
   try {
     const member = await world.fails(op, { params: { invitee_emails: `${unique('bymember')}@zulip.com`, stream_ids: [] }, as: world.hamlet }, 400);

@@ -1,6 +1,6 @@
 import { EventQueueClient, type ApiResponse, type FormValue, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
-import { documentedExample, type ExampleWorld } from './world';
+import { NO_SUCH_ID, documentedExample, type ExampleWorld } from './world';
 
 // Zulip's documented examples of its users, presence, alert words, push tokens, typing,
 // attachments and user groups operations. An example that changes, deactivates or creates a
@@ -31,33 +31,6 @@ async function lonelyOwner(world: ExampleWorld): Promise<{ subdomain: string; ow
 /** The user as an administrator reads them. */
 const userOf = async (world: ExampleWorld, id: number): Promise<Json> =>
   (await world.succeeds<{ user: Json }>('get-user', { path: { user_id: id } })).user;
-
-/** What POST /register tells `as` of the given state (e.g. `muted_users`, `user_settings`). */
-async function registered(world: ExampleWorld, as: TestUser, eventTypes: string[]): Promise<Json> {
-  const res = await world.system.api.post<Json>('/register', { event_types: eventTypes }, { auth: as, subdomain: world.realm.subdomain });
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-/** A text file uploaded by `as` through POST /user_uploads; its URL. */
-async function upload(world: ExampleWorld, as: TestUser, name: string, content: string): Promise<string> {
-  const boundary = `----example${Math.random().toString(16).slice(2)}`;
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`;
-  const res = (await world.system.api.raw('POST', '/user_uploads', body, {
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    auth: as,
-    subdomain: world.realm.subdomain,
-  })) as ApiResponse<{ url: string }>;
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.url;
-}
-
-/** A message of `as` to a channel; its id. */
-async function post(world: ExampleWorld, as: TestUser, channel: string, topic: string, content: string): Promise<number> {
-  const res = await world.system.api.post<{ id: number }>('/messages', { type: 'stream', to: channel, topic, content }, { auth: as, subdomain: world.realm.subdomain });
-  if (res.status !== 200) throw new Error(`message failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
 
 interface Attachment {
   id: number;
@@ -102,23 +75,20 @@ const groupsOf = async (world: ExampleWorld, params: Record<string, FormValue> =
 const groupOfId = async (world: ExampleWorld, id: number): Promise<UserGroup | undefined> =>
   (await groupsOf(world, { include_deactivated_groups: true })).find((group) => group.id === id);
 
-/** A user id no one has. */
-const NO_SUCH_USER = 999_999;
-
 // Attachments.
 
 documentedExample('get-attachments', async (world) => {
   // Zulip's example shares an uploaded file in Denmark, then lists the caller's attachments.
-  const url = await upload(world, world.iago, 'castle.txt', 'A picture of my castle, in words.');
-  const messageId = await post(world, world.iago, 'Denmark', 'Castle', `Check out [this picture](${url}) of my castle!`);
+  const url = (await world.upload('castle.txt', 'A picture of my castle, in words.')).body.url;
+  const messageId = await world.send(world.iago, { type: 'stream', to: 'Denmark', topic: 'Castle', content: `Check out [this picture](${url}) of my castle!` });
   const { attachment, upload_space_used } = await attachmentOf(world, url, messageId);
   expect(attachment.name).toBe('castle.txt');
   expect(upload_space_used).toBeGreaterThanOrEqual('A picture of my castle, in words.'.length);
 });
 
 documentedExample('remove-attachment', async (world) => {
-  const url = await upload(world, world.iago, 'to-remove.txt', 'Soon gone.');
-  const messageId = await post(world, world.iago, 'Denmark', 'Castle', `A file [to remove](${url}).`);
+  const url = (await world.upload('to-remove.txt', 'Soon gone.')).body.url;
+  const messageId = await world.send(world.iago, { type: 'stream', to: 'Denmark', topic: 'Castle', content: `A file [to remove](${url}).` });
   const { attachment } = await attachmentOf(world, url, messageId);
   await world.succeeds('remove-attachment', { path: { attachment_id: attachment.id } });
   const { attachments } = await world.succeeds<{ attachments: Attachment[] }>('get-attachments');
@@ -180,7 +150,7 @@ documentedExample('get-user-status', async (world) => {
   // Someone with no status: an empty one.
   const quiet = await world.succeeds<{ status: Json }>('get-user-status', { path: { user_id: world.othello.id } });
   expect(quiet.status).toEqual({});
-  await world.fails('get-user-status', { path: { user_id: NO_SUCH_USER } }, 400);
+  await world.fails('get-user-status', { path: { user_id: NO_SUCH_ID } }, 400);
 });
 
 documentedExample('update-status-for-user', async (world) => {
@@ -338,11 +308,11 @@ documentedExample('mute-user', async (world) => {
   const muter = await someone(world, 'Muting Member');
   // Zulip's example mutes Hamlet.
   await world.succeeds('mute-user', { as: muter, path: { muted_user_id: world.hamlet.id } });
-  const { muted_users } = (await registered(world, muter, ['muted_users'])) as { muted_users: { id: number }[] };
+  const { muted_users } = (await world.initialState<Json>(['muted_users'], muter)) as { muted_users: { id: number }[] };
   expect(muted_users.map((muted) => muted.id)).toEqual([world.hamlet.id]);
   // The documented errors: oneself, someone who is not there, someone already muted.
   expect((await world.fails('mute-user', { as: muter, path: { muted_user_id: muter.id } }, 400)).msg).toBe('Cannot mute self');
-  expect((await world.fails('mute-user', { as: muter, path: { muted_user_id: NO_SUCH_USER } }, 400)).msg).toBe('No such user');
+  expect((await world.fails('mute-user', { as: muter, path: { muted_user_id: NO_SUCH_ID } }, 400)).msg).toBe('No such user');
   expect((await world.fails('mute-user', { as: muter, path: { muted_user_id: world.hamlet.id } }, 400)).msg).toBe('User already muted');
 });
 
@@ -350,9 +320,9 @@ documentedExample('unmute-user', async (world) => {
   const muter = await someone(world, 'Unmuting Member');
   await world.succeeds('mute-user', { as: muter, path: { muted_user_id: world.hamlet.id } });
   await world.succeeds('unmute-user', { as: muter, path: { muted_user_id: world.hamlet.id } });
-  expect((await registered(world, muter, ['muted_users'])).muted_users).toEqual([]);
+  expect((await world.initialState<Json>(['muted_users'], muter)).muted_users).toEqual([]);
   expect((await world.fails('unmute-user', { as: muter, path: { muted_user_id: world.hamlet.id } }, 400)).msg).toBe('User is not muted');
-  expect((await world.fails('unmute-user', { as: muter, path: { muted_user_id: NO_SUCH_USER } }, 400)).msg).toBe('No such user');
+  expect((await world.fails('unmute-user', { as: muter, path: { muted_user_id: NO_SUCH_ID } }, 400)).msg).toBe('No such user');
 });
 
 // Push tokens (the older, unencrypted registration).
@@ -481,7 +451,7 @@ documentedExample('update-settings', async (world) => {
   const examples = world.operation(op).examples as Record<string, FormValue>;
   const { full_name: _name, email: _email, old_password: _old, new_password: _new, ...settings } = examples;
   expect(await world.succeeds(op, { as: settled, params: settings })).not.toHaveProperty('ignored_parameters_unsupported');
-  const { user_settings } = (await registered(world, settled, ['user_settings'])) as { user_settings: Json };
+  const { user_settings } = (await world.initialState<Json>(['user_settings'], settled)) as { user_settings: Json };
   expect(user_settings).toMatchObject(settings);
   // The name.
   await world.succeeds(op, { as: settled, params: { full_name: world.example(op, 'full_name') } });
@@ -523,7 +493,7 @@ documentedExample('set-typing-status', async (world) => {
 });
 
 documentedExample('set-typing-status-for-message-edit', async (world) => {
-  const messageId = await post(world, world.iago, 'Verona', 'edits', 'A message Iago is about to edit.');
+  const messageId = await world.send(world.iago, { type: 'stream', to: 'Verona', topic: 'edits', content: 'A message Iago is about to edit.' });
   const hamletsQueue = await EventQueueClient.register(world.system.api, { auth: world.hamlet, subdomain: world.realm.subdomain }, { event_types: ['typing_edit_message'] });
   await world.succeeds('set-typing-status-for-message-edit', { path: { message_id: messageId }, params: { op: world.example('set-typing-status-for-message-edit', 'op') } });
   await world.succeeds('set-typing-status-for-message-edit', { path: { message_id: messageId }, params: { op: 'stop' } });
@@ -541,31 +511,24 @@ documentedExample('create-user-group', async (world) => {
   const subgroup = await groupOf(world, 'marketing interns', [world.prospero]);
   // Zulip's documented example, its ids those of this organization: four members, a subgroup,
   // each permission granted to a system group.
-  const { group_id } = await world.succeeds<{ group_id: number }>(op, {
-    params: {
-      name: world.example(op, 'name'),
-      description: world.example(op, 'description'),
-      members: [world.hamlet.id, world.othello.id, world.cordelia.id, world.iago.id],
-      subgroups: [subgroup],
-      can_add_members_group: admins,
-      can_join_group: admins,
-      can_leave_group: everyone,
-      can_manage_group: admins,
-      can_mention_group: admins,
-      can_remove_members_group: admins,
-    },
-  });
-  expect(await groupOfId(world, group_id)).toMatchObject({
-    name: 'marketing',
-    description: 'The marketing team.',
-    members: [world.hamlet.id, world.othello.id, world.cordelia.id, world.iago.id].sort((a, b) => a - b),
-    direct_subgroup_ids: [subgroup],
+  const members = [world.hamlet.id, world.othello.id, world.cordelia.id, world.iago.id];
+  const permissions = {
     can_add_members_group: admins,
     can_join_group: admins,
     can_leave_group: everyone,
     can_manage_group: admins,
     can_mention_group: admins,
     can_remove_members_group: admins,
+  };
+  const { group_id } = await world.succeeds<{ group_id: number }>(op, {
+    params: { name: world.example(op, 'name'), description: world.example(op, 'description'), members, subgroups: [subgroup], ...permissions },
+  });
+  expect(await groupOfId(world, group_id)).toMatchObject({
+    name: 'marketing',
+    description: 'The marketing team.',
+    members: [...members].sort((a, b) => a - b),
+    direct_subgroup_ids: [subgroup],
+    ...permissions,
     deactivated: false,
   });
   // Zulip's python example: members only.
@@ -574,8 +537,8 @@ documentedExample('create-user-group', async (world) => {
   });
   expect(await groupOfId(world, leadership.group_id)).toMatchObject({ name: 'leadership', members: [world.desdemona.id, world.iago.id].sort((a, b) => a - b) });
   // A member who is not there: the documented error.
-  const refused = await world.fails(op, { params: { name: 'nobody home', description: 'No one.', members: [NO_SUCH_USER] } }, 400);
-  expect(refused.msg).toBe(`Invalid user ID: ${NO_SUCH_USER}`);
+  const refused = await world.fails(op, { params: { name: 'nobody home', description: 'No one.', members: [NO_SUCH_ID] } }, 400);
+  expect(refused.msg).toBe(`Invalid user ID: ${NO_SUCH_ID}`);
 });
 
 documentedExample('get-user-groups', async (world) => {
@@ -619,7 +582,7 @@ documentedExample('update-user-group', async (world) => {
   await world.succeeds(op, { path: { user_group_id: id }, params: { description: 'Marketing, managed by Hamlet.' }, as: world.hamlet });
   expect(await groupOfId(world, id)).toMatchObject({ description: 'Marketing, managed by Hamlet.' });
   // A group that is not there: the documented error.
-  expect((await world.fails(op, { path: { user_group_id: NO_SUCH_USER }, params: { name: 'nothing' } }, 400)).msg).toBe('Invalid user group');
+  expect((await world.fails(op, { path: { user_group_id: NO_SUCH_ID }, params: { name: 'nothing' } }, 400)).msg).toBe('Invalid user group');
 });
 
 documentedExample('deactivate-user-group', async (world) => {
@@ -628,7 +591,7 @@ documentedExample('deactivate-user-group', async (world) => {
   await world.succeeds(op, { path: { user_group_id: id } });
   expect(await groupOfId(world, id)).toMatchObject({ deactivated: true });
   // The documented errors: a group that is not there; a group in use as another's subgroup.
-  expect((await world.fails(op, { path: { user_group_id: NO_SUCH_USER } }, 400)).msg).toBe('Invalid user group');
+  expect((await world.fails(op, { path: { user_group_id: NO_SUCH_ID } }, 400)).msg).toBe('Invalid user group');
   const inner = await groupOf(world, 'inner group', [world.othello]);
   const outer = await groupOf(world, 'outer group', [], [inner]);
   // Zulip's description gives this answer the schema of a plain coded error, which allows no

@@ -1,7 +1,15 @@
-import { Factory, MailSink, PushRelayStandIn, TestSystem, loadZulipReference, zulipResponseErrors, type ApiResponse, type FormValue, type TestUser } from '@teamchat/testing';
+import { Factory, MailSink, PushRelayStandIn, TestSystem, loadZulipReference, zulipResponseErrors, type ApiResponse, type Credentials, type FormValue, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 
 type Schema = Record<string, unknown>;
+
+let serial = 0;
+
+/** A name or text no other call gave: `prefix` and a suffix (no space: it may be an emoji's name). */
+export const unique = (prefix: string): string => `${prefix}${Date.now().toString(36)}${(serial++).toString(36)}`;
+
+/** An id no object of the example organization has. */
+export const NO_SUCH_ID = 987_654_321;
 
 /** One operation of Zulip's OpenAPI description. */
 export interface DocumentedOperation {
@@ -46,7 +54,7 @@ export interface ExampleCall {
   path?: Record<string, string | number>;
   params?: Record<string, FormValue>;
   /** Who calls: Iago (an administrator, the caller of Zulip's own examples) unless said. */
-  as?: TestUser;
+  as?: Credentials;
   multipart?: boolean;
 }
 
@@ -146,6 +154,27 @@ export class ExampleWorld {
     const options = { auth: call.as ?? this.iago, subdomain: this.realm.subdomain, multipart: call.multipart };
     const params = call.params ?? {};
     return method === 'GET' ? this.system.api.get<T>(path, params, options) : this.system.api.request<T>(method, path, params, options);
+  }
+
+  /** Sends a message as `as` (a set-up step, not an example's own call); its id. */
+  async send(as: Credentials, params: Record<string, FormValue>): Promise<number> {
+    const res = await this.system.api.post<{ id: number }>('/messages', params, { auth: as, subdomain: this.realm.subdomain });
+    if (res.status !== 200) throw new Error(`sending ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  }
+
+  /** The part of POST /register's initial state these fetch keys give, as `as` (Iago) sees it; the queue is deleted again. */
+  async initialState<T>(keys: string[], as: Credentials = this.iago): Promise<T> {
+    const state = await this.succeeds<T & { queue_id: string }>('register-queue', { as, params: { fetch_event_types: keys } });
+    await this.call('delete-queue', { as, params: { queue_id: state.queue_id } });
+    return state;
+  }
+
+  /** A text file uploaded as `as` (Iago) through POST /user_uploads, the file its one form part. */
+  upload(filename: string, content: string, as: Credentials = this.iago): Promise<ApiResponse<{ uri: string; url: string; filename: string }>> {
+    const boundary = `----documented${Math.random().toString(16).slice(2)}`;
+    const body = [`--${boundary}`, `Content-Disposition: form-data; name="file"; filename="${filename}"`, 'Content-Type: text/plain', '', content, `--${boundary}--`, ''].join('\r\n');
+    return this.system.api.raw('POST', '/user_uploads', body, { auth: as, subdomain: this.realm.subdomain, contentType: `multipart/form-data; boundary=${boundary}` });
   }
 
   /**

@@ -26,12 +26,14 @@ export class ListChannels {
 
     const channels = await this.channelRows.allWithSubscribed(realm.id, caller.id, params.exclude_archived);
     const visible = channels.filter((channel) => isListed(channel, channel.subscribed, caller, { ...params, include_all: includeAll }));
-    const stats = await this.stats.of(visible);
+    const [stats, defaults] = await Promise.all([
+      this.stats.of(visible),
+      params.include_default ? this.channelRows.defaultIds(realm.id).then((ids) => new Set(ids)) : undefined,
+    ]);
     return {
       streams: visible.map((channel) => ({
         ...toChannelRecord(channel, stats.get(channel.id)!),
-        // A default channel made private or archived is no longer one (defaultChannelIds' rule).
-        ...(params.include_default ? { is_default: channel.isDefault && !channel.inviteOnly && !channel.isArchived } : {}),
+        ...(defaults ? { is_default: defaults.has(channel.id) } : {}),
       })),
     };
   }

@@ -7,7 +7,7 @@ import {
   messageConversation,
   messageForUser,
   messageIdByScheduledMessage,
-  messageIdsSentAfter,
+  messageSendTimes,
   readableMessageIds,
   searchHighlights,
   topicMessageIdsFrom,
@@ -163,9 +163,9 @@ export class MessagesRepository {
     return (await this.pg.run(topicMessageIdsFrom, streamId, topic, fromId, historyPublic, userId)).map((row) => row.id);
   }
 
-  /** Which of the messages were sent after `after`, in id order. */
-  async idsSentAfter(messageIds: number[], after: Date): Promise<number[]> {
-    return (await this.pg.run(messageIdsSentAfter, messageIds, after)).map((row) => row.id);
+  /** When each of the messages was sent, in id order. */
+  sendTimes(messageIds: number[]): Promise<{ id: number; dateSent: Date }[]> {
+    return this.pg.run(messageSendTimes, messageIds);
   }
 
   /** Deletes one message (its rows and reactions go with it); the channel's new first message when it moved, null when the message was gone. */

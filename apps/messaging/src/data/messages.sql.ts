@@ -164,10 +164,10 @@ export const topicMessageIdsFrom = statement<{ id: number }, [streamId: number, 
    ORDER BY m.id`,
 );
 
-/** Which of the messages were sent after `after` (a move's time limit), in id order. */
-export const messageIdsSentAfter = statement<{ id: number }, [messageIds: number[], after: Date]>(
-  'messaging.message_ids_sent_after',
-  `SELECT m.id FROM messages m WHERE m.id = ANY($1::int[]) AND m.date_sent > $2 ORDER BY m.id`,
+/** When each of the messages was sent (a move's time limit), in id order. */
+export const messageSendTimes = statement<{ id: number; dateSent: Date }, [messageIds: number[]]>(
+  'messaging.message_send_times',
+  `SELECT m.id, m.date_sent AS "dateSent" FROM messages m WHERE m.id = ANY($1::int[]) ORDER BY m.id`,
 );
 
 /**

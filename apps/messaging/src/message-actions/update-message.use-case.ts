@@ -20,7 +20,7 @@ import type { MentionEnv } from '../rendering/mentions';
 import { firstMessageChangedEvent, visibilityResetEvent } from '../topics/topic-events';
 import { messagesDeletedEvent, outgoing, type OutgoingEvent } from '../core/outgoing-events';
 import { ActedMessages } from './acted-message';
-import { ActionPermissions, EDIT_LIMIT_BUFFER_SECONDS, checkContentEditable, pastLimit } from './action-permissions';
+import { ActionPermissions, checkContentEditable, pastLimit } from './action-permissions';
 import { ContentRenderer } from '../core/content-renderer';
 import type { EditHistoryEntry } from './edit-history';
 import { MoveNotices } from './move-notices';
@@ -222,7 +222,8 @@ export class UpdateMessage {
    * MOVE_MESSAGES_TIME_LIMIT_EXCEEDED says how many of them could.
    */
   private async checkMoveLimit(ids: number[], limitSeconds: number): Promise<void> {
-    const allowed = await this.messageRows.idsSentAfter(ids, new Date(Date.now() - (limitSeconds + EDIT_LIMIT_BUFFER_SECONDS) * 1000));
+    const now = Date.now();
+    const allowed = (await this.messageRows.sendTimes(ids)).filter((row) => !pastLimit(row.dateSent, limitSeconds, now)).map((row) => row.id);
     if (allowed.length === ids.length) return;
     throw new ZulipError(
       'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',

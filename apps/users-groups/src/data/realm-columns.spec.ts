@@ -6,8 +6,8 @@ import { UsersRepository } from './users.repository';
 
 /**
  * The whole organization and the whole account read through pg (POST /register's hot path) are
- * what Prisma reads, key for key and value for value: a column added to the model and not to
- * REALM_COLUMNS or ALL_USER_COLUMNS fails here.
+ * what Prisma reads, key for key and value for value: a field whose column is not its name in
+ * snake_case (what columnsOf assumes) fails here.
  */
 describe('whole rows through pg', () => {
   let database: { name: string; url: string };

@@ -3,13 +3,13 @@ import { PgService, PrismaService, isStoredId, statement, type UserGroupModel } 
 import { GroupMembershipRepository } from './group-membership.repository';
 import type { PgTransaction, Transaction } from './transactions';
 
-/** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
 /** The organization's system groups (`role:members`…): POST /register reads them every time. */
 const systemGroupsOfRealm = statement<{ id: number; name: string }, [realmId: number]>(
   'users_groups.system_groups_of_realm',
   `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
 );
 
+/** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
 const namedGroupIds = statement<{ id: number }, [groupIds: number[]]>(
   'user_admin.named_group_ids',
   `SELECT id FROM user_groups WHERE id = ANY($1::int[]) AND name IS NOT NULL ORDER BY id`,

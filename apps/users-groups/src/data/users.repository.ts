@@ -20,8 +20,8 @@ import {
   usersOfRealmByIds,
   usersOfRealmPage,
   activeHumanAdminsOfRealm,
-  type UserRow,
   wholeUserOfRealm,
+  type UserRow,
 } from './users.sql';
 
 export type { UserRow } from './users.sql';

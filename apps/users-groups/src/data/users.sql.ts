@@ -1,4 +1,4 @@
-import { statement, type UserModel } from '@teamchat/db';
+import { Prisma, columnsOf, statement, type UserModel } from '@teamchat/db';
 
 /**
  * The `users` table's named statements (UsersRepository's alone): GET /users on the hot path,
@@ -29,13 +29,8 @@ const USER_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmai
   is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone, avatar_source AS "avatarSource",
   avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings`;
 
-/** Every column of `users`, named as the Prisma model names its fields (realm-columns.spec holds the list to the model). */
-export const ALL_USER_COLUMNS = `id, realm_id AS "realmId", delivery_email AS "deliveryEmail", full_name AS "fullName", role,
-  is_active AS "isActive", is_bot AS "isBot", bot_type AS "botType", bot_owner_id AS "botOwnerId", timezone,
-  avatar_source AS "avatarSource", avatar_version AS "avatarVersion", date_joined AS "dateJoined", settings,
-  can_change_user_emails AS "canChangeUserEmails", default_sending_stream_id AS "defaultSendingStreamId",
-  default_events_register_stream_id AS "defaultEventsRegisterStreamId",
-  default_all_public_streams AS "defaultAllPublicStreams", bot_config_data AS "botConfigData"`;
+/** Every column of `users` (realm-columns.spec holds the rows to Prisma's). */
+const ALL_USER_COLUMNS = columnsOf(Prisma.UserScalarFieldEnum);
 
 /** One account of the organization, every column (POST /register's caller). */
 export const wholeUserOfRealm = statement<UserModel, [realmId: number, userId: number]>(

@@ -26,7 +26,14 @@ import {
 } from './register-records';
 
 export { groupSettingValueSchema };
-export { realmUserSettingsDefaultsSchema, settingNamesOfType, userSettingsSchema, type UserSettingsRecord } from './register-settings';
+export {
+  LEGACY_DISPLAY_SETTING_NAMES,
+  LEGACY_NOTIFICATION_SETTING_NAMES,
+  realmUserSettingsDefaultsSchema,
+  settingNamesOfType,
+  userSettingsSchema,
+  type UserSettingsRecord,
+} from './register-settings';
 export { customProfileFieldSchema, realmBotSchema, realmEmojiSchema, realmUserSchema, unreadMessagesSchema, userTopicSchema } from './register-records';
 
 const permissionSettingDescriptionSchema = z.object({

@@ -101,5 +101,9 @@ const LEGACY_NOTIFICATION_SETTINGS = {
   available_notification_sounds: true,
 } as const;
 
+/** The names of the deprecated top-level copies, per fetch key (users-groups builds them from these). */
+export const LEGACY_DISPLAY_SETTING_NAMES = Object.keys(LEGACY_DISPLAY_SETTINGS) as (keyof typeof LEGACY_DISPLAY_SETTINGS)[];
+export const LEGACY_NOTIFICATION_SETTING_NAMES = Object.keys(LEGACY_NOTIFICATION_SETTINGS) as (keyof typeof LEGACY_NOTIFICATION_SETTINGS)[];
+
 /** Deprecated top-level copies of `user_settings` keys, for clients without `user_settings_object`. */
 export const legacySettingsShape = userSettingsSchema.pick({ ...LEGACY_DISPLAY_SETTINGS, ...LEGACY_NOTIFICATION_SETTINGS }).partial().shape;
