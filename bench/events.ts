@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Factory } from '@teamchat/testing';
 import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
-import { createUsers, percentile, postForm, runBenchmark, startBenchSystem } from './support';
+import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
 
 interface Client {
   authorization: string;
@@ -247,6 +247,7 @@ async function main() {
     const channel = await factory.channel(realm, { name: 'bench', subscribers: [sender] });
     console.log(`\nbench:events  setting up ${userCount} users and queues…`);
     const users = await createUsers(system, realm.id, channel.id, userCount);
+    await seedHistory(system, channel.id, sender.id, 200);
     const project = await drive({
       name: `the project (${gatewayCount} gateway${gatewayCount > 1 ? 's' : ''})`,
       host: system.api.hostFor('bench'),
