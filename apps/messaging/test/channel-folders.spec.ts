@@ -746,7 +746,7 @@ describe('channel folders', () => {
     });
 
     it('accepts an unarchived folder of the organization', async () => {
-      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, usable.id)).resolves.toBeUndefined();
+      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db, system.pg), realmId, usable.id)).resolves.toBeUndefined();
     });
 
     it.each<[string, () => number]>([
@@ -757,7 +757,7 @@ describe('channel folders', () => {
       ['a negative id', () => -5],
       ['an id past the integer range', () => 2 ** 40],
     ])('refuses %s with Zulip’s words', async (_name, id) => {
-      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, id())).rejects.toMatchObject({ code: 'BAD_REQUEST', message: INVALID_ID, status: 400 });
+      await expect(checkFolderForChannel(new ChannelFoldersRepository(system.db, system.pg), realmId, id())).rejects.toMatchObject({ code: 'BAD_REQUEST', message: INVALID_ID, status: 400 });
     });
 
     it('holds off archiving until the channel is in the folder, which archiving then refuses', async () => {
@@ -769,7 +769,7 @@ describe('channel folders', () => {
       const gate = new Promise<void>((resolve) => (release = resolve));
       const putting = system.db.$transaction(
         async (tx) => {
-          await checkFolderForChannel(new ChannelFoldersRepository(system.db), realmId, folder.id, tx);
+          await checkFolderForChannel(new ChannelFoldersRepository(system.db, system.pg), realmId, folder.id, tx);
           await tx.stream.update({ where: { id: channel.id }, data: { folderId: folder.id } });
           inside();
           await gate;

@@ -9,7 +9,8 @@ export function columnsOf(fields: Record<string, string>): string {
   return Object.keys(fields)
     .map((field) => {
       const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-      return column === field ? field : `${column} AS "${field}"`;
+      // Quoted: some columns are SQL keywords (`order`).
+      return column === field ? `"${field}"` : `"${column}" AS "${field}"`;
     })
     .join(', ');
 }

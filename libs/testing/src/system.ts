@@ -6,7 +6,7 @@ import path from 'node:path';
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { SERVICES, type ServiceName } from '@teamchat/contracts';
-import { openPrisma, type PrismaService } from '@teamchat/db';
+import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
 import { nodeOptionsOf } from '@teamchat/platform';
 import { createTestDatabase, dropTestDatabase } from './databases';
 import { ApiClient } from './api-client';
@@ -95,6 +95,7 @@ export class TestSystem {
   private readonly recorders: EventRecorder[] = [];
   /** Settings of one process only (an extra uploads replica's own file listener port). */
   private readonly processEnv = new Map<ProcessName, Record<string, string>>();
+  private pgService?: PgService;
 
   private constructor(
     private readonly database: { name: string; url: string },
@@ -106,6 +107,11 @@ export class TestSystem {
     this.env = env;
     this.api = new ApiClient(`http://127.0.0.1:${ports.gateway}`, TEST_ROOT_HOST);
     this.db = openPrisma(database.url);
+  }
+
+  /** The test database through pg, as the services' repositories reach it (opened on first use). */
+  get pg(): PgService {
+    return (this.pgService ??= new PgService(this.database.url));
   }
 
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
@@ -270,6 +276,7 @@ export class TestSystem {
     await deleteEventStream(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
     await deleteRedisKeys(this.env.REDIS_KEY_PREFIX);
     await this.db.$disconnect();
+    await this.pgService?.onApplicationShutdown();
     await dropTestDatabase(this.database.name);
     await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
   }

@@ -94,7 +94,7 @@ export class MessagingAdmin {
       new ChannelStatsReader(new ChannelStatsRepository(pg), groups),
       this.outbox,
       new ChannelPermissions(this.channels, subscriptions, groups),
-      new ChannelCreation(new ChannelFoldersRepository(prisma), new CommandClient(this.config)),
+      new ChannelCreation(new ChannelFoldersRepository(prisma, pg), new CommandClient(this.config)),
     );
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type ChannelFolderModel } from '@teamchat/db';
+import { PgService, PrismaService, type ChannelFolderModel } from '@teamchat/db';
+import { allChannelFolders, unarchivedChannelFolders } from './channel-folders.sql';
 import type { ColdTx } from './transactions';
 
 /** A new folder's columns (its order is chosen by `createLast`). */
@@ -14,17 +15,17 @@ export interface NewChannelFolder {
 /** The columns of a folder an update may change. */
 export type ChannelFolderChanges = Partial<Pick<ChannelFolderModel, 'name' | 'description' | 'renderedDescription' | 'isArchived'>>;
 
-/** `channel_folders`, which messaging owns (cold paths, on Prisma). */
+/** `channel_folders`, which messaging owns (read through pg, as POST /register does; written through Prisma). */
 @Injectable()
 export class ChannelFoldersRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The organization's folders in their order (ties, which only a race makes, by id); archived ones when asked. */
   list(realmId: number, includeArchived: boolean): Promise<ChannelFolderModel[]> {
-    return this.prisma.channelFolder.findMany({
-      where: { realmId, ...(includeArchived ? {} : { isArchived: false }) },
-      orderBy: [{ order: 'asc' }, { id: 'asc' }],
-    });
+    return this.pg.run(includeArchived ? allChannelFolders : unarchivedChannelFolders, realmId);
   }
 
   /**

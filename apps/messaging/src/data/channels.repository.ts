@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, channelIdsNamed, isStoredId, type Prisma, type StreamModel } from '@teamchat/db';
+import { PgService, PrismaService, channelIdsNamed, isStoredId, queryableOf, type Prisma, type StreamModel } from '@teamchat/db';
 import {
   channelByIdForUser,
   channelByNameForUser,
@@ -7,6 +7,7 @@ import {
   channelNames,
   channelSendContextById,
   channelSendContextByName,
+  defaultChannelIds,
   lowerFirstMessageId,
   recomputeFirstMessageId,
   type ChannelSendContextRow,
@@ -22,20 +23,6 @@ export type NewChannelRow = Prisma.StreamUncheckedCreateInput;
 /** A channel with the caller's active subscription, if any (`subscriptions` holds it or is empty). */
 export type ChannelWithCallerSubscription = StreamModel & { subscriptions: { id: number }[] };
 
-/**
- * The organization's default channels, in id order: flagged ones still public and not archived
- * (a default channel made private or archived stops being one, as in Zulip). `db` may be a
- * transaction that changed them.
- */
-export async function defaultChannelIds(db: PrismaService | Prisma.TransactionClient, realmId: number): Promise<number[]> {
-  const rows = await db.stream.findMany({
-    where: { realmId, isDefault: true, inviteOnly: false, isArchived: false },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-  });
-  return rows.map((row) => row.id);
-}
-
 /** `streams`, which messaging owns: channels, read with the caller's subscription on the hot paths. */
 @Injectable()
 export class ChannelsRepository {
@@ -50,9 +37,9 @@ export class ChannelsRepository {
     return (await channelIdsNamed(this.prisma, realmId, [target.name])).length > 0;
   }
 
-  /** The organization's default channels, in id order (as `tx`, if given, sees them). */
-  defaultIds(realmId: number, tx: ColdTx = this.prisma): Promise<number[]> {
-    return defaultChannelIds(tx, realmId);
+  /** The organization's default channels, in id order (as `tx`, if given, sees them; see defaultChannelIds). */
+  async defaultIds(realmId: number, tx?: ColdTx): Promise<number[]> {
+    return (await (tx ? queryableOf(tx) : this.pg).run(defaultChannelIds, realmId)).map((row) => row.id);
   }
 
   /** Ids of the organization's channels named one of `names`, whatever the case; archived ones only when asked. */

@@ -121,3 +121,12 @@ export const channelIdInRealm = statement<{ id: number }, [streamId: number, rea
   'messaging.channel_id_in_realm',
   `SELECT id FROM streams WHERE id = $1 AND realm_id = $2`,
 );
+
+/**
+ * The organization's default channels, in id order: flagged ones still public and not archived
+ * (a default channel made private or archived stops being one, as in Zulip).
+ */
+export const defaultChannelIds = statement<{ id: number }, [realmId: number]>(
+  'messaging.default_channel_ids',
+  `SELECT id FROM streams WHERE realm_id = $1 AND is_default AND NOT invite_only AND NOT is_archived ORDER BY id`,
+);

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type DraftModel } from '@teamchat/db';
+import { PgService, PrismaService, type DraftModel } from '@teamchat/db';
 import type { DraftData } from '../drafts/draft-rules';
+import { newestDrafts } from './drafts.sql';
 import type { ColdTx } from './transactions';
 
 /** `drafts`, which messaging owns: each user's synchronised drafts. */
 @Injectable()
 export class DraftsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** Stores all of these drafts of the user, in order, in the caller's transaction. */
   async createAll(userId: number, drafts: DraftData[], tx: ColdTx): Promise<DraftModel[]> {
@@ -37,6 +41,6 @@ export class DraftsRepository {
 
   /** A user's drafts, most recently edited first, at most `limit`. */
   newest(userId: number, limit: number): Promise<DraftModel[]> {
-    return this.prisma.draft.findMany({ where: { userId }, orderBy: [{ lastEditTime: 'desc' }, { id: 'desc' }], take: limit });
+    return this.pg.run(newestDrafts, userId, limit);
   }
 }

@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type RealmLinkifierModel, type RealmPlaygroundModel } from '@teamchat/db';
+import { PgService, PrismaService, queryableOf, type RealmLinkifierModel, type RealmPlaygroundModel } from '@teamchat/db';
+import { linkifiersOf, playgroundsOf } from './linkifiers.sql';
 import type { ColdTx } from './transactions';
 
 /**
  * `realm_linkifiers` and `realm_playgrounds`, which messaging owns: the organization's
  * linkifiers (applied by the renderer, which caches them per organization: RealmLinkifiers)
- * and code playgrounds. A cold path: the ORM.
+ * and code playgrounds. Read through pg (POST /register reads both), also inside a transaction
+ * (`tx`: the list after a change); written through the ORM.
  */
 @Injectable()
 export class LinkifiersRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The organization's linkifiers in the order they apply (order, then id). */
-  ofRealm(realmId: number, tx: ColdTx = this.prisma): Promise<RealmLinkifierModel[]> {
-    return tx.realmLinkifier.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  ofRealm(realmId: number, tx?: ColdTx): Promise<RealmLinkifierModel[]> {
+    return (tx ? queryableOf(tx) : this.pg).run(linkifiersOf, realmId);
   }
 
   /** Whether another linkifier of the organization has this pattern. */
@@ -46,8 +51,8 @@ export class LinkifiersRepository {
   }
 
   /** The organization's code playgrounds, by id. */
-  playgroundsOf(realmId: number, tx: ColdTx = this.prisma): Promise<RealmPlaygroundModel[]> {
-    return tx.realmPlayground.findMany({ where: { realmId }, orderBy: { id: 'asc' } });
+  playgroundsOf(realmId: number, tx?: ColdTx): Promise<RealmPlaygroundModel[]> {
+    return (tx ? queryableOf(tx) : this.pg).run(playgroundsOf, realmId);
   }
 
   async playgroundTaken(realmId: number, pygmentsLanguage: string, name: string): Promise<boolean> {

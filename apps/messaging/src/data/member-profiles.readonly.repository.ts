@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService } from '@teamchat/db';
-import { memberProfiles, mentionableUsers, storedSender, type MemberProfileRow, type StoredSenderRow } from './member-profiles.readonly.sql';
+import { memberProfiles, mentionableUsers, storedSender, storedSettings, type MemberProfileRow, type StoredSenderRow } from './member-profiles.readonly.sql';
 
 import type { ColdTx } from './transactions';
 
@@ -24,11 +24,8 @@ export class MemberProfilesReadonlyRepository {
 
   /** A user's stored settings and their organization's defaults (both undefined for nobody). */
   async storedSettings(realmId: number, userId: number): Promise<{ settings: unknown; realmDefaults: unknown }> {
-    const user = await this.prisma.user.findFirst({
-      where: { id: userId, realmId },
-      select: { settings: true, realm: { select: { userSettingsDefaults: true } } },
-    });
-    return { settings: user?.settings, realmDefaults: user?.realm.userSettingsDefaults };
+    const [user] = await this.pg.run(storedSettings, realmId, userId);
+    return { settings: user?.settings, realmDefaults: user?.realmDefaults };
   }
 
   /** Which of these users are active accounts of the organization. */

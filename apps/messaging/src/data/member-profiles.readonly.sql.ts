@@ -54,3 +54,9 @@ export const storedSender = statement<StoredSenderRow, [realmId: number, userId:
      u.is_active AS "isActive", r.subdomain, r.name AS "realmName", r.deactivated AS "realmDeactivated"
    FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.realm_id = $1 AND u.id = $2`,
 );
+
+/** A user's stored settings and their organization's defaults. */
+export const storedSettings = statement<{ settings: unknown; realmDefaults: unknown }, [realmId: number, userId: number]>(
+  'messaging.stored_settings',
+  `SELECT u.settings, r.user_settings_defaults AS "realmDefaults" FROM users u JOIN realms r ON r.id = u.realm_id WHERE u.realm_id = $1 AND u.id = $2`,
+);

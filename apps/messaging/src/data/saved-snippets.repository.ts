@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type SavedSnippetModel } from '@teamchat/db';
+import { PgService, PrismaService, type SavedSnippetModel } from '@teamchat/db';
+import { savedSnippetsOf } from './saved-snippets.sql';
 import type { ColdTx } from './transactions';
 
-/** `saved_snippets`, which messaging owns: each user's saved snippets (a cold path: the ORM). */
+/** `saved_snippets`, which messaging owns: each user's saved snippets (read through pg, as POST /register does; written through the ORM). */
 @Injectable()
 export class SavedSnippetsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The user's snippets, oldest first. */
   ofUser(userId: number): Promise<SavedSnippetModel[]> {
-    return this.prisma.savedSnippet.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+    return this.pg.run(savedSnippetsOf, userId);
   }
 
   create(userId: number, title: string, content: string, tx: ColdTx = this.prisma): Promise<SavedSnippetModel> {

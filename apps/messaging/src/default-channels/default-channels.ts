@@ -2,8 +2,6 @@ import { Messaging } from '@teamchat/contracts';
 import type { DirectoryUser } from '../data/users.readonly.repository';
 import type { PendingEvent } from '../channels/channel-events';
 
-export { defaultChannelIds } from '../data/channels.repository';
-
 /** `default_streams`: every default channel's id, to every active user of the organization. */
 export const defaultChannelsEvent = (realmId: number, audience: DirectoryUser[], ids: number[]): PendingEvent => ({
   def: Messaging.DefaultChannelEvents.defaultChannelsChanged,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, PrismaService, type Prisma } from '@teamchat/db';
-import { usersWithAnyDevice } from './push-devices.sql';
+import { deviceStatesOf, usersWithAnyDevice, type DeviceStateRow } from './push-devices.sql';
 import type { PushDeviceRow } from '../devices/push-device';
 
 export interface NewRegistration {
@@ -31,9 +31,9 @@ export class PushDevicesRepository {
     return this.prisma.pushDevice.findUnique({ where: { userId_pushAccountId: { userId, pushAccountId } } });
   }
 
-  /** The user's devices, oldest first. */
-  ofUser(userId: number): Promise<PushDeviceRow[]> {
-    return this.prisma.pushDevice.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+  /** The user's devices, oldest first, as POST /register shows them (through pg: every client's start reads them). */
+  statesOf(userId: number): Promise<DeviceStateRow[]> {
+    return this.pg.run(deviceStatesOf, userId);
   }
 
   /** The user's devices the relay accepted (all of them, or the one with that push account ID). */

@@ -15,7 +15,7 @@ export interface PushDeviceRow {
 }
 
 /** Active once the relay gave it an id, failed once the relay refused it, pending until then. */
-export function statusOf(device: Pick<PushDeviceRow, 'bouncerDeviceId' | 'errorCode'>): Push.PushDeviceStatus {
+export function statusOf(device: { bouncerDeviceId: bigint | string | null; errorCode: string | null }): Push.PushDeviceStatus {
   if (device.errorCode !== null) return 'failed';
   return device.bouncerDeviceId !== null ? 'active' : 'pending';
 }

@@ -17,8 +17,8 @@ export class RegisterStateReader {
   async read(request: Realtime.RegisterStateRequest): Promise<Realtime.RegisterState> {
     if (!Realtime.wants(request, 'push_device')) return {};
     const devices: Record<string, Push.PushDeviceState> = {};
-    for (const device of await this.devices.ofUser(request.user.id)) {
-      devices[String(device.pushAccountId)] = { status: statusOf(device), error_code: device.errorCode };
+    for (const device of await this.devices.statesOf(request.user.id)) {
+      devices[device.pushAccountId] = { status: statusOf(device), error_code: device.errorCode };
     }
     return { push_devices: devices };
   }
