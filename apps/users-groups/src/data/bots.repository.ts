@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, isStoredId, type Prisma, type UserModel } from '@teamchat/db';
-import type { Transaction } from './transactions';
+import { PgService, Prisma, PrismaService, columnsOf, isStoredId, statement, type UserModel } from '@teamchat/db';
+import { onConnection, type Transaction } from './transactions';
 
 /** An outgoing webhook bot's service (Zulip's Service). */
 export interface BotServiceRow {
@@ -11,8 +11,26 @@ export interface BotServiceRow {
   interface: number;
 }
 
-/** A bot with what its administrators are shown: its key and its services. */
-export type BotDetailsRow = UserModel & { apiKey: { key: string } | null; botServices: BotServiceRow[] };
+/** A bot with what its administrators are shown: its key and its services (every column of each). */
+export type BotDetailsRow = UserModel & { apiKey: { key: string } | null; botServices: (BotServiceRow & { userId: number })[] };
+
+/**
+ * The organization's bots, every column of `users`, each with its API key and its services in id
+ * order, oldest first: only those among $2 unless it is null, only those $3 owns unless it is
+ * null, only active ones when $4. One statement for what Prisma read in three (POST /register's
+ * `realm_bots`, and every bot record).
+ */
+const botsWithDetails = statement<BotDetailsRow, [realmId: number, ids: number[] | null, ownerId: number | null, activeOnly: boolean]>(
+  'users_groups.bots_with_details',
+  `SELECT ${columnsOf(Prisma.UserScalarFieldEnum)},
+     (SELECT json_build_object('key', k.key) FROM api_keys k WHERE k.user_id = u.id) AS "apiKey",
+     COALESCE((SELECT json_agg(s ORDER BY s.id)
+               FROM (SELECT ${columnsOf(Prisma.BotServiceScalarFieldEnum)} FROM bot_services WHERE user_id = u.id) s), '[]'::json) AS "botServices"
+   FROM users u
+   WHERE u.realm_id = $1 AND u.is_bot AND ($2::int[] IS NULL OR u.id = ANY($2::int[])) AND ($3::int IS NULL OR u.bot_owner_id = $3)
+     AND (NOT $4::boolean OR u.is_active)
+   ORDER BY u.date_joined, u.id`,
+);
 
 /** What a bot has beyond an ordinary account. */
 export interface BotSetup {
@@ -27,11 +45,15 @@ export type BotDefaults = Partial<Pick<UserModel, 'defaultSendingStreamId' | 'de
 
 /**
  * Bots' own columns of `users` (default channels, configuration) and `bot_services` (Prisma:
- * bots are administered rarely). Accounts themselves are UsersRepository's.
+ * bots are administered rarely; their records, which POST /register lists, through pg).
+ * Accounts themselves are UsersRepository's.
  */
 @Injectable()
 export class BotsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** A new bot's defaults, configuration and service, inside the transaction that created it. */
   async setUp(botId: number, setup: BotSetup, tx: Transaction): Promise<void> {
@@ -48,16 +70,15 @@ export class BotsRepository {
   }
 
   /** The organization's bots among `ids`, or those `ownerId` owns (active ones only with `activeOnly`), oldest first. */
-  withDetails(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }, tx: Transaction = this.prisma): Promise<BotDetailsRow[]> {
-    const where: Prisma.UserWhereInput = { realmId, isBot: true };
-    if (which.ids) where.id = { in: which.ids.filter(isStoredId) };
-    if (which.ownerId !== undefined) where.botOwnerId = which.ownerId;
-    if (which.activeOnly) where.isActive = true;
-    return tx.user.findMany({
-      where,
-      include: { apiKey: { select: { key: true } }, botServices: { orderBy: { id: 'asc' } } },
-      orderBy: [{ dateJoined: 'asc' }, { id: 'asc' }],
-    });
+  withDetails(realmId: number, which: { ids?: number[]; ownerId?: number; activeOnly?: boolean }, tx?: Transaction): Promise<BotDetailsRow[]> {
+    // Inside a Prisma transaction, on its connection (it may have just written the bot).
+    return (tx ? onConnection(tx) : this.pg).run(
+      botsWithDetails,
+      realmId,
+      which.ids ? which.ids.filter(isStoredId) : null,
+      which.ownerId ?? null,
+      which.activeOnly === true,
+    );
   }
 
   async setDefaults(botId: number, defaults: BotDefaults, tx: Transaction): Promise<void> {

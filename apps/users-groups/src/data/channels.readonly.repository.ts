@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, channelIdsNamed, isStoredId } from '@teamchat/db';
-import type { Transaction } from './transactions';
+import { PgService, PrismaService, channelIdsNamed, isStoredId, statement } from '@teamchat/db';
+import { onConnection, type Transaction } from './transactions';
 
 /** A channel as a bot's default channels need it. */
 export interface ChannelForBot {
@@ -9,6 +9,12 @@ export interface ChannelForBot {
   inviteOnly: boolean;
 }
 
+/** These channels by id (bots' default channels, in every bot record POST /register lists). */
+const channelsByIds = statement<ChannelForBot, [ids: number[]]>(
+  'users_groups.channels_by_ids',
+  `SELECT id, name, invite_only AS "inviteOnly" FROM streams WHERE id = ANY($1::int[])`,
+);
+
 /**
  * READ-ONLY: messaging's `streams` and `subscriptions`, for bots' default channels (Zulip's
  * access_stream_by_name when a bot is created or changed, and the channels' names its records
@@ -16,7 +22,10 @@ export interface ChannelForBot {
  */
 @Injectable()
 export class ChannelsReadonlyRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The organization's unarchived channel with this name, whatever its case. */
   async byName(realmId: number, name: string): Promise<ChannelForBot | null> {
@@ -31,11 +40,11 @@ export class ChannelsReadonlyRepository {
     return row !== null;
   }
 
-  /** These channels by id (unknown ids are left out). */
-  async byIds(ids: number[], tx: Transaction = this.prisma): Promise<Map<number, ChannelForBot>> {
+  /** These channels by id (unknown ids are left out), through pg (inside a Prisma transaction, on its connection). */
+  async byIds(ids: number[], tx?: Transaction): Promise<Map<number, ChannelForBot>> {
     const wanted = [...new Set(ids.filter(isStoredId))];
     if (wanted.length === 0) return new Map();
-    const rows = await tx.stream.findMany({ where: { id: { in: wanted } }, select: { id: true, name: true, inviteOnly: true } });
+    const rows = await (tx ? onConnection(tx) : this.pg).run(channelsByIds, wanted);
     return new Map(rows.map((row) => [row.id, row]));
   }
 }

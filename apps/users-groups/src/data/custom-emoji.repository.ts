@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@teamchat/db';
-import type { Transaction } from './transactions';
+import { PgService, PrismaService, statement } from '@teamchat/db';
+import { onConnection, type Transaction } from './transactions';
 
 /** A custom emoji as stored. */
 export interface CustomEmojiRow {
@@ -14,14 +14,27 @@ export interface CustomEmojiRow {
 
 const COLUMNS = { id: true, name: true, fileName: true, deactivated: true, isAnimated: true, authorId: true } as const;
 
-/** The `realm_emoji` table: the organization's custom emoji. A deactivated emoji keeps its row. */
+/** The organization's custom emoji, deactivated ones included, in id order. */
+const emojiOfRealm = statement<CustomEmojiRow, [realmId: number]>(
+  'users_groups.custom_emoji_of_realm',
+  `SELECT id, name, file_name AS "fileName", deactivated, is_animated AS "isAnimated", author_id AS "authorId"
+   FROM realm_emoji WHERE realm_id = $1 ORDER BY id`,
+);
+
+/**
+ * The `realm_emoji` table: the organization's custom emoji. A deactivated emoji keeps its row.
+ * The organization's list is read through pg (POST /register reads it every time); the rest is Prisma's.
+ */
 @Injectable()
 export class CustomEmojiRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
-  /** The organization's custom emoji, deactivated ones included, in id order. */
-  ofRealm(realmId: number, tx: Transaction = this.prisma): Promise<CustomEmojiRow[]> {
-    return tx.realmEmoji.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: COLUMNS });
+  /** The organization's custom emoji, deactivated ones included, in id order (inside a Prisma transaction, on its connection). */
+  ofRealm(realmId: number, tx?: Transaction): Promise<CustomEmojiRow[]> {
+    return (tx ? onConnection(tx) : this.pg).run(emojiOfRealm, realmId);
   }
 
   /** The organization's active emoji of that name (names compare exactly: they are stored lower-case). */

@@ -1,18 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type NavigationViewModel } from '@teamchat/db';
+import { PgService, Prisma, PrismaService, columnsOf, statement, type NavigationViewModel } from '@teamchat/db';
 import type { Transaction } from './transactions';
 
 /** A user's stored view (the table's row without its id). */
 export type StoredNavigationView = Pick<NavigationViewModel, 'fragment' | 'isPinned' | 'name'>;
 
-/** The `navigation_views` table: each user's stored views, one per fragment. */
+/** The user's views, every column, oldest first. */
+const viewsOfUser = statement<NavigationViewModel, [userId: number]>(
+  'users_groups.navigation_views_of_user',
+  `SELECT ${columnsOf(Prisma.NavigationViewScalarFieldEnum)} FROM navigation_views WHERE user_id = $1 ORDER BY id`,
+);
+
+/**
+ * The `navigation_views` table: each user's stored views, one per fragment. The list is read
+ * through pg (POST /register reads it every time); the changes are Prisma's.
+ */
 @Injectable()
 export class NavigationViewsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The user's views, oldest first. */
   ofUser(userId: number): Promise<NavigationViewModel[]> {
-    return this.prisma.navigationView.findMany({ where: { userId }, orderBy: { id: 'asc' } });
+    return this.pg.run(viewsOfUser, userId);
   }
 
   /** Whether one of the user's views has this fragment or (when given) this name. */

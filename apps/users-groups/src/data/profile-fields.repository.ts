@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, statement, type CustomProfileFieldModel, type Prisma } from '@teamchat/db';
-import type { PgTransaction, Transaction } from './transactions';
+import { PgService, Prisma, PrismaService, columnsOf, statement, type CustomProfileFieldModel } from '@teamchat/db';
+import { onConnection, type PgTransaction, type Transaction } from './transactions';
 
 export interface ProfileFieldRow {
   id: number;
@@ -23,6 +23,12 @@ const profileFieldValues = statement<ProfileValueRow, [userIds: number[]]>(
   'users_groups.profile_field_values',
   `SELECT user_id AS "userId", field_id AS "fieldId", value, rendered_value AS "renderedValue"
    FROM custom_profile_field_values WHERE user_id = ANY($1::int[])`,
+);
+
+/** The organization's custom profile fields, every column, in their order (POST /register, GET /realm/profile_fields). */
+const profileFieldsInOrder = statement<CustomProfileFieldModel, [realmId: number]>(
+  'users_groups.profile_fields_in_order',
+  `SELECT ${columnsOf(Prisma.CustomProfileFieldScalarFieldEnum)} FROM custom_profile_fields WHERE realm_id = $1 ORDER BY "order", id`,
 );
 
 /** The organization's custom profile fields among these ids. */
@@ -52,7 +58,8 @@ const deleteProfileValue = statement<never, [userId: number, fieldId: number]>(
 /**
  * Custom profile fields (`custom_profile_fields`) and users' values of them
  * (`custom_profile_field_values`): values are read with GET /users and written by user
- * administration (pg, in its transaction); the organization's list of fields is a Prisma read.
+ * administration (pg, in its transaction); the organization's list of fields is read through pg
+ * (POST /register), its administration is Prisma's.
  */
 @Injectable()
 export class ProfileFieldsRepository {
@@ -61,9 +68,9 @@ export class ProfileFieldsRepository {
     private readonly pg: PgService,
   ) {}
 
-  /** The organization's fields, in their order. */
-  ofRealm(realmId: number, tx: Transaction = this.prisma): Promise<CustomProfileFieldModel[]> {
-    return tx.customProfileField.findMany({ where: { realmId }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+  /** The organization's fields, in their order (inside a Prisma transaction, on its connection). */
+  ofRealm(realmId: number, tx?: Transaction): Promise<CustomProfileFieldModel[]> {
+    return (tx ? onConnection(tx) : this.pg).run(profileFieldsInOrder, realmId);
   }
 
   /** The organization's fields among these ids. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UsersGroups } from '@teamchat/contracts';
-import { Prisma, PrismaService, type RealmModel } from '@teamchat/db';
-import type { Transaction } from './transactions';
+import { PgService, Prisma, PrismaService, statement, type RealmModel } from '@teamchat/db';
+import { onConnection, type Transaction } from './transactions';
 
 // Every setting of PATCH /realm's catalogue names a real `realms` column: checked when the service loads.
 for (const name of UsersGroups.REALM_SETTING_NAMES) {
@@ -23,14 +23,24 @@ export interface RealmDomainRow {
   allowSubdomains: boolean;
 }
 
+/** The organization's allowed email domains, in id order. */
+const domainsOfRealm = statement<RealmDomainRow, [realmId: number]>(
+  'users_groups.realm_domains_of_realm',
+  `SELECT id, domain, allow_subdomains AS "allowSubdomains" FROM realm_domains WHERE realm_id = $1 ORDER BY id`,
+);
+
 /**
  * The organization's settings row as PATCH /realm changes it, and `realm_domains` (both
- * users-groups'; cold paths on Prisma). Reads messaging's `streams` only to check that a
- * channel named by a setting is the organization's (READ-ONLY).
+ * users-groups'; cold paths on Prisma, but the list of domains, which POST /register reads, on
+ * pg). Reads messaging's `streams` only to check that a channel named by a setting is the
+ * organization's (READ-ONLY).
  */
 @Injectable()
 export class RealmSettingsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   /** The organization's row, locked until the transaction ends (one settings change at a time). */
   async lock(realmId: number, tx: Transaction): Promise<RealmModel> {
@@ -57,8 +67,9 @@ export class RealmSettingsRepository {
     return this.prisma.stream.findFirst({ where: { id: streamId, realmId }, select: { id: true, inviteOnly: true } });
   }
 
-  domains(realmId: number, tx: Transaction = this.prisma): Promise<RealmDomainRow[]> {
-    return tx.realmDomain.findMany({ where: { realmId }, orderBy: { id: 'asc' }, select: { id: true, domain: true, allowSubdomains: true } });
+  /** The organization's domains, in id order (inside a Prisma transaction, on its connection). */
+  domains(realmId: number, tx?: Transaction): Promise<RealmDomainRow[]> {
+    return (tx ? onConnection(tx) : this.pg).run(domainsOfRealm, realmId);
   }
 
   domain(realmId: number, domain: string, tx: Transaction = this.prisma): Promise<RealmDomainRow | null> {

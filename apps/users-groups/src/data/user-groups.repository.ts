@@ -1,12 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { PgService, PrismaService, isStoredId, statement, type UserGroupModel } from '@teamchat/db';
+import { PgService, Prisma, PrismaService, columnsOf, isStoredId, statement, type UserGroupModel } from '@teamchat/db';
 import { GroupMembershipRepository } from './group-membership.repository';
-import type { PgTransaction, Transaction } from './transactions';
+import { onConnection, type PgTransaction, type Transaction } from './transactions';
 
 /** The organization's system groups (`role:members`…): POST /register reads them every time. */
 const systemGroupsOfRealm = statement<{ id: number; name: string }, [realmId: number]>(
   'users_groups.system_groups_of_realm',
   `SELECT id, name FROM user_groups WHERE realm_id = $1 AND is_system_group`,
+);
+
+/** A named group with its direct subgroups' ids, in id order (Prisma's `include: { subgroups }`). */
+export type GroupWithSubgroups = UserGroupModel & { subgroups: { subgroupId: number }[] };
+
+/**
+ * The organization's named groups, every column, each with its direct subgroups in id order, in
+ * id order: deactivated ones only when $2, only those among $3 unless it is null. One statement
+ * for what Prisma read in two (POST /register's `realm_user_groups`).
+ */
+const namedGroupsWithSubgroups = statement<GroupWithSubgroups, [realmId: number, includeDeactivated: boolean, ids: number[] | null]>(
+  'users_groups.named_groups_with_subgroups',
+  `SELECT ${columnsOf(Prisma.UserGroupScalarFieldEnum)},
+     COALESCE((SELECT json_agg(json_build_object('subgroupId', s.subgroup_id) ORDER BY s.subgroup_id)
+               FROM user_group_subgroups s WHERE s.supergroup_id = g.id), '[]'::json) AS subgroups
+   FROM user_groups g
+   WHERE g.realm_id = $1 AND g.name IS NOT NULL AND ($2::boolean OR NOT g.deactivated) AND ($3::int[] IS NULL OR g.id = ANY($3::int[]))
+   ORDER BY g.id`,
 );
 
 /** Which of these groups are named (system or user-defined); anonymous groups are setting values. */
@@ -34,8 +52,9 @@ export interface NewGroup {
 
 /**
  * User groups and their membership: `user_groups`, `user_group_members` (direct members of
- * user-made and anonymous groups), `user_group_subgroups`. Cold paths on Prisma; who is in a
- * group (recursively, system groups by role) is GroupMembershipRepository's rule, on pg.
+ * user-made and anonymous groups), `user_group_subgroups`. Cold paths on Prisma; the named groups
+ * with their subgroups (POST /register) on pg. Who is in a group (recursively, system groups by
+ * role) is GroupMembershipRepository's rule, on pg.
  */
 @Injectable()
 export class UserGroupsRepository {
@@ -61,22 +80,17 @@ export class UserGroupsRepository {
     return (await tx.userGroup.findFirst({ where: { realmId, name, isSystemGroup: true }, select: { id: true } }))?.id;
   }
 
-  /** The organization's named groups with their direct subgroups, in id order; deactivated ones only when asked. */
+  /**
+   * The organization's named groups with their direct subgroups, in id order; deactivated ones
+   * only when asked. Through pg, one statement (POST /register reads it every time); inside a
+   * Prisma transaction, on its connection.
+   */
   namedWithSubgroups(
     realmId: number,
     { includeDeactivated = false, ids }: { includeDeactivated?: boolean; ids?: number[] } = {},
-    tx: Transaction = this.prisma,
-  ): Promise<(UserGroupModel & { subgroups: { subgroupId: number }[] })[]> {
-    return tx.userGroup.findMany({
-      where: {
-        realmId,
-        name: { not: null },
-        ...(includeDeactivated ? {} : { deactivated: false }),
-        ...(ids ? { id: { in: ids } } : {}),
-      },
-      include: { subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
-      orderBy: { id: 'asc' },
-    });
+    tx?: Transaction,
+  ): Promise<GroupWithSubgroups[]> {
+    return (tx ? onConnection(tx) : this.pg).run(namedGroupsWithSubgroups, realmId, includeDeactivated, ids ?? null);
   }
 
   /** The organization's active named groups, in id order. */

@@ -232,13 +232,4 @@ export class UsersRepository {
   async changeDeliveryEmail(userId: number, email: string, tx: Transaction): Promise<void> {
     await tx.user.update({ where: { id: userId }, data: { deliveryEmail: email } });
   }
-
-  /** The organization's bots (or only those `ownerId` owns), deactivated ones included, with their API keys. */
-  botsOfRealm(realmId: number, ownerId?: number): Promise<(UserWithRealm & { apiKey: { key: string } | null })[]> {
-    return this.prisma.user.findMany({
-      where: { realmId, isBot: true, ...(ownerId === undefined ? {} : { botOwnerId: ownerId }) },
-      include: { apiKey: true, realm: true },
-      orderBy: { id: 'asc' },
-    });
-  }
 }

@@ -46,12 +46,11 @@ export class UserGroupRecords {
     const settingGroupIds = groups.flatMap((group) =>
       GROUP_PERMISSION_SETTING_NAMES.map((name) => group[GROUP_PERMISSION_SETTINGS[name].column]).filter((id): id is number => id !== null),
     );
-    // In a transaction, one statement after the other on its one connection.
-    const members = await this.membership.directMembers(
-      groups.map((group) => group.id),
-      tx,
-    );
-    const values = await this.membership.settingValues(settingGroupIds, tx);
+    const groupIds = groups.map((group) => group.id);
+    // In a transaction, one statement after the other on its one connection; outside one, together.
+    const [members, values] = tx
+      ? [await this.membership.directMembers(groupIds, tx), await this.membership.settingValues(settingGroupIds, tx)]
+      : await Promise.all([this.membership.directMembers(groupIds), this.membership.settingValues(settingGroupIds)]);
     return groups.map((group) => ({
       id: group.id,
       name: group.name,

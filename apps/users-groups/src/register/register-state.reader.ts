@@ -27,9 +27,11 @@ type State = Record<string, unknown>;
 /**
  * The part of POST /register's initial state users-groups owns (zerver/lib/events.py
  * fetch_initial_state_data): organization settings, the caller's settings and the
- * organization's defaults, the caller's own identity, user groups, custom profile fields and
- * navigation views. At most seven queries, run together, each only when its keys are asked for.
- * The people are the gateway's (RegisterPeople, filled by ListUsers.page).
+ * organization's defaults, the caller's own identity, user groups, custom profile fields,
+ * navigation views, custom emoji, bots and email domains. Every read is a named pg statement (no
+ * Prisma query on this path), run together, each only when its keys are asked for; the
+ * organization's row is read once. The people are the gateway's (RegisterPeople, filled by
+ * ListUsers.page).
  */
 @Injectable()
 export class RegisterStateReader {
@@ -51,11 +53,14 @@ export class RegisterStateReader {
     const legacyDisplay = want('update_display_settings') && !request.capabilities.user_settings_object;
     const legacyNotifications = want('update_global_notifications') && !request.capabilities.user_settings_object;
     const settingsWanted = want('user_settings') || legacyDisplay || legacyNotifications;
+    // The organization's row, read once for the caller's part and the settings' part.
+    let organization: Promise<RealmModel> | undefined;
+    const theOrganization = () => (organization ??= this.organizations.byIdOrThrow(request.realm.id));
 
     const [caller, fields, realmSettings, userGroups, navigationViews, emoji, bots, domains] = await Promise.all([
-      want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request) : null,
+      want('realm') || settingsWanted || want('realm_user_settings_defaults') || want('realm_user') ? this.caller(request, theOrganization()) : null,
       want('custom_profile_fields') ? this.profileFields.ofRealm(request.realm.id) : null,
-      want('realm') ? this.realmSettingsOf(request.realm.id) : null,
+      want('realm') ? this.realmSettingsOf(request.realm.id, theOrganization()) : null,
       want('realm_user_groups')
         ? this.groups.records(request.realm.id, { includeDeactivated: request.capabilities.include_deactivated_groups === true })
         : null,
@@ -94,9 +99,9 @@ export class RegisterStateReader {
     return state;
   }
 
-  private async caller({ realm, user }: Realtime.RegisterStateRequest): Promise<UserModel & { realm: RealmModel }> {
-    const [account, organization] = await Promise.all([this.users.wholeOfRealm(realm.id, user.id), this.organizations.byIdOrThrow(realm.id)]);
-    return { ...account, realm: organization };
+  private async caller({ realm, user }: Realtime.RegisterStateRequest, organization: Promise<RealmModel>): Promise<UserModel & { realm: RealmModel }> {
+    const [account, row] = await Promise.all([this.users.wholeOfRealm(realm.id, user.id), organization]);
+    return { ...account, realm: row };
   }
 
   /** The caller's own keys (fetch key `realm_user`); the own avatar URL never defers to the client's Gravatar. */
@@ -135,8 +140,8 @@ export class RegisterStateReader {
   }
 
   /** The organization's settings of PATCH /realm's catalogue, the group-based ones as group-setting values. */
-  private async realmSettingsOf(realmId: number): Promise<State> {
-    const [realm, systemGroups] = await Promise.all([this.organizations.byIdOrThrow(realmId), this.groups.systemGroupIds(realmId)]);
+  private async realmSettingsOf(realmId: number, organization: Promise<RealmModel>): Promise<State> {
+    const [realm, systemGroups] = await Promise.all([organization, this.groups.systemGroupIds(realmId)]);
     const values = await this.groups.settingValues(realmSettingGroupIds(realm, systemGroups));
     return { realm_name: realm.name, ...realmSettingsState(realm, systemGroups, values) };
   }
