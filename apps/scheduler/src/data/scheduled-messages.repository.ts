@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, isStoredId, type Prisma, type ScheduledMessageModel } from '@teamchat/db';
+import { PgService, Prisma, PrismaService, columnsOf, isStoredId, statement, type ScheduledMessageModel } from '@teamchat/db';
 
 export type StoredScheduledMessage = ScheduledMessageModel;
 
@@ -28,13 +28,27 @@ export interface ScheduledMessageFields {
 }
 
 /**
+ * The sender's undelivered ones of a delivery type, failed ones included, earliest first: what
+ * POST /register (`scheduled_messages`, `reminders`) and the list endpoints show, through pg.
+ */
+const undeliveredOfSender = statement<StoredScheduledMessage, [realmId: number, senderId: number, deliveryType: number]>(
+  'scheduler.undelivered_of_sender',
+  `SELECT ${columnsOf(Prisma.ScheduledMessageScalarFieldEnum, { scheduledAt: 'scheduled_timestamp' })}
+     FROM scheduled_messages WHERE realm_id = $1 AND sender_id = $2 AND NOT delivered AND delivery_type = $3
+    ORDER BY scheduled_timestamp, id`,
+);
+
+/**
  * The scheduler's repository: `scheduled_messages`, which it owns. Delivery's state
  * changes are conditional updates (`delivered`/`failed` only from pending, of the version the
  * job was for), so of two racing deliveries exactly one records the outcome and announces it.
  */
 @Injectable()
 export class ScheduledMessagesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: PgService,
+  ) {}
 
   create(realmId: number, senderId: number, fields: ScheduledMessageFields, readBySender: boolean | null, tx: ColdTx = this.prisma): Promise<StoredScheduledMessage> {
     return tx.scheduledMessage.create({ data: { realmId, senderId, ...fields, readBySender } });
@@ -49,10 +63,7 @@ export class ScheduledMessagesRepository {
 
   /** The caller's undelivered ones of a delivery type (scheduled messages by default), failed ones included, earliest first. */
   undeliveredOf(realmId: number, senderId: number, deliveryType: number = DeliveryType.SEND_LATER): Promise<StoredScheduledMessage[]> {
-    return this.prisma.scheduledMessage.findMany({
-      where: { realmId, senderId, delivered: false, deliveryType },
-      orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
-    });
+    return this.pg.run(undeliveredOfSender, realmId, senderId, deliveryType);
   }
 
   /** One of the caller's scheduled messages, not yet delivered (Zulip's access_scheduled_message). */

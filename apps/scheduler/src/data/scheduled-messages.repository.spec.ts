@@ -1,0 +1,54 @@
+import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
+import { Factory, createTestDatabase, dropTestDatabase } from '@teamchat/testing';
+import { DeliveryType, ScheduledMessagesRepository } from './scheduled-messages.repository';
+
+/**
+ * A sender's undelivered scheduled messages and reminders (POST /register's `scheduled_messages`
+ * and `reminders`), read through pg, are what the Prisma query it replaced read: every field (the
+ * scheduled time is the column `scheduled_timestamp`), earliest first, ties by id.
+ */
+describe('a sender’s undelivered scheduled messages through pg', () => {
+  let database: { name: string; url: string };
+  let prisma: PrismaService;
+  let pg: PgService;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prisma = openPrisma(database.url);
+    pg = new PgService(database.url);
+  });
+  afterAll(async () => {
+    await pg.onApplicationShutdown();
+    await prisma.$disconnect();
+    await dropTestDatabase(database.name);
+  });
+
+  it('has each of the sender’s undelivered ones of the type, failed ones included, earliest first', async () => {
+    const factory = new Factory(prisma);
+    const [realm, other] = [await factory.organization(), await factory.organization()];
+    const [sender, someoneElse] = [await factory.user(realm), await factory.user(realm)];
+    const at = (minutes: number) => new Date(Date.UTC(2030, 0, 1, 0, minutes));
+    const stored = (senderId: number, realmId: number, minutes: number, more: Record<string, unknown> = {}) =>
+      prisma.scheduledMessage.create({
+        data: { realmId, senderId, type: 'private', recipientIds: [sender.id], content: `at ${minutes}`, renderedContent: `<p>at ${minutes}</p>`, scheduledAt: at(minutes), ...more },
+      });
+    await stored(sender.id, realm.id, 30);
+    await stored(sender.id, realm.id, 10, { failed: true, failureMessage: 'Channel gone' });
+    await stored(sender.id, realm.id, 20, { type: 'stream', streamId: 5, recipientIds: [], topic: 'later', readBySender: true });
+    await stored(sender.id, realm.id, 20);
+    await stored(sender.id, realm.id, 5, { delivered: true, deliveredMessageId: 9 });
+    await stored(sender.id, realm.id, 15, { deliveryType: DeliveryType.REMIND, reminderTargetMessageId: 3, reminderNote: 'look' });
+    await stored(someoneElse.id, realm.id, 1);
+    await stored(sender.id, other.id, 1);
+    const repository = new ScheduledMessagesRepository(prisma, pg);
+    for (const deliveryType of [DeliveryType.SEND_LATER, DeliveryType.REMIND]) {
+      const expected = await prisma.scheduledMessage.findMany({
+        where: { realmId: realm.id, senderId: sender.id, delivered: false, deliveryType },
+        orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
+      });
+      expect(await repository.undeliveredOf(realm.id, sender.id, deliveryType)).toEqual(expected);
+    }
+    expect((await repository.undeliveredOf(realm.id, sender.id)).map((row) => row.content)).toEqual(['at 10', 'at 20', 'at 20', 'at 30']);
+    expect((await repository.undeliveredOf(realm.id, sender.id, DeliveryType.REMIND)).map((row) => row.reminderNote)).toEqual(['look']);
+  });
+});
