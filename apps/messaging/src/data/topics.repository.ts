@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, Prisma, PrismaService } from '@teamchat/db';
 import {
-  allUserTopicPolicies,
   clearTopicVisibility,
   moveTopicPolicies,
-  mutedTopicsOf,
   setTopicVisibility,
   topicVisibilityOf,
-  userTopicPolicies,
+  topicPoliciesOfUser,
+  type TopicPolicyRow,
 } from './topics.sql';
 import { inTopic } from './topic-scope';
 import type { ColdTx, Tx } from './transactions';
+
+export type { TopicPolicyRow } from './topics.sql';
 
 /**
  * `user_topics`, which messaging owns: each user's visibility policy of a topic (a topic is
@@ -64,18 +65,8 @@ export class TopicsRepository {
     return tx.run(moveTopicPolicies, oldStreamId, oldTopic, newStreamId, newTopic);
   }
 
-  /** A user's policies other than `inherit`, outside archived channels. */
-  policiesOf(userId: number, inherit: number): Promise<{ streamId: number; topicName: string; lastUpdated: Date; policy: number }[]> {
-    return this.pg.run(userTopicPolicies, userId, inherit);
-  }
-
-  /** Every policy of a user, archived channels included. */
-  allPoliciesOf(userId: number): Promise<{ streamId: number; topicName: string; policy: number }[]> {
-    return this.pg.run(allUserTopicPolicies, userId);
-  }
-
-  /** A user's topics with policy `muted`, with their channel's name, outside archived channels. */
-  mutedTopicsOf(userId: number, muted: number): Promise<{ streamName: string; topicName: string; lastUpdated: Date }[]> {
-    return this.pg.run(mutedTopicsOf, userId, muted);
+  /** Every topic visibility policy of a user, with its channel (see topicPoliciesOfUser). */
+  policiesOf(userId: number): Promise<TopicPolicyRow[]> {
+    return this.pg.run(topicPoliciesOfUser, userId);
   }
 }

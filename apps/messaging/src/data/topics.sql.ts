@@ -15,30 +15,27 @@ export const setTopicVisibility = statement<Record<string, never>, [userId: numb
    ON CONFLICT (user_id, stream_id, topic_name) DO UPDATE SET visibility_policy = EXCLUDED.visibility_policy, last_updated = now()`,
 );
 
-/** A user's topic visibility policies other than `inherit`, outside archived channels. */
-export const userTopicPolicies = statement<
-  { streamId: number; topicName: string; lastUpdated: Date; policy: number },
-  [userId: number, inherit: number]
->(
-  'messaging.user_topic_policies',
-  `SELECT ut.stream_id AS "streamId", ut.topic_name AS "topicName", ut.last_updated AS "lastUpdated", ut.visibility_policy AS policy
-   FROM user_topics ut JOIN streams s ON s.id = ut.stream_id
-   WHERE ut.user_id = $1 AND ut.visibility_policy <> $2 AND NOT s.is_archived
-   ORDER BY ut.id`,
-);
+/** A topic visibility policy of a user, with its channel's name and whether the channel is archived. */
+export interface TopicPolicyRow {
+  streamId: number;
+  streamName: string;
+  channelArchived: boolean;
+  topicName: string;
+  lastUpdated: Date;
+  policy: number;
+}
 
-/** Every topic visibility policy of a user, archived channels included. */
-export const allUserTopicPolicies = statement<{ streamId: number; topicName: string; policy: number }, [userId: number]>(
-  'messaging.all_user_topic_policies',
-  `SELECT stream_id AS "streamId", topic_name AS "topicName", visibility_policy AS policy FROM user_topics WHERE user_id = $1`,
-);
-
-/** A user's muted topics with their channel's name, leaving out archived channels (Zulip's get_topic_mutes). */
-export const mutedTopicsOf = statement<{ streamName: string; topicName: string; lastUpdated: Date }, [userId: number, muted: number]>(
-  'messaging.muted_topics_of',
-  `SELECT s.name AS "streamName", ut.topic_name AS "topicName", ut.last_updated AS "lastUpdated"
+/**
+ * Every topic visibility policy of a user, archived channels included, in the order they were
+ * first set: POST /register's `user_topics`, `muted_topics` and `unread_msgs` each take their
+ * share of this one read.
+ */
+export const topicPoliciesOfUser = statement<TopicPolicyRow, [userId: number]>(
+  'messaging.topic_policies_of_user',
+  `SELECT ut.stream_id AS "streamId", s.name AS "streamName", s.is_archived AS "channelArchived", ut.topic_name AS "topicName",
+     ut.last_updated AS "lastUpdated", ut.visibility_policy AS policy
    FROM user_topics ut JOIN streams s ON s.id = ut.stream_id
-   WHERE ut.user_id = $1 AND ut.visibility_policy = $2 AND NOT s.is_archived
+   WHERE ut.user_id = $1
    ORDER BY ut.id`,
 );
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageFlagsRepository } from '../data/message-flags.repository';
-import { TopicsRepository } from '../data/topics.repository';
+import { TopicsRepository, type TopicPolicyRow } from '../data/topics.repository';
 import { Flag } from '../messages/message-flags';
 import { Visibility } from '../messages/visibility-policy';
 import { topicForClient } from '../topics/topic-names';
@@ -15,7 +15,8 @@ const WILDCARD_MENTIONED = Flag.stream_wildcard_mentioned | Flag.topic_wildcard_
 /**
  * The message-derived parts of POST /register: `max_message_id`, `user_topics`,
  * `recent_private_conversations` and `unread_msgs` (zerver/lib/message.py), a query or two each,
- * read from the caller's UserMessage rows.
+ * read from the caller's UserMessage rows. The caller's topic visibility policies are read once
+ * (`topicPolicies`) for the three parts that need them.
  */
 @Injectable()
 export class MessageStateReader {
@@ -29,9 +30,14 @@ export class MessageStateReader {
     return (await this.flags.maxReceivedId(userId)) ?? -1;
   }
 
+  /** Every topic visibility policy of the caller, with its channel: what userTopics, mutedTopics and unreadMsgs take. */
+  topicPolicies(userId: number): Promise<TopicPolicyRow[]> {
+    return this.topics.policiesOf(userId);
+  }
+
   /** The caller's topic visibility policies, leaving out archived channels (Zulip's get_user_topics). */
-  async userTopics(userId: number, allowEmptyTopicName: boolean) {
-    const rows = await this.topics.policiesOf(userId, Visibility.INHERIT);
+  userTopics(policies: TopicPolicyRow[], allowEmptyTopicName: boolean) {
+    const rows = policies.filter((row) => row.policy !== Visibility.INHERIT && !row.channelArchived);
     return rows.map((row) => ({
       stream_id: row.streamId,
       topic_name: topicForClient(row.topicName, allowEmptyTopicName),
@@ -41,8 +47,8 @@ export class MessageStateReader {
   }
 
   /** The deprecated `muted_topics`: [channel name, topic, Unix seconds] of each muted topic. */
-  async mutedTopics(userId: number, allowEmptyTopicName: boolean): Promise<[string, string, number][]> {
-    const rows = await this.topics.mutedTopicsOf(userId, Visibility.MUTED);
+  mutedTopics(policies: TopicPolicyRow[], allowEmptyTopicName: boolean): [string, string, number][] {
+    const rows = policies.filter((row) => row.policy === Visibility.MUTED && !row.channelArchived);
     return rows.map((row) => [row.streamName, topicForClient(row.topicName, allowEmptyTopicName), Math.floor(row.lastUpdated.getTime() / 1000)]);
   }
 
@@ -70,11 +76,8 @@ export class MessageStateReader {
    * (a muted channel unless the topic is unmuted or followed, or a muted topic), and so does
    * a wildcard mention.
    */
-  async unreadMsgs(userId: number, allowEmptyTopicName: boolean) {
-    const [rows, policies] = await Promise.all([
-      this.flags.unread(userId, Flag.read, MAX_UNREAD_MESSAGES),
-      this.topics.allPoliciesOf(userId),
-    ]);
+  async unreadMsgs(userId: number, allowEmptyTopicName: boolean, topicPolicies: Promise<TopicPolicyRow[]>) {
+    const [rows, policies] = await Promise.all([this.flags.unread(userId, Flag.read, MAX_UNREAD_MESSAGES), topicPolicies]);
     // One key per channel topic, whatever its case.
     const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
     const policyOf = new Map(policies.map((p) => [topicKey(p.streamId, p.topicName), p.policy]));

@@ -47,6 +47,9 @@ export class RegisterStateReader {
     const notificationDefaults = want('subscription') && !capabilities.notification_settings_null;
     // The caller's settings matter only to these two parts, which wait for them.
     const settings = notificationDefaults || want('drafts') ? this.profiles.settingsOf(request.realm.id, user.id) : Promise.resolve(null);
+    // One read of the caller's topic policies, for the parts that need them.
+    let policies: ReturnType<MessageStateReader['topicPolicies']> | undefined;
+    const topicPolicies = () => (policies ??= this.messages.topicPolicies(user.id));
 
     const parts = await Promise.all([
       want('subscription') || want('stream')
@@ -74,10 +77,10 @@ export class RegisterStateReader {
       // Archived folders too, as Zulip serves them (zerver/lib/events.py).
       want('channel_folders') ? this.folders.list(request.realm.id, true).then((folders) => ({ channel_folders: folders.map(toChannelFolderRecord) })) : {},
       want('message') ? this.messages.maxMessageId(user.id).then((id) => ({ max_message_id: id })) : {},
-      want('user_topic') ? this.messages.userTopics(user.id, allowEmptyTopicName).then((rows) => ({ user_topics: rows })) : {},
+      want('user_topic') ? topicPolicies().then((rows) => ({ user_topics: this.messages.userTopics(rows, allowEmptyTopicName) })) : {},
       // Zulip leaves the deprecated form out for clients that ask for user_topic explicitly.
       want('muted_topics') && (request.fetchEventTypes === null || !want('user_topic'))
-        ? this.messages.mutedTopics(user.id, allowEmptyTopicName).then((rows) => ({ muted_topics: rows }))
+        ? topicPolicies().then((rows) => ({ muted_topics: this.messages.mutedTopics(rows, allowEmptyTopicName) }))
         : {},
       want('realm') ? { server_supported_permission_settings: { stream: supportedChannelPermissionSettings() } } : {},
       want('default_streams') ? this.channelRows.defaultIds(request.realm.id).then((ids) => ({ realm_default_streams: ids })) : {},
@@ -86,7 +89,7 @@ export class RegisterStateReader {
         ? this.messages.recentPrivateConversations(user.id).then((rows) => ({ recent_private_conversations: rows }))
         : {},
       want('message') && want('update_message_flags')
-        ? this.messages.unreadMsgs(user.id, allowEmptyTopicName).then((unread) => ({ unread_msgs: unread }))
+        ? this.messages.unreadMsgs(user.id, allowEmptyTopicName, topicPolicies()).then((unread) => ({ unread_msgs: unread }))
         : {},
       // Zulip serves the linkifiers only to clients that read URL templates; others get none.
       want('realm_linkifiers')
