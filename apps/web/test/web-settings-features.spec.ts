@@ -129,6 +129,8 @@ describe('the web app: muted users, alert words, snippets, receipts, reports, em
     const edit = list.getByRole('form', { name: 'Edit saved snippet Greeting' });
     await edit.getByRole('textbox', { name: 'Content' }).fill('Hello again, team!');
     await edit.getByRole('button', { name: 'Save' }).click();
+    // The form closes once the change is stored (the textarea itself already shows the new text).
+    await edit.waitFor({ state: 'detached', timeout: LIVE_MS });
     await list.getByText('Hello again, team!').waitFor({ timeout: LIVE_MS });
     await shot(page, 'settings-saved-snippets.png');
     const stored = await system.db.savedSnippet.findMany({ where: { userId: bob.id }, select: { title: true, content: true } });
