@@ -1,38 +1,27 @@
 import { withDeadline } from '@teamchat/platform';
-import { Factory, createTestDatabase, dropTestDatabase } from '@teamchat/testing';
-import { PgService, statement } from './pg.service';
-import { openPrisma, type PrismaService } from './prisma.service';
+import { useTestDatabase } from '@teamchat/testing';
+import { statement } from './pg.service';
 
 /**
  * A command's transaction commits only while its caller still waits: past the deadline it rolls
  * back and answers "not done" (503 with Retry-After), so a 503 never hides a change that was kept.
  */
 describe('transactions and the command deadline', () => {
-  let database: { name: string; url: string };
-  let prisma: PrismaService;
-  let pg: PgService;
+  const db = useTestDatabase({ poolSize: 2 });
   let realmId: number;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = openPrisma(database.url);
-    pg = new PgService(database.url, 2);
-    realmId = (await new Factory(prisma).organization()).id;
-  });
-  afterAll(async () => {
-    await pg.onApplicationShutdown();
-    await prisma.$disconnect();
-    await dropTestDatabase(database.name);
+    realmId = (await db.factory.organization()).id;
   });
 
   const describe_ = statement<never, [string, number]>('test.describe-realm', 'UPDATE realms SET description = $1 WHERE id = $2');
-  const description = async () => (await prisma.realm.findUniqueOrThrow({ where: { id: realmId } })).description;
+  const description = async () => (await db.prisma.realm.findUniqueOrThrow({ where: { id: realmId } })).description;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('pg: keeps the change when the work ends in time, rolls it back when the deadline passed meanwhile', async () => {
     const write = (text: string, ms: number) =>
       withDeadline(Date.now(), () =>
-        pg.transaction(async (tx) => {
+        db.pg.transaction(async (tx) => {
           await tx.run(describe_, text, realmId);
           await sleep(ms);
         }),
@@ -54,7 +43,7 @@ describe('transactions and the command deadline', () => {
   it('Prisma: the same for an interactive transaction', async () => {
     const write = (text: string, ms: number) =>
       withDeadline(Date.now(), () =>
-        prisma.transaction(async (tx) => {
+        db.prisma.transaction(async (tx) => {
           await tx.realm.update({ where: { id: realmId }, data: { description: text } });
           await sleep(ms);
         }),
@@ -69,7 +58,7 @@ describe('transactions and the command deadline', () => {
   });
 
   it('outside a command (a worker, the command line) has no deadline', async () => {
-    await pg.transaction(async (tx) => {
+    await db.pg.transaction(async (tx) => {
       await tx.run(describe_, 'no deadline', realmId);
       await sleep(150);
     });

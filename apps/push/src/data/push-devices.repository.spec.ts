@@ -1,5 +1,4 @@
-import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
-import { Factory, createTestDatabase, dropTestDatabase } from '@teamchat/testing';
+import { useTestDatabase } from '@teamchat/testing';
 import { statusOf } from '../devices/push-device';
 import { PushDevicesRepository } from './push-devices.repository';
 
@@ -8,35 +7,21 @@ import { PushDevicesRepository } from './push-devices.repository';
  * its push account ID (a bigint, past JavaScript's safe integers) with the status Prisma's row gives.
  */
 describe('a user’s push devices as POST /register shows them', () => {
-  let database: { name: string; url: string };
-  let prisma: PrismaService;
-  let pg: PgService;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = openPrisma(database.url);
-    pg = new PgService(database.url);
-  });
-  afterAll(async () => {
-    await pg.onApplicationShutdown();
-    await prisma.$disconnect();
-    await dropTestDatabase(database.name);
-  });
+  const db = useTestDatabase();
 
   it('has every device of the user, oldest first, with its exact account ID and status', async () => {
-    const factory = new Factory(prisma);
-    const realm = await factory.organization();
-    const [user, other] = [await factory.user(realm), await factory.user(realm)];
+    const realm = await db.factory.organization();
+    const [user, other] = [await db.factory.user(realm), await db.factory.user(realm)];
     const device = (userId: number, pushAccountId: bigint, state: { bouncerDeviceId?: bigint; errorCode?: string }) =>
-      prisma.pushDevice.create({
+      db.prisma.pushDevice.create({
         data: { realmId: realm.id, userId, pushAccountId, tokenKind: 'fcm', pushPublicKey: new Uint8Array(32), bouncerPublicKey: 'key', encryptedPushRegistration: 'sealed', ...state },
       });
     await device(user.id, 9007199254740993n, { bouncerDeviceId: 9007199254740995n }); // active
     await device(user.id, 5n, {}); // pending
     await device(user.id, 7n, { errorCode: 'INVALID_BOUNCER_PUBLIC_KEY' }); // failed
     await device(other.id, 11n, {});
-    const expected = (await prisma.pushDevice.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } })).map((row) => ({ id: String(row.pushAccountId), status: statusOf(row), error: row.errorCode }));
-    const states = await new PushDevicesRepository(prisma, pg).statesOf(user.id);
+    const expected = (await db.prisma.pushDevice.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } })).map((row) => ({ id: String(row.pushAccountId), status: statusOf(row), error: row.errorCode }));
+    const states = await new PushDevicesRepository(db.prisma, db.pg).statesOf(user.id);
     expect(states.map((row) => ({ id: row.pushAccountId, status: statusOf(row), error: row.errorCode }))).toEqual(expected);
     expect(expected).toEqual([
       { id: '9007199254740993', status: 'active', error: null },

@@ -1,5 +1,4 @@
-import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
-import { Factory, createTestDatabase, dropTestDatabase } from '@teamchat/testing';
+import { useTestDatabase } from '@teamchat/testing';
 import { DeliveryType, ScheduledMessagesRepository } from './scheduled-messages.repository';
 
 /**
@@ -8,28 +7,14 @@ import { DeliveryType, ScheduledMessagesRepository } from './scheduled-messages.
  * scheduled time is the column `scheduled_timestamp`), earliest first, ties by id.
  */
 describe('a sender’s undelivered scheduled messages through pg', () => {
-  let database: { name: string; url: string };
-  let prisma: PrismaService;
-  let pg: PgService;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = openPrisma(database.url);
-    pg = new PgService(database.url);
-  });
-  afterAll(async () => {
-    await pg.onApplicationShutdown();
-    await prisma.$disconnect();
-    await dropTestDatabase(database.name);
-  });
+  const db = useTestDatabase();
 
   it('has each of the sender’s undelivered ones of the type, failed ones included, earliest first', async () => {
-    const factory = new Factory(prisma);
-    const [realm, other] = [await factory.organization(), await factory.organization()];
-    const [sender, someoneElse] = [await factory.user(realm), await factory.user(realm)];
+    const [realm, other] = [await db.factory.organization(), await db.factory.organization()];
+    const [sender, someoneElse] = [await db.factory.user(realm), await db.factory.user(realm)];
     const at = (minutes: number) => new Date(Date.UTC(2030, 0, 1, 0, minutes));
     const stored = (senderId: number, realmId: number, minutes: number, more: Record<string, unknown> = {}) =>
-      prisma.scheduledMessage.create({
+      db.prisma.scheduledMessage.create({
         data: { realmId, senderId, type: 'private', recipientIds: [sender.id], content: `at ${minutes}`, renderedContent: `<p>at ${minutes}</p>`, scheduledAt: at(minutes), ...more },
       });
     await stored(sender.id, realm.id, 30);
@@ -40,9 +25,9 @@ describe('a sender’s undelivered scheduled messages through pg', () => {
     await stored(sender.id, realm.id, 15, { deliveryType: DeliveryType.REMIND, reminderTargetMessageId: 3, reminderNote: 'look' });
     await stored(someoneElse.id, realm.id, 1);
     await stored(sender.id, other.id, 1);
-    const repository = new ScheduledMessagesRepository(prisma, pg);
+    const repository = new ScheduledMessagesRepository(db.prisma, db.pg);
     for (const deliveryType of [DeliveryType.SEND_LATER, DeliveryType.REMIND]) {
-      const expected = await prisma.scheduledMessage.findMany({
+      const expected = await db.prisma.scheduledMessage.findMany({
         where: { realmId: realm.id, senderId: sender.id, delivered: false, deliveryType },
         orderBy: [{ scheduledAt: 'asc' }, { id: 'asc' }],
       });

@@ -1,44 +1,31 @@
-import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
-import { Factory, createTestDatabase, dropTestDatabase, type TestUser } from '@teamchat/testing';
+import { useTestDatabase, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 import { GroupMembershipRepository } from './group-membership.repository';
 
 /** The one membership rule, against a real database: roles, nesting, anonymous values, deactivation. */
 describe('GroupMembershipRepository', () => {
-  let database: { name: string; url: string };
-  let prisma: PrismaService;
-  let pg: PgService;
+  const db = useTestDatabase();
   let groups: GroupMembershipRepository;
-  let factory: Factory;
   let realm: { id: number };
   let owner: TestUser, admin: TestUser, moderator: TestUser, member: TestUser, newcomer: TestUser, guest: TestUser, gone: TestUser;
   const system = new Map<string, number>();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = openPrisma(database.url);
-    pg = new PgService(database.url);
-    groups = new GroupMembershipRepository(pg);
-    factory = new Factory(prisma);
-    realm = await factory.organization();
-    owner = await factory.user(realm, { role: Role.OWNER });
-    admin = await factory.user(realm, { role: Role.ADMINISTRATOR });
-    moderator = await factory.user(realm, { role: Role.MODERATOR });
-    member = await factory.user(realm);
-    newcomer = await factory.user(realm);
-    guest = await factory.user(realm, { role: Role.GUEST });
-    gone = await factory.user(realm, { role: Role.ADMINISTRATOR, isActive: false });
+    groups = new GroupMembershipRepository(db.pg);
+    realm = await db.factory.organization();
+    owner = await db.factory.user(realm, { role: Role.OWNER });
+    admin = await db.factory.user(realm, { role: Role.ADMINISTRATOR });
+    moderator = await db.factory.user(realm, { role: Role.MODERATOR });
+    member = await db.factory.user(realm);
+    newcomer = await db.factory.user(realm);
+    guest = await db.factory.user(realm, { role: Role.GUEST });
+    gone = await db.factory.user(realm, { role: Role.ADMINISTRATOR, isActive: false });
     // A week-old member and a new one, with a three-day waiting period for full membership.
-    await prisma.user.update({ where: { id: member.id }, data: { dateJoined: new Date(Date.now() - 7 * 86400_000) } });
-    await prisma.realm.update({ where: { id: realm.id }, data: { waitingPeriodThreshold: 3 } });
+    await db.prisma.user.update({ where: { id: member.id }, data: { dateJoined: new Date(Date.now() - 7 * 86400_000) } });
+    await db.prisma.realm.update({ where: { id: realm.id }, data: { waitingPeriodThreshold: 3 } });
     for (const name of ['role:nobody', 'role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet']) {
-      system.set(name, await factory.systemGroupId(realm, name));
+      system.set(name, await db.factory.systemGroupId(realm, name));
     }
-  });
-  afterAll(async () => {
-    await pg.onApplicationShutdown();
-    await prisma.$disconnect();
-    await dropTestDatabase(database.name);
   });
 
   const members = async (name: string) => (await groups.members([system.get(name)!])).get(system.get(name)!);
@@ -56,15 +43,15 @@ describe('GroupMembershipRepository', () => {
 
   it('leaves deactivated users out of every group, directly or not', async () => {
     expect(await groups.isMember(gone.id, system.get('role:administrators')!)).toBe(false);
-    const team = await factory.userGroup(realm, { members: [gone, member] });
+    const team = await db.factory.userGroup(realm, { members: [gone, member] });
     expect((await groups.directMembers([team.id])).get(team.id)).toEqual([member.id]);
     expect(await groups.isMember(gone.id, team.id)).toBe(false);
   });
 
   it('follows subgroups to any depth, and answers several groups at once', async () => {
-    const inner = await factory.userGroup(realm, { members: [guest] });
-    const middle = await factory.userGroup(realm, { subgroupIds: [inner.id] });
-    const outer = await factory.userGroup(realm, { subgroupIds: [middle.id, system.get('role:owners')!] });
+    const inner = await db.factory.userGroup(realm, { members: [guest] });
+    const middle = await db.factory.userGroup(realm, { subgroupIds: [inner.id] });
+    const outer = await db.factory.userGroup(realm, { subgroupIds: [middle.id, system.get('role:owners')!] });
     expect(await groups.isMember(guest.id, outer.id)).toBe(true);
     expect(await groups.isMember(owner.id, outer.id)).toBe(true);
     expect(await groups.isMember(admin.id, outer.id)).toBe(false);
@@ -76,7 +63,7 @@ describe('GroupMembershipRepository', () => {
   });
 
   it('reads setting values: a named group as its id, an anonymous one as its parts', async () => {
-    const anonymous = await prisma.userGroup.create({
+    const anonymous = await db.prisma.userGroup.create({
       data: {
         realmId: realm.id,
         members: { create: [{ userId: member.id }, { userId: gone.id }] },
@@ -91,8 +78,8 @@ describe('GroupMembershipRepository', () => {
   });
 
   it('never crosses organizations', async () => {
-    const elsewhere = await factory.organization();
-    const stranger = await factory.user(elsewhere, { role: Role.OWNER });
+    const elsewhere = await db.factory.organization();
+    const stranger = await db.factory.user(elsewhere, { role: Role.OWNER });
     expect(await groups.isMember(stranger.id, system.get('role:owners')!)).toBe(false);
     expect(await groups.isMember(stranger.id, system.get('role:everyone')!)).toBe(false);
   });

@@ -1,5 +1,5 @@
-import { PgService, openPrisma, type Prisma, type PrismaService } from '@teamchat/db';
-import { Factory, createTestDatabase, dropTestDatabase } from '@teamchat/testing';
+import type { Prisma, PrismaService } from '@teamchat/db';
+import { useTestDatabase } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 import { BotRecords } from '../bots/bot-records';
 import { UserGroupRecords } from '../groups/user-group-records';
@@ -25,45 +25,33 @@ import { UsersRepository } from './users.repository';
  * on any use: the path reaches Prisma nowhere.
  */
 describe('POST /register rows through pg', () => {
-  let database: { name: string; url: string };
-  let prisma: PrismaService;
-  let pg: PgService;
-  let factory: Factory;
+  const db = useTestDatabase();
   let realm: { id: number; subdomain: string; name: string };
   let other: { id: number };
   let owner: { id: number };
   let admin: { id: number };
   let member: { id: number };
   /** Inside a Prisma interactive transaction, as the administration paths call them. */
-  const inTransaction = <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => prisma.$transaction(work);
+  const inTransaction = <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => db.prisma.$transaction(work);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = openPrisma(database.url);
-    pg = new PgService(database.url);
-    factory = new Factory(prisma);
-    const staff = await factory.organizationWithStaff();
+    const staff = await db.factory.organizationWithStaff();
     ({ realm, owner, admin, member } = staff);
-    other = await factory.organization();
-  });
-  afterAll(async () => {
-    await pg.onApplicationShutdown();
-    await prisma.$disconnect();
-    await dropTestDatabase(database.name);
+    other = await db.factory.organization();
   });
 
   it('the named groups with their subgroups (deactivated ones when asked, or only some ids)', async () => {
-    const a = await factory.userGroup(realm, { name: 'alpha', members: [member], creator: admin });
-    const b = await factory.userGroup(realm, { name: 'beta', members: [admin, member] });
-    const c = await factory.userGroup(realm, { name: 'gamma', subgroupIds: [b.id, a.id] });
-    const d = await factory.userGroup(realm, { name: 'delta', subgroupIds: [c.id] });
-    await prisma.userGroup.update({ where: { id: d.id }, data: { deactivated: true, description: 'gone' } });
+    const a = await db.factory.userGroup(realm, { name: 'alpha', members: [member], creator: admin });
+    const b = await db.factory.userGroup(realm, { name: 'beta', members: [admin, member] });
+    const c = await db.factory.userGroup(realm, { name: 'gamma', subgroupIds: [b.id, a.id] });
+    const d = await db.factory.userGroup(realm, { name: 'delta', subgroupIds: [c.id] });
+    await db.prisma.userGroup.update({ where: { id: d.id }, data: { deactivated: true, description: 'gone' } });
     // An anonymous group (a setting's value) and another organization's group are never listed.
-    await prisma.userGroup.create({ data: { realmId: realm.id, subgroups: { create: [{ subgroupId: a.id }] } } });
-    await factory.userGroup(other, { name: 'alpha' });
+    await db.prisma.userGroup.create({ data: { realmId: realm.id, subgroups: { create: [{ subgroupId: a.id }] } } });
+    await db.factory.userGroup(other, { name: 'alpha' });
 
-    const groups = new UserGroupsRepository(prisma, pg, new GroupMembershipRepository(pg));
-    const prismaRead = (where: Prisma.UserGroupWhereInput, tx: Prisma.TransactionClient = prisma) =>
+    const groups = new UserGroupsRepository(db.prisma, db.pg, new GroupMembershipRepository(db.pg));
+    const prismaRead = (where: Prisma.UserGroupWhereInput, tx: Prisma.TransactionClient = db.prisma) =>
       tx.userGroup.findMany({
         where: { realmId: realm.id, name: { not: null }, ...where },
         include: { subgroups: { select: { subgroupId: true }, orderBy: { subgroupId: 'asc' } } },
@@ -92,7 +80,7 @@ describe('POST /register rows through pg', () => {
   });
 
   it('the custom profile fields, every column, in their order then id', async () => {
-    const fields = new ProfileFieldsRepository(prisma, pg);
+    const fields = new ProfileFieldsRepository(db.prisma, db.pg);
     for (const [name, fieldType, fieldData, order] of [
       ['Phone', 1, '', 3],
       ['Biography', 2, '', 1],
@@ -102,21 +90,21 @@ describe('POST /register rows through pg', () => {
       ['GitHub', 7, JSON.stringify({ subtype: 'github', url_pattern: 'https://github.com/%(username)s' }), 4],
       ['Pronouns', 8, '', 0],
     ] as const) {
-      await prisma.customProfileField.create({
+      await db.prisma.customProfileField.create({
         data: { realmId: realm.id, name, fieldType, fieldData, order, hint: `${name}?`, required: name === 'Team', displayInProfileSummary: name === 'Phone', editableByUser: name !== 'Mentor' },
       });
     }
-    await prisma.customProfileField.create({ data: { realmId: other.id, name: 'Phone', fieldType: 1 } });
+    await db.prisma.customProfileField.create({ data: { realmId: other.id, name: 'Phone', fieldType: 1 } });
 
-    const expected = await prisma.customProfileField.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
+    const expected = await db.prisma.customProfileField.findMany({ where: { realmId: realm.id }, orderBy: [{ order: 'asc' }, { id: 'asc' }] });
     expect(expected.map((f) => f.name)).toStrictEqual(['Pronouns', 'Biography', 'Birthday', 'Team', 'Phone', 'GitHub', 'Mentor']);
     expect(await fields.ofRealm(realm.id)).toStrictEqual(expected);
     expect(await inTransaction((tx) => fields.ofRealm(realm.id, tx))).toStrictEqual(expected);
   });
 
   it("the user's navigation views, every column, oldest first", async () => {
-    const views = new NavigationViewsRepository(prisma, pg);
-    await prisma.navigationView.createMany({
+    const views = new NavigationViewsRepository(db.prisma, db.pg);
+    await db.prisma.navigationView.createMany({
       data: [
         { userId: member.id, fragment: 'narrow/is/starred', isPinned: true, name: null },
         { userId: member.id, fragment: 'narrow/channel/1-general', isPinned: false, name: 'General' },
@@ -124,21 +112,21 @@ describe('POST /register rows through pg', () => {
         { userId: admin.id, fragment: 'inbox', isPinned: true, name: null },
       ],
     });
-    const expected = await prisma.navigationView.findMany({ where: { userId: member.id }, orderBy: { id: 'asc' } });
+    const expected = await db.prisma.navigationView.findMany({ where: { userId: member.id }, orderBy: { id: 'asc' } });
     expect(expected).toHaveLength(3);
     expect(await views.ofUser(member.id)).toStrictEqual(expected);
     expect(await views.ofUser(owner.id)).toStrictEqual([]);
   });
 
   it("the organization's custom emoji, deactivated ones included, in id order", async () => {
-    const emoji = new CustomEmojiRepository(prisma, pg);
-    await factory.customEmoji(realm, { name: 'party', author: member });
-    await factory.customEmoji(realm, { name: 'gone', deactivated: true, author: admin });
-    await factory.customEmoji(realm, { name: 'orphan' });
-    await prisma.realmEmoji.create({ data: { realmId: realm.id, name: 'spin', fileName: 'spin.gif', isAnimated: true, authorId: owner.id } });
-    await factory.customEmoji(other, { name: 'party' });
+    const emoji = new CustomEmojiRepository(db.prisma, db.pg);
+    await db.factory.customEmoji(realm, { name: 'party', author: member });
+    await db.factory.customEmoji(realm, { name: 'gone', deactivated: true, author: admin });
+    await db.factory.customEmoji(realm, { name: 'orphan' });
+    await db.prisma.realmEmoji.create({ data: { realmId: realm.id, name: 'spin', fileName: 'spin.gif', isAnimated: true, authorId: owner.id } });
+    await db.factory.customEmoji(other, { name: 'party' });
 
-    const expected = await prisma.realmEmoji.findMany({
+    const expected = await db.prisma.realmEmoji.findMany({
       where: { realmId: realm.id },
       orderBy: { id: 'asc' },
       select: { id: true, name: true, fileName: true, deactivated: true, isAnimated: true, authorId: true },
@@ -154,15 +142,15 @@ describe('POST /register rows through pg', () => {
   });
 
   it("the organization's email domains, in id order", async () => {
-    const settings = new RealmSettingsRepository(prisma, pg);
-    await prisma.realmDomain.createMany({
+    const settings = new RealmSettingsRepository(db.prisma, db.pg);
+    await db.prisma.realmDomain.createMany({
       data: [
         { realmId: realm.id, domain: 'zeta.example', allowSubdomains: true },
         { realmId: realm.id, domain: 'alpha.example', allowSubdomains: false },
         { realmId: other.id, domain: 'other.example' },
       ],
     });
-    const expected = await prisma.realmDomain.findMany({ where: { realmId: realm.id }, orderBy: { id: 'asc' }, select: { id: true, domain: true, allowSubdomains: true } });
+    const expected = await db.prisma.realmDomain.findMany({ where: { realmId: realm.id }, orderBy: { id: 'asc' }, select: { id: true, domain: true, allowSubdomains: true } });
     expect(expected.map((d) => d.domain)).toStrictEqual(['zeta.example', 'alpha.example']);
     expect(await settings.domains(realm.id)).toStrictEqual(expected);
     expect(await inTransaction((tx) => settings.domains(realm.id, tx))).toStrictEqual(expected);
@@ -170,31 +158,31 @@ describe('POST /register rows through pg', () => {
   });
 
   it("the organization's bots with their API keys and services, oldest first, every bot or an owner's, and their default channels", async () => {
-    const bots = new BotsRepository(prisma, pg);
-    const channels = new ChannelsReadonlyRepository(prisma, pg);
-    const general = await factory.channel(realm, { name: 'general' });
-    const secret = await factory.channel(realm, { name: 'secret', inviteOnly: true });
+    const bots = new BotsRepository(db.prisma, db.pg);
+    const channels = new ChannelsReadonlyRepository(db.prisma, db.pg);
+    const general = await db.factory.channel(realm, { name: 'general' });
+    const secret = await db.factory.channel(realm, { name: 'secret', inviteOnly: true });
 
-    const generic = await factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Generic bot' });
-    const webhook = await factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Webhook bot' });
-    const embedded = await factory.user(realm, { isBot: true, botOwnerId: admin.id, fullName: 'Embedded bot' });
-    const retired = await factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Retired bot', isActive: false });
+    const generic = await db.factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Generic bot' });
+    const webhook = await db.factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Webhook bot' });
+    const embedded = await db.factory.user(realm, { isBot: true, botOwnerId: admin.id, fullName: 'Embedded bot' });
+    const retired = await db.factory.user(realm, { isBot: true, botOwnerId: member.id, fullName: 'Retired bot', isActive: false });
     // A bot without an owner or an API key, joined before the others (the order is by date joined, then id).
-    const keyless = await prisma.user.create({
+    const keyless = await db.prisma.user.create({
       data: { realmId: realm.id, deliveryEmail: 'keyless-bot@example.test', fullName: 'Keyless bot', isBot: true, botType: 1, dateJoined: new Date('2020-01-01T00:00:00Z') },
     });
-    await prisma.user.update({
+    await db.prisma.user.update({
       where: { id: generic.id },
       data: { defaultSendingStreamId: general.id, defaultEventsRegisterStreamId: secret.id, defaultAllPublicStreams: true, avatarSource: 'U', avatarVersion: 3 },
     });
-    await prisma.user.update({ where: { id: webhook.id }, data: { botType: 3 } });
-    await prisma.botService.create({ data: { userId: webhook.id, name: 'hook', baseUrl: 'https://hooks.example/b', token: 'tok2', interface: 2 } });
-    await prisma.botService.create({ data: { userId: webhook.id, name: 'hook', baseUrl: 'https://hooks.example/a', token: 'tok1', interface: 1 } });
-    await prisma.user.update({ where: { id: embedded.id }, data: { botType: 4, botConfigData: { key: 'value', other: 'x' } } });
-    await prisma.botService.create({ data: { userId: embedded.id, name: 'converter', baseUrl: '', token: 'tok3' } });
-    await factory.user(other, { isBot: true, fullName: 'Elsewhere bot' });
+    await db.prisma.user.update({ where: { id: webhook.id }, data: { botType: 3 } });
+    await db.prisma.botService.create({ data: { userId: webhook.id, name: 'hook', baseUrl: 'https://hooks.example/b', token: 'tok2', interface: 2 } });
+    await db.prisma.botService.create({ data: { userId: webhook.id, name: 'hook', baseUrl: 'https://hooks.example/a', token: 'tok1', interface: 1 } });
+    await db.prisma.user.update({ where: { id: embedded.id }, data: { botType: 4, botConfigData: { key: 'value', other: 'x' } } });
+    await db.prisma.botService.create({ data: { userId: embedded.id, name: 'converter', baseUrl: '', token: 'tok3' } });
+    await db.factory.user(other, { isBot: true, fullName: 'Elsewhere bot' });
 
-    const prismaRead = (where: Prisma.UserWhereInput, tx: Prisma.TransactionClient = prisma) =>
+    const prismaRead = (where: Prisma.UserWhereInput, tx: Prisma.TransactionClient = db.prisma) =>
       tx.user.findMany({
         where: { realmId: realm.id, isBot: true, ...where },
         include: { apiKey: { select: { key: true } }, botServices: { orderBy: { id: 'asc' } } },
@@ -226,7 +214,7 @@ describe('POST /register rows through pg', () => {
     // The bots' default channels, by id.
     const ids = [general.id, secret.id, general.id, 2 ** 40, secret.id + 1000];
     const expected = new Map(
-      (await prisma.stream.findMany({ where: { id: { in: [general.id, secret.id] } }, select: { id: true, name: true, inviteOnly: true } })).map((row) => [row.id, row]),
+      (await db.prisma.stream.findMany({ where: { id: { in: [general.id, secret.id] } }, select: { id: true, name: true, inviteOnly: true } })).map((row) => [row.id, row]),
     );
     expect(expected.size).toBe(2);
     expect(await channels.byIds(ids)).toStrictEqual(expected);
@@ -241,23 +229,23 @@ describe('POST /register rows through pg', () => {
         throw new Error(`POST /register reached Prisma (${String(property)})`);
       },
     });
-    const organizations = new OrganizationsRepository(noPrisma, pg);
+    const organizations = new OrganizationsRepository(noPrisma, db.pg);
     const config = { EXTERNAL_URL: 'http://chat.example', DEFAULT_ORGANIZATION: '', JITSI_SERVER_URL: 'https://meet.example', BIG_BLUE_BUTTON_URL: '', BIG_BLUE_BUTTON_SECRET: '' };
-    const membership = new GroupMembershipRepository(pg);
+    const membership = new GroupMembershipRepository(db.pg);
     const reader = new RegisterStateReader(
       organizations,
-      new UsersRepository(noPrisma, pg),
-      new ProfileFieldsRepository(noPrisma, pg),
-      new NavigationViewsRepository(noPrisma, pg),
-      new CustomEmojiRepository(noPrisma, pg),
+      new UsersRepository(noPrisma, db.pg),
+      new ProfileFieldsRepository(noPrisma, db.pg),
+      new NavigationViewsRepository(noPrisma, db.pg),
+      new CustomEmojiRepository(noPrisma, db.pg),
       new RealmDirectory(organizations, config),
-      new UserGroupRecords(new UserGroupsRepository(noPrisma, pg, membership), membership),
-      new RealmSettingsRepository(noPrisma, pg),
+      new UserGroupRecords(new UserGroupsRepository(noPrisma, db.pg, membership), membership),
+      new RealmSettingsRepository(noPrisma, db.pg),
       config,
-      new BotRecords(new BotsRepository(noPrisma, pg), new ChannelsReadonlyRepository(noPrisma, pg)),
+      new BotRecords(new BotsRepository(noPrisma, db.pg), new ChannelsReadonlyRepository(noPrisma, db.pg)),
     );
     const read = async (user: { id: number }, role: number, capabilities: Record<string, boolean>) => {
-      const caller = await prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+      const caller = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
       return reader.read({
         realm: { id: realm.id, subdomain: realm.subdomain, name: realm.name, url: 'http://chat.example', host: 'chat.example' },
         user: { id: caller.id, realmId: realm.id, email: caller.deliveryEmail, deliveryEmail: caller.deliveryEmail, fullName: caller.fullName, role, isBot: false },
