@@ -3,6 +3,7 @@ export * from './factories';
 export * from './openapi';
 export * from './system';
 export * from './databases';
+export * from './test-database';
 export * from './test-environment';
 export * from './expectations';
 export * from './event-recorder';
