@@ -76,3 +76,64 @@ describe('the event queue scripts on a Redis Cluster', () => {
     }
   });
 });
+
+/**
+ * Acknowledging drops exactly the events up to the acknowledged id, whether by a poll read from
+ * Redis (TAKE) or written back from memory (ACKNOWLEDGE), for any number of events at once.
+ */
+describe('dropping acknowledged events', () => {
+  let store: EventQueueStore;
+  let inspector: Redis;
+  const descriptor: QueueDescriptor = {
+    queueId: 'q',
+    realmId: 5,
+    userId: 9,
+    eventTypes: null,
+    narrow: [],
+    applyMarkdown: true,
+    clientGravatar: false,
+    allPublicStreams: false,
+    capabilities: {},
+    lifespanSeconds: 60,
+  };
+  const ids = (texts: string[]) => texts.map((text) => (JSON.parse(text) as { id: number; n: number }).n);
+
+  beforeEach(async () => {
+    store = new EventQueueStore(loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:drop:${randomBytes(4).toString('hex')}:` }));
+    inspector = new Redis(TEST_REDIS_URL);
+    await store.create(descriptor);
+  });
+  afterEach(async () => {
+    inspector.disconnect();
+    await store.onApplicationShutdown();
+  });
+
+  const appendNumbered = (from: number, count: number) =>
+    store.appendBatch(
+      Array.from({ length: count }, (_, k) => ({ deliveries: [{ queueId: 'q', event: `{"n":${from + k}}` }], onceKey: '' })),
+      { partition: store.partitionOf(5) },
+    );
+
+  it('keeps the events after the acknowledged one, in order, and refuses what it dropped', async () => {
+    await appendNumbered(0, 7); // ids 0…6
+    expect(ids((await store.take('q', 5, 9, 2)).events)).toEqual([3, 4, 5, 6]);
+    // Written back from memory: several events at once, then none, then all.
+    expect(await store.acknowledge([{ queueId: 'q', realmId: 5, through: 5, holdSeconds: 0 }])).toEqual([]);
+    expect(ids((await store.take('q', 5, 9, 5)).events)).toEqual([6]);
+    await store.acknowledge([{ queueId: 'q', realmId: 5, through: 5, holdSeconds: 0 }]);
+    await appendNumbered(7, 2); // ids 7, 8
+    expect(ids((await store.take('q', 5, 9, 6)).events)).toEqual([7, 8]);
+    await store.acknowledge([{ queueId: 'q', realmId: 5, through: 8, holdSeconds: 0 }]);
+    expect((await store.take('q', 5, 9, 8)).events).toEqual([]);
+    expect(await inspector.llen(store.keys.events(store.partitionOf(5), 'q'))).toBe(0);
+    await expect(store.take('q', 5, 9, 4)).rejects.toThrow('An event newer than 8 has already been pruned!');
+  });
+
+  it('drops by the ids the list holds, when its events begin later than the last acknowledgement', async () => {
+    await appendNumbered(0, 3); // ids 0…2
+    // The list lost (it expired before its queue): later events start a new one.
+    await inspector.del(store.keys.events(store.partitionOf(5), 'q'));
+    await appendNumbered(3, 4); // ids 3…6
+    expect(ids((await store.take('q', 5, 9, 4)).events)).toEqual([5, 6]);
+  });
+});
