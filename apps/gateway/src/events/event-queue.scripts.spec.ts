@@ -137,3 +137,61 @@ describe('dropping acknowledged events', () => {
     expect(ids((await store.take('q', 5, 9, 4)).events)).toEqual([5, 6]);
   });
 });
+
+/**
+ * APPEND stores each group of queues' texts once per queue without ids, and TAKE writes the ids
+ * in: a batch whose queues get different events, a redelivered event inside it, and lists
+ * written by the earlier format (each text stored with its id) all read back as Zulip's events.
+ */
+describe('appending in groups, reading with ids', () => {
+  let store: EventQueueStore;
+  let inspector: Redis;
+  const descriptor = (queueId: string, userId: number): QueueDescriptor => ({
+    queueId,
+    realmId: 6,
+    userId,
+    eventTypes: null,
+    narrow: [],
+    applyMarkdown: true,
+    clientGravatar: false,
+    allPublicStreams: false,
+    capabilities: {},
+    lifespanSeconds: 60,
+  });
+  const target = () => ({ partition: store.partitionOf(6) });
+
+  beforeEach(async () => {
+    store = new EventQueueStore(loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:groups:${randomBytes(4).toString('hex')}:` }));
+    inspector = new Redis(TEST_REDIS_URL);
+    await Promise.all([store.create(descriptor('a', 1)), store.create(descriptor('b', 2)), store.create(descriptor('c', 3))]);
+  });
+  afterEach(async () => {
+    inspector.disconnect();
+    await store.onApplicationShutdown();
+  });
+
+  it('gives each queue its own events of the batch, in order, and a redelivered event to nobody', async () => {
+    const batch = [
+      { deliveries: ['a', 'b', 'c'].map((queueId) => ({ queueId, event: '{"type":"one"}' })), onceKey: 'first' },
+      { deliveries: [{ queueId: 'b', event: '{"type":"two","for":"b"}' }], onceKey: '' },
+      { deliveries: ['a', 'c'].map((queueId) => ({ queueId, event: '{"type":"three"}' })), onceKey: 'third' },
+    ];
+    expect((await store.appendBatch(batch, target())).sort()).toEqual(['a', 'b', 'c']);
+    expect((await store.take('a', 6, 1, -1)).events).toEqual(['{"id":0,"type":"one"}', '{"id":1,"type":"three"}']);
+    expect((await store.take('b', 6, 2, -1)).events).toEqual(['{"id":0,"type":"one"}', '{"id":1,"type":"two","for":"b"}']);
+    // Again: the events with once-keys were appended already; the one without goes again.
+    expect(await store.appendBatch(batch, target())).toEqual(['b']);
+    expect((await store.take('b', 6, 2, 0)).events).toEqual(['{"id":1,"type":"two","for":"b"}', '{"id":2,"type":"two","for":"b"}']);
+    expect((await store.take('c', 6, 3, 0)).events).toEqual(['{"id":1,"type":"three"}']);
+  });
+
+  it('reads texts stored with their ids (the earlier format) as they are, before and among new ones', async () => {
+    const partition = store.partitionOf(6);
+    // As the earlier APPEND left a queue: its texts with ids 0 and 1 in, and its counter at 1.
+    await inspector.rpush(store.keys.events(partition, 'a'), '{"id":0,"type":"old"}', '{"id":1,"type":"old"}');
+    await inspector.hset(store.keys.meta(partition, 'a'), 'last', 1);
+    await store.appendBatch([{ deliveries: [{ queueId: 'a', event: '{"type":"new"}' }], onceKey: '' }], target());
+    expect((await store.take('a', 6, 1, -1)).events).toEqual(['{"id":0,"type":"old"}', '{"id":1,"type":"old"}', '{"id":2,"type":"new"}']);
+    expect((await store.take('a', 6, 1, 1)).events).toEqual(['{"id":2,"type":"new"}']);
+  });
+});

@@ -12,13 +12,21 @@ import type { ChainableCommander } from 'ioredis';
  * queue's hash and list (KEYS[2q], KEYS[2q + 1] for queue q), then the once-keys of the events
  * that have one. ARGV: the lease holder's token ('' for an append not under the lease), the wake
  * channel, the number of queues and their ids (in KEYS order), the number of texts and the texts
- * (each once: a message's text is the same for most of its recipients), the number of events,
- * then event by event in order: its once-key's number (0 for none), how many deliveries it has
- * and its (queue number, text number) pairs. An event whose once-key is already set (a
- * redelivered domain event) appends nothing. Each queue that still exists gets its events of
- * the batch in order, in one RPUSH, under the next ids of its own counter. Returns the queues
- * appended to and the ones that are gone. Under the lease it appends nothing once the lease is
- * someone else's, so a replica that lost it can never append out of turn.
+ * (each once: a message's text is the same for most of its recipients), the number of events and
+ * each event's once-key number (0 for none), then the number of groups and each group (how many
+ * (event number, text number) pairs it has, then the pairs, in order), then each queue's group:
+ * queues that get the same events of the batch (most of a message's recipients) share one.
+ * An event whose once-key is already set (a redelivered domain event) appends nothing. Each
+ * queue that still exists gets its events of the batch in order, in one RPUSH, under the next
+ * ids of its own counter. Returns the queues appended to and the ones that are gone. Under the
+ * lease it appends nothing once the lease is someone else's, so a replica that lost it can
+ * never append out of turn.
+ *
+ * A list holds the texts as they came, without their ids: its ids are the queue's last ones
+ * (a list always ends at the queue's `last`, and only DROP_THROUGH takes from its head), so a
+ * group's texts go to each of its queues as they are, where writing each queue's own copy with
+ * its id in was most of the script's time (TAKE writes the ids in as it reads). Lists written
+ * before held `{"id":…,` texts; TAKE passes those on as they are.
  *
  * Every replica hears the whole batch in one message on the wake channel (see WAKE_APPENDED in
  * event-queue.store.ts): the replica holding a queue's long-poll answers it from memory
@@ -27,81 +35,72 @@ import type { ChainableCommander } from 'ioredis';
 const APPEND = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'fenced' end
 local queues = tonumber(ARGV[3])
-local texts = tonumber(ARGV[4 + queues])
 local text_at = 4 + queues
+local texts = tonumber(ARGV[text_at])
+local events_at = text_at + texts + 1
+local events = tonumber(ARGV[events_at])
 local once_at = 1 + 2 * queues
-local order, numbers = {}, {}
-local at = 6 + queues + texts
-for _ = 1, tonumber(ARGV[5 + queues + texts]) do
-  local once, count = tonumber(ARGV[at]), tonumber(ARGV[at + 1])
-  at = at + 2
-  if once == 0 or redis.call('SET', KEYS[once_at + once], '1', 'NX', 'EX', 86400) then
-    for i = at, at + 2 * count - 1, 2 do
-      local queue = tonumber(ARGV[i])
-      local mine = numbers[queue]
-      if not mine then
-        mine = {}
-        numbers[queue] = mine
-        order[#order + 1] = queue
-      end
-      mine[#mine + 1] = ARGV[i + 1]
+local fresh = {}
+for e = 1, events do
+  local once = tonumber(ARGV[events_at + e])
+  fresh[e] = once == 0 or redis.call('SET', KEYS[once_at + once], '1', 'NX', 'EX', 86400)
+end
+local at = events_at + events + 1
+local groups = tonumber(ARGV[at])
+at = at + 1
+-- Each group's texts, of its fresh events only, gathered once for all of its queues.
+local items, numbers = {}, {}
+for g = 1, groups do
+  local count = tonumber(ARGV[at])
+  local mine, chosen = {}, {}
+  for i = at + 1, at + 2 * count, 2 do
+    if fresh[tonumber(ARGV[i])] then
+      mine[#mine + 1] = ARGV[text_at + tonumber(ARGV[i + 1])]
+      chosen[#chosen + 1] = ARGV[i + 1]
     end
   end
-  at = at + 2 * count
+  items[g], numbers[g] = mine, table.concat(chosen, ' ')
+  at = at + 1 + 2 * count
 end
 local appended, gone, heard = {}, {}, {}
--- Each text without its opening brace, made once: most of a batch's queues share its texts.
-local tails = {}
-local function tail(number)
-  local found = tails[number]
-  if not found then
-    found = string.sub(ARGV[text_at + tonumber(number)], 2)
-    tails[number] = found
-  end
-  return found
-end
-for _, queue in ipairs(order) do
-  local id, meta, list = ARGV[3 + queue], KEYS[2 * queue], KEYS[2 * queue + 1]
-  local ttl = redis.call('PTTL', meta)
-  if ttl > 0 then
-    local mine = numbers[queue]
-    local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
-    local length = 0
-    -- In slices: unpack puts every value on Lua's stack.
-    for from = 1, #mine, 500 do
-      local items = {}
-      for k = from, math.min(from + 499, #mine) do
-        items[#items + 1] = '{"id":' .. (first + k - 1) .. ',' .. tail(mine[k])
+for q = 1, queues do
+  local g = tonumber(ARGV[at + q - 1])
+  local mine = items[g]
+  if #mine > 0 then
+    local id, meta, list = ARGV[3 + q], KEYS[2 * q], KEYS[2 * q + 1]
+    local ttl = redis.call('PTTL', meta)
+    if ttl > 0 then
+      local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
+      local length = 0
+      -- In slices: unpack puts every value on Lua's stack.
+      for from = 1, #mine, 500 do
+        length = redis.call('RPUSH', list, unpack(mine, from, math.min(from + 499, #mine)))
       end
-      length = redis.call('RPUSH', list, unpack(items))
+      -- A new list takes the queue's remaining time; polls keep the two in step after that.
+      if length == #mine then redis.call('PEXPIRE', list, ttl) end
+      appended[#appended + 1] = id
+      heard[#heard + 1] = id .. ' ' .. first .. ' ' .. g
+    else
+      gone[#gone + 1] = id
     end
-    -- A new list takes the queue's remaining time; polls keep the two in step after that.
-    if length == #mine then redis.call('PEXPIRE', list, ttl) end
-    appended[#appended + 1] = id
-    heard[#heard + 1] = id .. ' ' .. first .. ' ' .. table.concat(mine, ' ')
-  else
-    gone[#gone + 1] = id
   end
 end
 if #appended > 0 then
-  redis.call('PUBLISH', ARGV[2], 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', text_at + 1, text_at + texts) .. '\\n' .. table.concat(heard, '\\n'))
+  redis.call('PUBLISH', ARGV[2], 'A\\n' .. texts .. '\\n' .. table.concat(ARGV, '\\n', text_at + 1, text_at + texts) .. '\\n' .. groups .. '\\n' .. table.concat(numbers, '\\n') .. '\\n' .. table.concat(heard, '\\n'))
 end
 return {appended, gone}
 `;
 
 /**
  * Drops a queue's events up to id `through` (acknowledged by its client) and records them pruned.
- * A list's ids are consecutive (APPEND pushes each batch under the queue's next ids, and only
- * this drops any), so the head's id says how many to drop: one LTRIM, where popping one event
+ * A list holds the queue's ids `last - length + 1` to `last` (APPEND pushes each batch under the
+ * queue's next ids, and only this drops any), so one LTRIM drops them, where popping one event
  * at a time cost Redis two calls per event.
  */
 const DROP_THROUGH = `
-local function drop_through(list, meta, through)
-  local head = redis.call('LINDEX', list, 0)
-  if head then
-    local first = tonumber(string.match(head, '^{"id":(%d+)'))
-    if first <= through then redis.call('LTRIM', list, through - first + 1, -1) end
-  end
+local function drop_through(list, meta, through, last)
+  local count = through - last + redis.call('LLEN', list)
+  if count > 0 then redis.call('LTRIM', list, count, -1) end
   redis.call('HSET', meta, 'pruned', through)
 end
 `;
@@ -119,8 +118,13 @@ if not fields[1] or fields[1] ~= ARGV[1] then return {'gone'} end
 local through, last, pruned = tonumber(ARGV[2]), tonumber(fields[2]), tonumber(fields[3])
 if through > last then return {'unknown', tostring(through)} end
 if through < pruned then return {'pruned', tostring(pruned)} end
-if through > pruned then drop_through(list, meta, through) end
+if through > pruned then drop_through(list, meta, through, last) end
 local events = redis.call('LRANGE', list, 0, -1)
+-- The ids, written in as the events go out (see APPEND); a text stored with its id goes as it is.
+local head = last - #events + 1
+for i = 1, #events do
+  if string.sub(events[i], 1, 6) ~= '{"id":' then events[i] = '{"id":' .. (head + i - 1) .. ',' .. string.sub(events[i], 2) end
+end
 local ttl = tonumber(fields[4])
 if #events == 0 and ARGV[3] == '1' then ttl = ttl + tonumber(ARGV[4]) end
 redis.call('EXPIRE', meta, ttl)
@@ -135,10 +139,10 @@ return {'ok', events, last, tonumber(fields[4])}
  */
 const ACKNOWLEDGE = `${DROP_THROUGH}
 local meta, list = KEYS[1], KEYS[2]
-local fields = redis.call('HMGET', meta, 'pruned', 'l')
+local fields = redis.call('HMGET', meta, 'pruned', 'l', 'last')
 if not fields[2] then return 0 end
 local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
-if through > pruned then drop_through(list, meta, through) end
+if through > pruned then drop_through(list, meta, through, tonumber(fields[3])) end
 local ttl = tonumber(fields[2]) + tonumber(ARGV[2])
 redis.call('EXPIRE', meta, ttl)
 redis.call('EXPIRE', list, ttl)

@@ -42,9 +42,10 @@ export class LeaseLost extends Error {
 
 /**
  * What the wake channel carries. An append: `A`, the number of texts, the texts (JSON, so
- * never a raw newline), then a line `<queue id> <first event id> <text number>…` per queue
- * appended to (its events of the batch, their ids consecutive), all separated by newlines (see
- * APPEND). Queues deleted: `D ` and their ids.
+ * never a raw newline), the number of groups, a line `<text number>…` per group (the events of
+ * the batch its queues got, in order), then a line `<queue id> <first event id> <group number>`
+ * per queue appended to (the group's events, their ids consecutive from the first), all
+ * separated by newlines (see APPEND). Queues deleted: `D ` and their ids.
  */
 export const WAKE_APPENDED = 'A\n';
 export const WAKE_DELETED = 'D ';
@@ -239,26 +240,51 @@ export class EventQueueStore implements OnApplicationShutdown {
 
   /** One APPEND script (see event-queue.scripts.ts for its arguments): the queues appended to, and those gone. */
   private async appendScript(events: BatchedEvent[], { partition, token }: AppendTarget): Promise<[string[], string[]]> {
-    // Each distinct text once: most recipients of a message get the same one. Each queue's
-    // keys once, numbered as declared.
+    // Each distinct text once: most recipients of a message get the same one. Each queue's keys
+    // once, numbered as declared, with its (event number, text number) pairs in order.
     const texts = new Map<string, number>();
-    const queues = new Map<string, number>();
+    const pairsOf = new Map<string, number[]>();
     const onceKeys: string[] = [];
-    const perEvent: string[] = [String(events.length)];
-    for (const { deliveries, onceKey } of events) {
+    const onceNumbers: string[] = [];
+    events.forEach(({ deliveries, onceKey }, index) => {
       if (onceKey) onceKeys.push(this.keys.done(partition, onceKey));
-      perEvent.push(onceKey ? String(onceKeys.length) : '0', String(deliveries.length));
+      onceNumbers.push(onceKey ? String(onceKeys.length) : '0');
       for (const { queueId, event } of deliveries) {
         let text = texts.get(event);
         if (text === undefined) texts.set(event, (text = texts.size + 1));
-        let queue = queues.get(queueId);
-        if (queue === undefined) queues.set(queueId, (queue = queues.size + 1));
-        perEvent.push(String(queue), String(text));
+        let pairs = pairsOf.get(queueId);
+        if (pairs === undefined) pairsOf.set(queueId, (pairs = []));
+        pairs.push(index + 1, text);
       }
+    });
+    // Queues given the same events share a group (a message's recipients mostly do).
+    const groups = new Map<string, number>();
+    const groupArgs: string[] = [];
+    const queueGroups: string[] = [];
+    for (const pairs of pairsOf.values()) {
+      const key = pairs.join(' ');
+      let group = groups.get(key);
+      if (group === undefined) {
+        groups.set(key, (group = groups.size + 1));
+        groupArgs.push(String(pairs.length / 2), ...pairs.map(String));
+      }
+      queueGroups.push(String(group));
     }
-    const queueKeys = [...queues.keys()].flatMap((queueId) => [this.keys.meta(partition, queueId), this.keys.events(partition, queueId)]);
+    const queueKeys = [...pairsOf.keys()].flatMap((queueId) => [this.keys.meta(partition, queueId), this.keys.events(partition, queueId)]);
     const keys = [this.keys.lease(partition), ...queueKeys, ...onceKeys];
-    const args = [token ?? '', this.wakeChannel, String(queues.size), ...queues.keys(), String(texts.size), ...texts.keys(), ...perEvent];
+    const args = [
+      token ?? '',
+      this.wakeChannel,
+      String(pairsOf.size),
+      ...pairsOf.keys(),
+      String(texts.size),
+      ...texts.keys(),
+      String(events.length),
+      ...onceNumbers,
+      String(groups.size),
+      ...groupArgs,
+      ...queueGroups,
+    ];
     const outcome = (await runScript(this.redis, 'eqAppend', keys.length, ...keys, ...args)) as [string[], string[]] | 'fenced';
     if (outcome === 'fenced') throw new LeaseLost();
     return outcome;

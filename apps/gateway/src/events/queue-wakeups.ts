@@ -57,15 +57,18 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     if (!message.startsWith(WAKE_APPENDED)) return;
-    // A\n<n>\n<n texts>\n<queue id> <first event id> <text number>… (see EventQueueStore's APPEND).
+    // A\n<n>\n<n texts>\n<g>\n<g lines of text numbers>\n<queue id> <first event id> <group>… (see WAKE_APPENDED).
     const lines = message.split('\n');
     const texts = Number(lines[1]);
-    for (let line = 2 + texts; line < lines.length; line++) {
+    const groupsAt = 2 + texts;
+    const groups = Number(lines[groupsAt]);
+    const textsOf: (string[] | undefined)[] = [];
+    for (let line = groupsAt + 1 + groups; line < lines.length; line++) {
       const entry = lines[line];
-      const queueId = entry.slice(0, entry.indexOf(' '));
+      const [queueId, first, group] = entry.split(' ');
       if (this.mirror.follows(queueId)) {
-        const [, first, ...numbers] = entry.split(' ');
         const firstId = Number(first);
+        const numbers = (textsOf[Number(group)] ??= lines[groupsAt + Number(group)].split(' '));
         numbers.forEach((number, index) => this.mirror.heard(queueId, firstId + index, `{"id":${firstId + index},${lines[1 + Number(number)].slice(1)}`));
       }
       this.wake(queueId);
