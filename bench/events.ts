@@ -7,9 +7,13 @@
  * two replicas). Prints, per rate and for each, the send-to-delivery latency over all queues
  * (p50/p95/p99) and what was dropped, then the project's p99 as a multiple of the floor's, each
  * process's CPU and the server side's CPU per delivery.
+ * Before the first rate, each target gets the same unmeasured warm-up: BENCH_WARMUP_SECONDS (3)
+ * at 10 messages/s, so what a server pays once (its code compiled, its caches filled, its
+ * statements planned) is not counted as the first rate's latency.
  * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 10,20,50,100),
  * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5), BENCH_GATEWAYS
- * (1), BENCH_FLOOR=0 to skip the floor; EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
+ * (1), BENCH_FLOOR=0 to skip the floor, BENCH_WARMUP_SECONDS (0: none); EVENT_FANOUT_MAX_IN_FLIGHT
+ * is passed on to the gateways.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -71,11 +75,12 @@ const settings = () => ({
   rates: (process.env.BENCH_RATES ?? '10,20,50,100').split(',').map(Number),
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
   graceMs: Number(process.env.BENCH_GRACE_SECONDS ?? 5) * 1000,
+  warmUpSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
 });
 
 /** Registers a queue per user, long-polls them all, sends at each rate; prints and returns a row per rate. */
 async function drive(target: Target): Promise<RateResult[]> {
-  const { rates, seconds, graceMs } = settings();
+  const { rates, seconds, graceMs, warmUpSeconds } = settings();
   const agent = new http.Agent({ keepAlive: true, maxSockets: target.users.length + 64 });
   let stopping = false;
   const clients: Client[] = [];
@@ -132,6 +137,44 @@ async function drive(target: Target): Promise<RateResult[]> {
 
   const senderAuth = basic(target.sender);
   const sendUrl = new URL('/api/v1/messages', target.gateways[0]);
+  /** Sends `rate` messages a second for `seconds` to `topic`, each on schedule; resolves once every send is answered. */
+  const sendAt = async (rate: number, seconds: number, topic: string) => {
+    let sent = 0;
+    let sendErrors = 0;
+    const sends: Promise<void>[] = [];
+    const sendTimes: number[] = [];
+    const started = Date.now();
+    const total = Math.round(rate * seconds);
+    for (let n = 0; n < total; n++) {
+      const due = started + (n * 1000) / rate;
+      if (due > Date.now()) await sleep(due - Date.now());
+      sent++;
+      const sentAt = Date.now();
+      sends.push(
+        postForm(agent, sendUrl, target.host, senderAuth, { type: 'stream', to: 'bench', topic, content: `sent ${sentAt} #${n}` }).then(
+          (res) => void (sendTimes.push(Date.now() - sentAt), res.status === 200 || sendErrors++),
+          () => void sendErrors++,
+        ),
+      );
+    }
+    await Promise.all(sends);
+    return { sent, sendErrors, sendTimes, started };
+  };
+  /** Waits until `expected` deliveries have arrived, or the grace time has passed. */
+  const settle = async (expected: number) => {
+    const waitUntil = Date.now() + graceMs;
+    while (delivered < expected && Date.now() < waitUntil) await sleep(100);
+  };
+
+  // A warm-up first, the same for every target and not measured: what a server pays once
+  // (compiling its code, filling its caches, Postgres planning its statements) rather than per message.
+  if (warmUpSeconds > 0) {
+    delivered = 0;
+    const { sent, sendErrors } = await sendAt(10, warmUpSeconds, 'warm-up');
+    await settle((sent - sendErrors) * clients.length);
+    await sleep(1000);
+  }
+
   const results: RateResult[] = [];
   const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number }[] = [];
   console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
@@ -141,28 +184,9 @@ async function drive(target: Target): Promise<RateResult[]> {
       const before = cpuSnapshot(target.pids());
       latencies = [];
       delivered = 0;
-      let sent = 0;
-      let sendErrors = 0;
-      const sends: Promise<void>[] = [];
-      const sendTimes: number[] = [];
-      const started = Date.now();
-      const total = Math.round(rate * seconds);
-      for (let n = 0; n < total; n++) {
-        const due = started + (n * 1000) / rate;
-        if (due > Date.now()) await sleep(due - Date.now());
-        sent++;
-        const sentAt = Date.now();
-        sends.push(
-          postForm(agent, sendUrl, target.host, senderAuth, { type: 'stream', to: 'bench', topic: `rate ${rate}`, content: `sent ${sentAt} #${n}` }).then(
-            (res) => void (sendTimes.push(Date.now() - sentAt), res.status === 200 || sendErrors++),
-            () => void sendErrors++,
-          ),
-        );
-      }
-      await Promise.all(sends);
+      const { sent, sendErrors, sendTimes, started } = await sendAt(rate, seconds, `rate ${rate}`);
       const expected = (sent - sendErrors) * clients.length;
-      const waitUntil = Date.now() + graceMs;
-      while (delivered < expected && Date.now() < waitUntil) await sleep(100);
+      await settle(expected);
       const after = cpuSnapshot(target.pids());
       cpu.push({ rate, before, after, seconds: (Date.now() - started) / 1000 });
       // The server side: every process but the bench client.
