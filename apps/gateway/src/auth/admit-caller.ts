@@ -46,7 +46,7 @@ export class AdmitCaller {
     const authorization = req.headers.authorization;
     if (authorization && mode !== 'realm') {
       const { email, apiKey } = parseBasicAuth(authorization);
-      const { realm, user, sendOnly } = await this.credentials.authenticate(host, email, apiKey);
+      const { realm, user, sendOnly } = await this.credentials.authenticate(host, email, apiKey, req.ctx.time);
       if (sendOnly) refuseIncomingWebhookBotsBut(req);
       req.ctx.realm = realm;
       req.ctx.user = user;
@@ -62,7 +62,7 @@ export class AdmitCaller {
    */
   async admitByApiKey(req: ApiRequest, apiKey: string): Promise<void> {
     if (isSessionRequest(req)) throw notLoggedIn();
-    const { realm, user, sendOnly } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey);
+    const { realm, user, sendOnly } = await this.credentials.authenticate(req.headers.host ?? '', null, apiKey, req.ctx.time);
     if (sendOnly) refuseIncomingWebhookBotsBut(req);
     req.ctx.realm = realm;
     req.ctx.user = user;
@@ -84,7 +84,7 @@ export class AdmitCaller {
     if (unsafe) this.sessions.checkCsrf(req, session);
     let identity;
     try {
-      identity = await this.credentials.authenticate(req.headers.host ?? '', null, session.apiKey);
+      identity = await this.credentials.authenticate(req.headers.host ?? '', null, session.apiKey, req.ctx.time);
     } catch (error) {
       if (!(error instanceof ZulipError) || error.status !== 401) throw error;
       // Deactivated, or the key rotated, or another organization's host: a session ends with its key.
@@ -98,7 +98,7 @@ export class AdmitCaller {
   }
 
   private async anonymous(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> {
-    const realm = await this.credentials.realm(req.headers.host ?? '');
+    const realm = await this.credentials.realm(req.headers.host ?? '', req.ctx.time);
     if (mode === 'user' || (mode === 'spectator' && !realm.spectatorAccess)) throw notLoggedIn();
     req.ctx.realm = realm;
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { UsersGroups } from '@teamchat/contracts';
-import { APP_CONFIG, CommandClient, REDIS, type AppConfig, type RedisClient } from '@teamchat/platform';
+import { APP_CONFIG, CommandClient, REDIS, type AppConfig, type CommandTime, type RedisClient } from '@teamchat/platform';
 import type { Msg } from 'nats';
 
 /**
@@ -42,15 +42,16 @@ export class CredentialCache implements OnModuleInit {
     });
   }
 
-  realm(host: string): Promise<RealmInfo> {
-    return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }));
+  /** `within`: the time of the request it is asked for (see callerTime). */
+  realm(host: string, within?: CommandTime): Promise<RealmInfo> {
+    return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }, undefined, within));
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
-  authenticate(host: string, email: string | null, apiKey: string): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
+  authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
     return this.remember(
       email === null ? `key:${host}\n${apiKey}` : `user:${host}\n${email}\n${apiKey}`,
-      () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }),
+      () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, undefined, within),
       (value) => value.user.id,
     );
   }

@@ -24,7 +24,7 @@ export class EventsController {
   @Route(Realtime.register)
   async register(@Req() req: ApiRequest, @Res() res: ServerResponse, @ParamsOf(Realtime.register) params: DecodedParams<typeof Realtime.registerParams>): Promise<void> {
     const { realm, user } = loggedIn(req.ctx);
-    const { state, serialized } = await this.registration.register(realm, user, params, req.ctx.requestId);
+    const { state, serialized } = await this.registration.register(realm, user, params, req.ctx.requestId, req.ctx.time);
     this.metrics.eventQueuesRegistered.inc();
     // The parts serialized already (the people, megabytes in a large organization) go in as they are.
     const body = JSON.stringify(successBody(state, req.ctx.ignored ?? []));

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef } from '@teamchat/contracts';
-import { APP_CONFIG, CommandClient, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, CommandClient, type AppConfig, type CommandTime } from '@teamchat/platform';
 
 /** One list of people, serialised: the JSON array's text, and where each record is in it. */
 interface PeopleText {
@@ -51,8 +51,8 @@ export class RegisterPeople {
    * The organization's people as this viewer sees them, at least as new as `version`: the two
    * lists' texts, given the viewer's own delivery_email (the one difference between viewers of a role).
    */
-  async of(realm: RealmRef, viewer: AuthUser, clientGravatar: boolean, version: number, requestId: string): Promise<PeopleLists> {
-    const people = await this.people(realm, viewer.role, clientGravatar, version, requestId);
+  async of(realm: RealmRef, viewer: AuthUser, clientGravatar: boolean, version: number, requestId: string, within?: CommandTime): Promise<PeopleLists> {
+    const people = await this.people(realm, viewer.role, clientGravatar, version, requestId, within);
     return {
       withOwnRecord: (viewerId, ownDeliveryEmail) => ({
         realm_users: withOwnRecord(people.active, viewerId, ownDeliveryEmail),
@@ -61,7 +61,7 @@ export class RegisterPeople {
     };
   }
 
-  private async people(realm: RealmRef, viewerRole: number, clientGravatar: boolean, version: number, requestId: string): Promise<People> {
+  private async people(realm: RealmRef, viewerRole: number, clientGravatar: boolean, version: number, requestId: string, within?: CommandTime): Promise<People> {
     const { variants } = this.entryAt(realm.id, version);
     const key = `${visibilityClassOf(viewerRole)}:${clientGravatar}`;
     const pending = variants.get(key);
@@ -69,9 +69,9 @@ export class RegisterPeople {
       const people = await pending.catch(() => undefined);
       if (people && Date.now() - people.fetchedAt < this.config.REGISTER_CACHE_MAX_AGE_SECONDS * 1000) return people;
       // Failed or too old: fetched again, by this register unless another began meanwhile.
-      if (variants.get(key) !== pending) return this.people(realm, viewerRole, clientGravatar, version, requestId);
+      if (variants.get(key) !== pending) return this.people(realm, viewerRole, clientGravatar, version, requestId, within);
     }
-    const fetching = this.fetch(realm, viewerRole, clientGravatar, requestId);
+    const fetching = this.fetch(realm, viewerRole, clientGravatar, requestId, within);
     variants.set(key, fetching);
     fetching.catch(() => variants.get(key) === fetching && variants.delete(key));
     return fetching;
@@ -87,7 +87,7 @@ export class RegisterPeople {
     return entry;
   }
 
-  private async fetch(realm: RealmRef, viewerRole: number, clientGravatar: boolean, requestId: string): Promise<People> {
+  private async fetch(realm: RealmRef, viewerRole: number, clientGravatar: boolean, requestId: string, within?: CommandTime): Promise<People> {
     const fetchedAt = Date.now();
     const active = new TextBuilder();
     const nonActive = new TextBuilder();
@@ -99,7 +99,7 @@ export class RegisterPeople {
         afterId,
         limit: this.config.REGISTER_PEOPLE_PAGE_SIZE,
         requestId,
-      });
+      }, undefined, within);
       for (const { is_active: isActive, ...record } of page.records) (isActive ? active : nonActive).add(record.user_id as number, JSON.stringify(record));
       afterId = page.next;
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Presence, Realtime, type AuthUser, type RealmRef } from '@teamchat/contracts';
-import { APP_CONFIG, CommandClient, EventBus, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, CommandClient, EventBus, type AppConfig, type CommandTime } from '@teamchat/platform';
 import { EMPTY_TOPIC_DISPLAY_NAME, LIMITS, Role, badRequest, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION, type DecodedParams } from '@teamchat/zulip';
 import { EventQueueStore, MAX_LIFESPAN_SECONDS } from './event-queue.store';
 import { checkEventNarrow } from './message-narrow';
@@ -36,7 +36,8 @@ export class RegisterQueue {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string): Promise<Registered> {
+  /** `within`: the request's time, which its calls share (see callerTime). */
+  async register(realm: RealmRef, user: AuthUser, params: RegisterParams, requestId: string, within?: CommandTime): Promise<Registered> {
     // Zulip's can_access_public_streams: guests may not follow every public channel.
     if (params.all_public_streams && user.role === Role.GUEST) throw badRequest('User not authorized for this query');
     checkEventNarrow(params.narrow);
@@ -73,13 +74,13 @@ export class RegisterQueue {
     try {
       const [parts, people] = await Promise.all([
         Promise.all([
-          this.commands.call(Realtime.registerState.usersGroups, request),
-          this.commands.call(Realtime.registerState.messaging, request),
-          this.commands.call(Realtime.registerState.presence, request),
-          this.commands.call(Realtime.registerState.scheduler, request),
-          this.commands.call(Realtime.registerState.push, request),
+          this.commands.call(Realtime.registerState.usersGroups, request, undefined, within),
+          this.commands.call(Realtime.registerState.messaging, request, undefined, within),
+          this.commands.call(Realtime.registerState.presence, request, undefined, within),
+          this.commands.call(Realtime.registerState.scheduler, request, undefined, within),
+          this.commands.call(Realtime.registerState.push, request, undefined, within),
         ]),
-        Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, params.client_gravatar, stateVersion, requestId) : undefined,
+        Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, params.client_gravatar, stateVersion, requestId, within) : undefined,
       ]);
       const state = {
         queue_id: descriptor.queueId,

@@ -1,4 +1,5 @@
 import type { AuthUser, RealmInfo } from '@teamchat/contracts';
+import type { CommandTime } from '@teamchat/platform';
 import type { Request } from 'express';
 import { notLoggedIn } from '../auth/basic-credentials';
 
@@ -11,6 +12,8 @@ export interface RequestContext {
   session?: string;
   /** Parameter names the endpoint did not use, for `ignored_parameters_unsupported`. */
   ignored: string[];
+  /** The request's time, which every command it calls shares (see requestIdWithin); none for a poll. */
+  time?: CommandTime;
 }
 
 export type ApiRequest = Request & { ctx: RequestContext };

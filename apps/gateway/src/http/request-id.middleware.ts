@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { withCallerTimeout } from '@teamchat/platform';
+import { callerTime } from '@teamchat/platform';
 import type { NextFunction, Request, Response } from 'express';
 import type { ApiRequest } from './request-context';
 import { traceRequest } from './request-trace';
@@ -9,15 +9,16 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * First thing on every request, before body parsing and routing, so that even a 404 or a 413
- * carries an id (the caller's `X-Request-Id` when well formed, else a new one); what follows runs
- * within the request's time (`NATS_REQUEST_TIMEOUT_MS`): every command the request calls shares
- * it (withCallerTimeout), so its answer never waits longer.
+ * carries an id (the caller's `X-Request-Id` when well formed, else a new one), and its time
+ * (`NATS_REQUEST_TIMEOUT_MS` from now): every command the request calls shares it (`ctx.time`,
+ * see callerTime), so its answer never waits longer.
  */
 export const requestIdWithin =
   (timeoutMs: number) =>
   (req: Request, res: Response, next: NextFunction): void => {
     assignRequestId(req, res);
-    withCallerTimeout(timeoutMs, () => next());
+    (req as ApiRequest).ctx.time = callerTime(timeoutMs);
+    next();
   };
 
 /**

@@ -20,7 +20,7 @@ export class ServerSettingsController {
   @Route(serverSettings)
   async get(@Req() req: ApiRequest) {
     req.ctx.ignored = Object.keys(rawParams(req)).sort();
-    const realm = await this.credentials.realm(req.header('host') ?? '').catch((error: unknown) => {
+    const realm = await this.credentials.realm(req.header('host') ?? '', req.ctx.time).catch((error: unknown) => {
       if (error instanceof ZulipError && error.code === 'NONEXISTENT_SUBDOMAIN') return null;
       throw error;
     });

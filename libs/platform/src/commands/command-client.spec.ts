@@ -44,6 +44,26 @@ describe('CommandClient', () => {
     expect(client.isConnected()).toBe(true);
   });
 
+  it('gives the command the time of the caller it is made for, when one is given (an HTTP request in the gateway)', async () => {
+    const def = command();
+    const seen: { deadline: number; expires: number }[] = [];
+    nats.subscribe(def.subject, {
+      callback: (_error, message) => {
+        const packet = codec.decode(message.data) as { id: string; deadline: number; expires: number; data: { n: number } };
+        seen.push({ deadline: packet.deadline, expires: packet.expires });
+        message.respond(codec.encode({ id: packet.id, response: { ok: true, data: { doubled: packet.data.n * 2 } }, isDisposed: true }));
+      },
+    });
+    await nats.flush();
+    // A request that arrived long enough ago for less time to be left than the call's own timeout.
+    const request = { deadline: Date.now() + 150, expires: Date.now() + 2000 };
+    await expect(client.call(def, { n: 1 }, 10_000, request)).resolves.toEqual({ doubled: 2 });
+    expect(seen).toEqual([{ deadline: request.expires - 500, expires: request.expires - 250 }]);
+    // Past the request's time, the call is not made at all.
+    await expect(client.call(def, { n: 2 }, 10_000, { deadline: Date.now() - 1000, expires: Date.now() + 100 })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(seen).toHaveLength(1);
+  });
+
   it('rethrows a ZulipError reply as the same error', async () => {
     const def = command();
     nats.subscribe(def.subject, {

@@ -6,7 +6,7 @@ import { ErrorCode, JSONCodec, connect, headers, type MsgHdrs, type NatsConnecti
 import { APP_CONFIG, natsServers, type AppConfig } from '../config';
 import { MetricsService } from '../metrics';
 import { SpanKind, inSpan, injectNats, tracing } from '../tracing';
-import { callTime } from './command-deadline';
+import { callTime, type CommandTime } from './command-deadline';
 import { ReplyInbox } from './reply-inbox';
 
 /** What Nest's NATS server transport reads (`{ pattern, data, id }`) and answers. */
@@ -43,17 +43,20 @@ export class CommandClient implements OnApplicationShutdown {
     @Optional() private readonly metrics?: MetricsService,
   ) {}
 
-  /** Times the call (command_call_duration_seconds) and, with tracing on, makes it a CLIENT span. */
-  async call<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS): Promise<R> {
+  /**
+   * Times the call (command_call_duration_seconds) and, with tracing on, makes it a CLIENT span.
+   * `within`: the time of the caller it is made for (see callerTime), when not the command in scope.
+   */
+  async call<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS, within?: CommandTime): Promise<R> {
     const stop = this.metrics?.commandCallDuration.startTimer({ subject: def.subject });
     try {
       const result = tracing.enabled
         ? await inSpan(`command ${def.subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': def.subject } }, () => {
             const carrier = headers();
             injectNats(carrier);
-            return this.request(def, payload, timeoutMs, carrier);
+            return this.request(def, payload, timeoutMs, within, carrier);
           })
-        : await this.request(def, payload, timeoutMs);
+        : await this.request(def, payload, timeoutMs, within);
       stop?.({ outcome: 'ok' });
       return result;
     } catch (error) {
@@ -62,10 +65,10 @@ export class CommandClient implements OnApplicationShutdown {
     }
   }
 
-  private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, carrier?: MsgHdrs): Promise<R> {
+  private async request<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs: number, within?: CommandTime, carrier?: MsgHdrs): Promise<R> {
     const nats = await this.connected();
     const now = Date.now();
-    const { deadline, expires } = callTime(timeoutMs, now);
+    const { deadline, expires } = callTime(timeoutMs, now, within);
     if (expires <= now) throw new ZulipError('SERVICE_UNAVAILABLE', 'Service temporarily unavailable', { service: def.service, 'retry-after': 1 });
     const packet: RequestPacket = { pattern: def.subject, data: payload, id: randomUUID(), deadline, expires };
     let answer: ReplyPacket<R>;
