@@ -4,7 +4,7 @@ import { TEST_REDIS_URL, clusterViolations, collectScriptRuns, traceScripts } fr
 import { Redis } from 'ioredis';
 import { EventQueueStore } from './event-queue.store';
 import { SCRIPTS } from './event-queue.scripts';
-import type { QueueDescriptor } from './queue-descriptor';
+import { queueDescriptor } from './queue-descriptor.fixture';
 
 /**
  * Every event-queue script, run through the store as the services run it, touches only keys it
@@ -20,18 +20,7 @@ describe('the event queue scripts on a Redis Cluster', () => {
     try {
       traceScripts(store.redis, SCRIPTS, channel);
       const { runs, stop } = await collectScriptRuns(subscriber, channel);
-      const queue = (queueId: string, userId: number): QueueDescriptor => ({
-        queueId,
-        realmId: 3,
-        userId,
-        eventTypes: null,
-        narrow: [],
-        applyMarkdown: true,
-        clientGravatar: false,
-        allPublicStreams: true,
-        capabilities: {},
-        lifespanSeconds: 60,
-      });
+      const queue = (queueId: string, userId: number) => queueDescriptor({ queueId, realmId: 3, userId, allPublicStreams: true });
       // Two queues of one user (the second registration prunes the first's entry), one of another.
       await store.create(queue('a', 7));
       await store.create(queue('b', 7));
@@ -84,18 +73,7 @@ describe('the event queue scripts on a Redis Cluster', () => {
 describe('dropping acknowledged events', () => {
   let store: EventQueueStore;
   let inspector: Redis;
-  const descriptor: QueueDescriptor = {
-    queueId: 'q',
-    realmId: 5,
-    userId: 9,
-    eventTypes: null,
-    narrow: [],
-    applyMarkdown: true,
-    clientGravatar: false,
-    allPublicStreams: false,
-    capabilities: {},
-    lifespanSeconds: 60,
-  };
+  const descriptor = queueDescriptor({ queueId: 'q', realmId: 5, userId: 9 });
   const ids = (texts: string[]) => texts.map((text) => (JSON.parse(text) as { id: number; n: number }).n);
 
   beforeEach(async () => {
@@ -146,18 +124,7 @@ describe('dropping acknowledged events', () => {
 describe('appending in groups, reading with ids', () => {
   let store: EventQueueStore;
   let inspector: Redis;
-  const descriptor = (queueId: string, userId: number): QueueDescriptor => ({
-    queueId,
-    realmId: 6,
-    userId,
-    eventTypes: null,
-    narrow: [],
-    applyMarkdown: true,
-    clientGravatar: false,
-    allPublicStreams: false,
-    capabilities: {},
-    lifespanSeconds: 60,
-  });
+  const descriptor = (queueId: string, userId: number) => queueDescriptor({ queueId, realmId: 6, userId });
   const target = () => ({ partition: store.partitionOf(6) });
 
   beforeEach(async () => {

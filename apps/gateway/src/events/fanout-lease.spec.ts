@@ -2,25 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@teamchat/platform';
 import { TEST_REDIS_URL } from '@teamchat/testing';
 import { EventQueueStore, LeaseLost } from './event-queue.store';
-import type { QueueDescriptor } from './queue-descriptor';
+import { queueDescriptor } from './queue-descriptor.fixture';
 
 /** The fan-out partitions' leases in Redis: one holder at a time each, and appends fenced by them. */
 describe('the fan-out lease', () => {
   let store: EventQueueStore;
   const partition3 = { partition: 3 };
-  const queue: QueueDescriptor = {
-    queueId: 'q1',
-    // Partition 3's organization (of 8): its queues' keys are in the slot of partition 3's lease.
-    realmId: 3,
-    userId: 7,
-    eventTypes: null,
-    narrow: [],
-    applyMarkdown: true,
-    clientGravatar: false,
-    allPublicStreams: false,
-    capabilities: {},
-    lifespanSeconds: 60,
-  };
+  // Partition 3's organization (of 8): its queues' keys are in the slot of partition 3's lease.
+  const queue = queueDescriptor({ queueId: 'q1', realmId: 3, userId: 7 });
 
   beforeEach(async () => {
     store = new EventQueueStore(loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:lease:${randomBytes(4).toString('hex')}:` }));

@@ -4,6 +4,7 @@ import { TEST_REDIS_URL } from '@teamchat/testing';
 import pino from 'pino';
 import { EventQueueStore } from './event-queue.store';
 import type { QueueDescriptor } from './queue-descriptor';
+import { queueDescriptor } from './queue-descriptor.fixture';
 import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
 
@@ -31,16 +32,7 @@ describe('the queue mirror', () => {
     mirror = new QueueMirror(store, logger);
     wakeups = new QueueWakeups(store, mirror, config, logger);
     await wakeups.onModuleInit();
-    queue = {
-      queueId: randomBytes(8).toString('hex'),
-      ...owner,
-      eventTypes: null,
-      narrow: [],
-      applyMarkdown: true,
-      clientGravatar: false,
-      allPublicStreams: false,
-      capabilities: {},
-    };
+    queue = queueDescriptor({ queueId: randomBytes(8).toString('hex'), ...owner });
     await store.create(queue);
   });
   afterEach(async () => {
