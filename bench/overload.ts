@@ -9,10 +9,9 @@
  * client, from before its request to the end of the answer), whether every 200 made exactly one
  * account and every 503 none, and each process's CPU. Exits 1 when a promise is broken.
  */
-import http from 'node:http';
 import { Factory } from '@teamchat/testing';
 import { cpuSnapshot, printCpu } from './process-cpu';
-import { percentile, runBenchmark, startBenchSystem } from './support';
+import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 interface Answer {
   status: number;
@@ -22,23 +21,11 @@ interface Answer {
 }
 
 /** One form POST on a connection of its own (each burst client is a client of its own), timed. */
-function post(url: URL, host: string, form: Record<string, string>, authorization?: string): Promise<Answer> {
-  const payload = Buffer.from(new URLSearchParams(form).toString());
+async function post(url: URL, host: string, form: Record<string, string>, authorization?: string): Promise<Answer> {
   const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { Host: host, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(payload.length) };
-    if (authorization) headers.Authorization = authorization;
-    const req = http.request(url, { method: 'POST', agent: false, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const retryAfter = res.headers['retry-after'];
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, ms: Number(process.hrtime.bigint() - started) / 1e6 });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
+  const { status, body, headers } = await postForm(false, url, host, authorization, form);
+  const retryAfter = headers['retry-after'];
+  return { status, body, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
 function summarize(label: string, answers: Answer[], boundMs: number): boolean {

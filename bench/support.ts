@@ -20,14 +20,17 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** A keep-alive form POST that resolves with the status code and body text. */
+/**
+ * A form POST (keep-alive through `agent`; `false` for a connection of its own) that resolves
+ * with the status code, body text and headers; without `authorization`, anonymous.
+ */
 export function postForm(
-  agent: http.Agent,
+  agent: http.Agent | false,
   url: URL,
   host: string,
-  authorization: string,
+  authorization: string | undefined,
   form: Record<string, string>,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const payload = Buffer.from(new URLSearchParams(form).toString());
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -37,7 +40,7 @@ export function postForm(
         agent,
         headers: {
           Host: host,
-          Authorization: authorization,
+          ...(authorization ? { Authorization: authorization } : {}),
           'Content-Type': 'application/x-www-form-urlencoded',
           'Content-Length': String(payload.length),
         },
@@ -45,7 +48,7 @@ export function postForm(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
       },
     );
     req.on('error', reject);

@@ -44,14 +44,14 @@ export class CredentialCache implements OnModuleInit {
 
   /** `within`: the time of the request it is asked for (see callerTime). */
   realm(host: string, within?: CommandTime): Promise<RealmInfo> {
-    return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }, undefined, within));
+    return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }, { within }));
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
   authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
     return this.remember(
       email === null ? `key:${host}\n${apiKey}` : `user:${host}\n${email}\n${apiKey}`,
-      () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, undefined, within),
+      () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, { within }),
       (value) => value.user.id,
     );
   }

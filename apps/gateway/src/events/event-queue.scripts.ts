@@ -26,7 +26,8 @@ import type { ChainableCommander } from 'ioredis';
  * (a list always ends at the queue's `last`, and only DROP_THROUGH takes from its head), so a
  * group's texts go to each of its queues as they are, where writing each queue's own copy with
  * its id in was most of the script's time (TAKE writes the ids in as it reads). Lists written
- * before held `{"id":…,` texts; TAKE passes those on as they are.
+ * before held `{"id":…,` texts; TAKE passes those on as they are (a queue lives a week at most,
+ * so that check can go a week after every replica runs this).
  *
  * Every replica hears the whole batch in one message on the wake channel (see WAKE_APPENDED in
  * event-queue.store.ts): the replica holding a queue's long-poll answers it from memory

@@ -426,10 +426,13 @@ export class EventQueueStore implements OnApplicationShutdown {
 
 /**
  * The most arguments one APPEND script takes (every one is on the stack of the call that sends
- * it, and Redis does nothing else while the script runs): 2 per delivery, 1 per distinct text,
- * 3 per distinct queue (its two keys and its id), 3 per event (with its once-key).
+ * it, and Redis does nothing else while the script runs), counted at worst, as if no two queues
+ * shared a group: 2 per delivery (its pair in its queue's group), 1 per distinct text,
+ * QUEUE_ARGUMENTS per distinct queue, at most 3 per event (its once-key and its number).
  */
 const SCRIPT_ARGUMENTS = 40_000;
+/** A queue's arguments: its two keys, its id, its group's number and (at worst a group of its own) the group's length. */
+const QUEUE_ARGUMENTS = 5;
 
 /**
  * A batch cut into scripts of at most SCRIPT_ARGUMENTS arguments, in order, each event whole in
@@ -451,12 +454,12 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
   };
   /** What the event adds to the script so far: its deliveries, and the texts and queues new to it. */
   const costIn = (ownTexts: Set<string>, ownQueues: Set<string>) =>
-    [...ownTexts].filter((text) => !texts.has(text)).length + 3 * [...ownQueues].filter((queue) => !queues.has(queue)).length;
+    [...ownTexts].filter((text) => !texts.has(text)).length + QUEUE_ARGUMENTS * [...ownQueues].filter((queue) => !queues.has(queue)).length;
   for (const event of events) {
     const ownTexts = new Set(event.deliveries.map((delivery) => delivery.event));
     const ownQueues = new Set(event.deliveries.map((delivery) => delivery.queueId));
     const size = 3 + 2 * event.deliveries.length;
-    if (size + ownTexts.size + 3 * ownQueues.size > SCRIPT_ARGUMENTS) {
+    if (size + ownTexts.size + QUEUE_ARGUMENTS * ownQueues.size > SCRIPT_ARGUMENTS) {
       flush();
       for (const part of partsOf(event)) scripts.push([part]);
       continue;
@@ -477,7 +480,7 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
 
 /** An event too large for one script, in parts that each fit one (at worst every delivery has a text and a queue of its own). */
 function partsOf({ deliveries, onceKey }: BatchedEvent): BatchedEvent[] {
-  const perPart = Math.floor((SCRIPT_ARGUMENTS - 3) / 6);
+  const perPart = Math.floor((SCRIPT_ARGUMENTS - 3) / (3 + QUEUE_ARGUMENTS));
   const parts: BatchedEvent[] = [];
   for (let from = 0; from < deliveries.length; from += perPart) {
     parts.push({ deliveries: deliveries.slice(from, from + perPart), onceKey: onceKey && `${onceKey}#${parts.length}` });

@@ -99,7 +99,7 @@ export class RegisterPeople {
         afterId,
         limit: this.config.REGISTER_PEOPLE_PAGE_SIZE,
         requestId,
-      }, undefined, within);
+      }, { within });
       for (const { is_active: isActive, ...record } of page.records) (isActive ? active : nonActive).add(record.user_id as number, JSON.stringify(record));
       afterId = page.next;
     }

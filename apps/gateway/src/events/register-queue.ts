@@ -74,11 +74,11 @@ export class RegisterQueue {
     try {
       const [parts, people] = await Promise.all([
         Promise.all([
-          this.commands.call(Realtime.registerState.usersGroups, request, undefined, within),
-          this.commands.call(Realtime.registerState.messaging, request, undefined, within),
-          this.commands.call(Realtime.registerState.presence, request, undefined, within),
-          this.commands.call(Realtime.registerState.scheduler, request, undefined, within),
-          this.commands.call(Realtime.registerState.push, request, undefined, within),
+          this.commands.call(Realtime.registerState.usersGroups, request, { within }),
+          this.commands.call(Realtime.registerState.messaging, request, { within }),
+          this.commands.call(Realtime.registerState.presence, request, { within }),
+          this.commands.call(Realtime.registerState.scheduler, request, { within }),
+          this.commands.call(Realtime.registerState.push, request, { within }),
         ]),
         Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, params.client_gravatar, stateVersion, requestId, within) : undefined,
       ]);

@@ -30,7 +30,7 @@ export class GatewayHealthController {
       pingRedis(this.redis),
       ...COMMAND_SERVICES.map((service) =>
         this.commands
-          .call(HealthCommands[service], {}, HEALTH_TIMEOUT_MS)
+          .call(HealthCommands[service], {}, { timeoutMs: HEALTH_TIMEOUT_MS })
           .then((report) => report.ready)
           .catch(() => false),
       ),

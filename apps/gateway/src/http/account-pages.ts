@@ -57,7 +57,7 @@ export class AccountPages {
         host: req.header('host') ?? '',
         key: String(req.params.key),
         requestId: req.ctx.requestId,
-      }, undefined, req.ctx.time);
+      }, { within: req.ctx.time });
       if (json) sendSuccess(res, {}, []);
       else page(res, 200, 'Unsubscribed', `You will no longer receive emails about missed messages from ${done.realmName}.`);
     } catch (error) {
@@ -77,7 +77,7 @@ export class AccountPages {
         host: req.header('host') ?? '',
         key: String(req.params.key),
         requestId: req.ctx.requestId,
-      }, undefined, req.ctx.time);
+      }, { within: req.ctx.time });
       if (json) sendSuccess(res, { old_email: done.oldEmail, new_email: done.newEmail }, []);
       else page(res, 200, 'Email address changed', `The email address for your account in ${done.realmName} has changed from ${done.oldEmail} to ${done.newEmail}.`);
     } catch (error) {

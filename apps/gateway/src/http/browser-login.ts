@@ -45,7 +45,7 @@ export class BrowserLogin {
       await this.rateLimit.apply(req, res); // per IP: nobody is logged in yet
       const host = req.headers.host ?? '';
       req.ctx.realm = await this.credentials.realm(host, req.ctx.time);
-      const key = await this.commands.call(UsersGroups.fetchApiKey, commandEnvelope(req, UsersGroups.fetchApiKey), undefined, req.ctx.time);
+      const key = await this.commands.call(UsersGroups.fetchApiKey, commandEnvelope(req, UsersGroups.fetchApiKey), { within: req.ctx.time });
       const { realm, user } = await this.credentials.authenticate(host, null, key.api_key, req.ctx.time);
       await this.sessions.start(res, { realmId: realm.id, userId: user.id, apiKey: key.api_key });
       sendSuccess(res, { user_id: user.id, email: user.email, full_name: user.fullName }, req.ctx.ignored);

@@ -121,7 +121,7 @@ export class CommandRoutes {
     try {
       await this.admission.admit(req, res, def.auth);
       const envelope = commandEnvelope(req, def);
-      const data = await this.commands.call(def, envelope, undefined, req.ctx.time);
+      const data = await this.commands.call(def, envelope, { within: req.ctx.time });
       // A new password ends the user's other browser sessions (the one that changed it stays, as in Zulip).
       if (def === UPDATE_SETTINGS && (envelope.params as { new_password?: string }).new_password !== undefined && req.ctx.user) {
         await this.sessions.endAllOf(req.ctx.user.id, req.ctx.session);

@@ -65,7 +65,7 @@ export class SignupPages {
   private async registrationForm(req: ApiRequest, res: Response, failure?: { status: number; message: string }): Promise<void> {
     const key = String(req.params.key ?? (req.body as Record<string, unknown> | undefined)?.key ?? '');
     try {
-      const form = await this.commands.call(UsersGroups.registrationForm, { host: this.host(req), key }, undefined, req.ctx.time);
+      const form = await this.commands.call(UsersGroups.registrationForm, { host: this.host(req), key }, { within: req.ctx.time });
       const token = this.csrfToken(req, res);
       this.page(
         res,
@@ -104,7 +104,7 @@ export class SignupPages {
         fullName: String(body.full_name ?? ''),
         password: String(body.password ?? ''),
         requestId: req.ctx.requestId,
-      }, undefined, req.ctx.time);
+      }, { within: req.ctx.time });
       if (this.wantsJson(req)) {
         res.status(200).json({ result: 'success', msg: '', user_id: done.userId, email: done.email });
         return;
@@ -123,7 +123,7 @@ export class SignupPages {
 
   private async addressForm(req: ApiRequest, res: Response, multiuseKey: string | undefined): Promise<void> {
     try {
-      const start = await this.commands.call(UsersGroups.signupStart, { host: this.host(req), ...(multiuseKey !== undefined ? { multiuseKey } : {}) }, undefined, req.ctx.time);
+      const start = await this.commands.call(UsersGroups.signupStart, { host: this.host(req), ...(multiuseKey !== undefined ? { multiuseKey } : {}) }, { within: req.ctx.time });
       const token = this.csrfToken(req, res);
       this.page(res, 200, `Sign up for ${start.realmName}`, ['Enter your email address; we will send you a link to complete your registration.'], {
         action: multiuseKey !== undefined ? `${UsersGroups.JOIN_PATH}/${encodeURIComponent(multiuseKey)}/` : UsersGroups.REGISTER_PATH,
@@ -151,7 +151,7 @@ export class SignupPages {
         email,
         ...(multiuseKey !== undefined ? { multiuseKey } : {}),
         requestId: req.ctx.requestId,
-      }, undefined, req.ctx.time);
+      }, { within: req.ctx.time });
       if (this.wantsJson(req)) {
         res.status(200).json({ result: 'success', msg: '' });
         return;

@@ -57,10 +57,10 @@ describe('CommandClient', () => {
     await nats.flush();
     // A request that arrived long enough ago for less time to be left than the call's own timeout.
     const request = { deadline: Date.now() + 150, expires: Date.now() + 2000 };
-    await expect(client.call(def, { n: 1 }, 10_000, request)).resolves.toEqual({ doubled: 2 });
+    await expect(client.call(def, { n: 1 }, { timeoutMs: 10_000, within: request })).resolves.toEqual({ doubled: 2 });
     expect(seen).toEqual([{ deadline: request.expires - 500, expires: request.expires - 250 }]);
     // Past the request's time, the call is not made at all.
-    await expect(client.call(def, { n: 2 }, 10_000, { deadline: Date.now() - 1000, expires: Date.now() + 100 })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(client.call(def, { n: 2 }, { timeoutMs: 10_000, within: { deadline: Date.now() - 1000, expires: Date.now() + 100 } })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(seen).toHaveLength(1);
   });
 
@@ -81,7 +81,7 @@ describe('CommandClient', () => {
 
   it('answers SERVICE_UNAVAILABLE at once when nobody serves the subject', async () => {
     const started = Date.now();
-    const failure = await client.call(command(), { n: 1 }, 5000).catch((error: unknown) => error);
+    const failure = await client.call(command(), { n: 1 }, { timeoutMs: 5000 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ZulipError);
     expect((failure as ZulipError).toBody()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', msg: 'Service temporarily unavailable' });
     expect(Date.now() - started).toBeLessThan(2000);

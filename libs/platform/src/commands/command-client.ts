@@ -27,6 +27,12 @@ interface ReplyPacket<R> {
 
 const codec = JSONCodec();
 
+/** How a command call is timed: its own timeout, and the time of the caller it is made for. */
+export interface CallOptions {
+  timeoutMs?: number;
+  within?: CommandTime;
+}
+
 /**
  * Calls another service's command over NATS request/reply. The request goes through the
  * connection's one shared reply subscription (ReplyInbox), not a subscription per call as
@@ -45,9 +51,10 @@ export class CommandClient implements OnApplicationShutdown {
 
   /**
    * Times the call (command_call_duration_seconds) and, with tracing on, makes it a CLIENT span.
-   * `within`: the time of the caller it is made for (see callerTime), when not the command in scope.
+   * `timeoutMs`: how long this call waits (NATS_REQUEST_TIMEOUT_MS unless given); `within`: the
+   * time of the caller it is made for (see callerTime), when not the command in scope.
    */
-  async call<P, R>(def: CommandDef<P, R>, payload: P, timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS, within?: CommandTime): Promise<R> {
+  async call<P, R>(def: CommandDef<P, R>, payload: P, { timeoutMs = this.config.NATS_REQUEST_TIMEOUT_MS, within }: CallOptions = {}): Promise<R> {
     const stop = this.metrics?.commandCallDuration.startTimer({ subject: def.subject });
     try {
       const result = tracing.enabled
