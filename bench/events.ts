@@ -229,7 +229,9 @@ async function drive(target: Target): Promise<RateResult[]> {
 
 /** The floor server as its own process, and a target for it. */
 async function startFloor(userCount: number): Promise<Target & { stop(): void }> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_NODE_ARGS reach the floor too (as the services): `--cpu-prof` compares their profiles.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));

@@ -71,6 +71,8 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 120_000;
+// Stopped by SIGTERM: exit as a normal end, so what `--cpu-prof` gathered is written.
+process.once('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);

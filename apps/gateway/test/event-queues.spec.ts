@@ -355,6 +355,16 @@ describe('event queues (POST /register, GET and DELETE /events)', () => {
       expect(messageIds(await plain.settle())).toEqual([inGeneral]);
     });
 
+    it('reaches a queue registered after the fan-out last read who has queues', async () => {
+      const earlier = await register(bob);
+      const first = await toChannel(alice, general, 'before the second queue');
+      expect(messageIds(await earlier.waitFor('message'))).toEqual([first]);
+      const later = await register(bob, {}, second);
+      const next = await toChannel(alice, general, 'after the second queue');
+      expect(messageIds(await later.waitFor('message'))).toEqual([next]);
+      expect(messageIds(await earlier.settle())).toEqual([first, next]);
+    });
+
     it('refuses all_public_streams to guests', async () => {
       expectError(await first.post('/register', { all_public_streams: true }, as(guest)), 400, 'BAD_REQUEST', 'User not authorized for this query');
       expectSuccess(await first.post('/register', { all_public_streams: false }, as(guest)));

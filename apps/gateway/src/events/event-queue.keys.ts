@@ -4,8 +4,8 @@ export const partitionOf = (realmId: number, partitions: number) => realmId % pa
 /**
  * The event queues' Redis keys, all under `<REDIS_KEY_PREFIX>eq:`. Everything the fan-out of one
  * partition touches together carries the partition's hash tag (`{p3}`), so on a Redis Cluster it
- * lives in one slot: a queue's hash and list, the organizations' indexes, public-queue sets and
- * state versions, the once-keys of the events fanned out, and the partition's lease. One APPEND
+ * lives in one slot: a queue's hash and list, the organizations' indexes, their versions, public-queue
+ * sets and state versions, the once-keys of the events fanned out, and the partition's lease. One APPEND
  * script can then append to every queue of a batch, checked against the lease, atomically.
  * Which partition an organization's keys are in follows from EVENT_FANOUT_PARTITIONS: changing
  * it moves organizations, and their queues are not found any more (clients register again, as
@@ -32,6 +32,14 @@ export class EventQueueKeys {
   /** An organization's index: user id → that user's queue ids, space-separated. */
   index(partition: number, realmId: number): string {
     return `${this.tagged(partition)}r:${realmId}`;
+  }
+
+  /**
+   * The organization's index version: the id of the queue registered last, set with it, so a
+   * copy of the index kept in memory (see EventQueueStore.routeIndex) is known to be current.
+   */
+  indexVersion(partition: number, realmId: number): string {
+    return `${this.tagged(partition)}iv:${realmId}`;
   }
 
   /** The organization's queues registered with all_public_streams. */

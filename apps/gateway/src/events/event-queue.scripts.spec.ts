@@ -26,9 +26,13 @@ describe('the event queue scripts on a Redis Cluster', () => {
       await store.create(queue('b', 7));
       await store.create(queue('c', 8));
       const lease = (await store.acquireLease(store.partitionOf(3), 5000))!;
+      // Routed from the fan-out's copy of the index: the append checks its version too.
+      await store.routeIndex(3, [7, 8], true);
+      const { version } = await store.routeIndex(3, [7, 8], true);
+      expect(version).toBeDefined();
       await store.appendBatch(
         [
-          { deliveries: [{ queueId: 'a', event: '{"type":"x"}' }, { queueId: 'c', event: '{"type":"x"}' }], onceKey: 'one' },
+          { deliveries: [{ queueId: 'a', event: '{"type":"x"}' }, { queueId: 'c', event: '{"type":"x"}' }], onceKey: 'one', index: version },
           { deliveries: [{ queueId: 'b', event: '{"type":"y"}' }, { queueId: 'gone', event: '{"type":"y"}' }], onceKey: '' },
         ],
         lease,

@@ -15,7 +15,9 @@ import type { ChainableCommander } from 'ioredis';
  * (each once: a message's text is the same for most of its recipients), the number of events and
  * each event's once-key number (0 for none), then the number of groups and each group (how many
  * (event number, text number) pairs it has, then the pairs, in order), then each queue's group:
- * queues that get the same events of the batch (most of a message's recipients) share one.
+ * queues that get the same events of the batch (most of a message's recipients) share one;
+ * last, the index versions the events were routed at (values, then their number; their keys
+ * last in KEYS): if one has changed, nothing is appended and the answer is 'stale'.
  * An event whose once-key is already set (a redelivered domain event) appends nothing. Each
  * queue that still exists gets its events of the batch in order, in one RPUSH, under the next
  * ids of its own counter. Returns the queues appended to and the ones that are gone. Under the
@@ -35,6 +37,10 @@ import type { ChainableCommander } from 'ioredis';
  */
 const APPEND = `
 if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'fenced' end
+local checks = tonumber(ARGV[#ARGV])
+for c = 1, checks do
+  if (redis.call('GET', KEYS[#KEYS - checks + c]) or '') ~= ARGV[#ARGV - checks + c - 1] then return 'stale' end
+end
 local queues = tonumber(ARGV[3])
 local text_at = 4 + queues
 local texts = tonumber(ARGV[text_at])

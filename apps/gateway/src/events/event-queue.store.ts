@@ -13,10 +13,29 @@ export interface Delivery {
   event: string;
 }
 
-/** One event of an appended batch: its deliveries, and the key that makes it happen at most once ('' for none). */
+/**
+ * One event of an appended batch: its deliveries, the key that makes it happen at most once
+ * ('' for none), and the version of the organization's index its recipients' queues were read
+ * from memory at (see routeIndex), which the append checks is still current.
+ */
 export interface BatchedEvent {
   deliveries: Delivery[];
   onceKey: string;
+  index?: IndexVersion;
+}
+
+/** An organization's index version (see EventQueueKeys.indexVersion). */
+export interface IndexVersion {
+  realmId: number;
+  version: string;
+}
+
+/** What routing reads of an organization's index: the users' queues, the all_public_streams queues, and the version when read from memory. */
+export interface RouteIndex {
+  queues: Map<number, string[]>;
+  publicQueues: string[];
+  /** Set when any of it came from memory: the append must find the index still at this version. */
+  version?: IndexVersion;
 }
 
 /**
@@ -31,6 +50,13 @@ export interface AppendTarget {
 /** A fan-out partition's lease (see EventFanout): appends made under it fail once it has passed to another replica. */
 export interface FanoutLease extends AppendTarget {
   token: string;
+}
+
+/** An append refused because an index it was routed by changed (a queue was registered since): route again. */
+export class StaleIndex extends Error {
+  constructor() {
+    super('an organization index the fan-out read from memory has changed');
+  }
 }
 
 /** An append under a lease that is no longer held: another replica fans out now. */
@@ -66,6 +92,11 @@ export class EventQueueStore implements OnApplicationShutdown {
   readonly keys: EventQueueKeys;
   private readonly partitions: number;
   private readonly descriptors = new Map<string, QueueDescriptor>();
+  /**
+   * The organizations' indexes as the fan-out last read them, by version: each user's queues
+   * (undefined: none) and the all_public_streams queues once read.
+   */
+  private readonly indexes = new Map<number, { version: string; users: Map<number, string[] | undefined>; publicQueues?: string[] }>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.redis = createRedis(config, '');
@@ -89,6 +120,7 @@ export class EventQueueStore implements OnApplicationShutdown {
   private indexKey = (realmId: number) => this.keys.index(this.partitionOf(realmId), realmId);
   private publicKey = (realmId: number) => this.keys.publicQueues(this.partitionOf(realmId), realmId);
   private stateVersionKey = (realmId: number) => this.keys.stateVersion(this.partitionOf(realmId), realmId);
+  private indexVersionKey = (realmId: number) => this.keys.indexVersion(this.partitionOf(realmId), realmId);
 
   /**
    * Creates the queue, and answers the organization's state version as it was then (see
@@ -119,6 +151,8 @@ export class EventQueueStore implements OnApplicationShutdown {
       entry,
       ...listed,
     );
+    // A new version with every queue added: the fan-out's copies of the index are stale now.
+    transaction.set(this.indexVersionKey(realmId), queueId);
     const replies = (await transaction.get(this.stateVersionKey(descriptor.realmId)).exec()) ?? [];
     this.remember(descriptor);
     const [error, version] = replies[replies.length - 1] ?? [];
@@ -158,7 +192,7 @@ export class EventQueueStore implements OnApplicationShutdown {
   }
 
   /** The queues of each of these users (that may since have expired). */
-  async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
+  private async queuesOf(realmId: number, userIds: number[]): Promise<Map<number, string[]>> {
     const result = new Map<number, string[]>();
     if (userIds.length === 0) return result;
     const entries = await this.redis.hmget(this.indexKey(realmId), ...userIds.map(String));
@@ -169,9 +203,45 @@ export class EventQueueStore implements OnApplicationShutdown {
     return result;
   }
 
-  /** The organization's queues that asked for every public channel's messages (may since have expired). */
-  allPublicStreamsQueues(realmId: number): Promise<string[]> {
-    return this.redis.smembers(this.publicKey(realmId));
+  /**
+   * The fan-out's read of the index: these users' queues and, with `withPublic`, the
+   * all_public_streams queues (any may since have expired). From memory when it holds them all,
+   * with the version the append then checks (an append refused as stale drops the copy, and the
+   * event is routed again); otherwise read from Redis in one round trip, version included, and
+   * kept. A read from Redis needs no check: a queue registered after it was registered after
+   * the event being routed was published, so the event is in that queue's initial state.
+   */
+  async routeIndex(realmId: number, userIds: number[], withPublic: boolean): Promise<RouteIndex> {
+    const cached = this.indexes.get(realmId);
+    if (cached && (!withPublic || cached.publicQueues) && userIds.every((userId) => cached.users.has(userId))) {
+      const queues = new Map<number, string[]>();
+      for (const userId of userIds) {
+        const queueIds = cached.users.get(userId);
+        if (queueIds) queues.set(userId, queueIds);
+      }
+      return { queues, publicQueues: withPublic ? cached.publicQueues! : [], version: { realmId, version: cached.version } };
+    }
+    const transaction = this.redis.multi().get(this.indexVersionKey(realmId));
+    if (userIds.length > 0) transaction.hmget(this.indexKey(realmId), ...userIds.map(String));
+    if (withPublic) transaction.smembers(this.publicKey(realmId));
+    const replies = (await transaction.exec()) ?? [];
+    for (const [error] of replies) if (error) throw error;
+    const version = (replies[0][1] as string | null) ?? '';
+    const entries = userIds.length > 0 ? (replies[1][1] as (string | null)[]) : [];
+    const publicQueues = withPublic ? (replies[replies.length - 1][1] as string[]) : [];
+    let kept = this.indexes.get(realmId);
+    if (!kept || kept.version !== version) {
+      if (!kept && this.indexes.size >= INDEX_CACHE_REALMS) this.indexes.clear();
+      this.indexes.set(realmId, (kept = { version, users: new Map() }));
+    }
+    const queues = new Map<number, string[]>();
+    userIds.forEach((userId, index) => {
+      const queueIds = entries[index] ? entries[index].split(' ') : undefined;
+      kept.users.set(userId, queueIds);
+      if (queueIds) queues.set(userId, queueIds);
+    });
+    if (withPublic) kept.publicQueues = publicQueues;
+    return { queues, publicQueues };
   }
 
   /**
@@ -231,11 +301,23 @@ export class EventQueueStore implements OnApplicationShutdown {
       for (const queueId of gone) {
         const owner = this.descriptors.get(queueId);
         if (owner) this.unindex(pipeline, owner);
+        // Unknown owner: forget the partition's index copies, rather than meet the queue again.
+        this.forgetIndexed(queueId, owner);
         this.descriptors.delete(queueId);
       }
       await pipeline.exec();
     }
     return appended;
+  }
+
+  /** Drops a queue found gone from the copy of its organization's index (without its owner, every copy). */
+  private forgetIndexed(queueId: string, owner: Pick<QueueDescriptor, 'realmId' | 'userId'> | undefined): void {
+    if (!owner) return this.indexes.clear();
+    const kept = this.indexes.get(owner.realmId);
+    if (!kept) return;
+    const queueIds = kept.users.get(owner.userId)?.filter((id) => id !== queueId);
+    if (kept.users.has(owner.userId)) kept.users.set(owner.userId, queueIds && queueIds.length > 0 ? queueIds : undefined);
+    if (kept.publicQueues) kept.publicQueues = kept.publicQueues.filter((id) => id !== queueId);
   }
 
   /** One APPEND script (see event-queue.scripts.ts for its arguments): the queues appended to, and those gone. */
@@ -270,8 +352,12 @@ export class EventQueueStore implements OnApplicationShutdown {
       }
       queueGroups.push(String(group));
     }
+    // The index versions the events were routed at (each organization's once per version).
+    const checks = new Map<string, IndexVersion>();
+    for (const { index } of events) if (index) checks.set(`${index.realmId} ${index.version}`, index);
     const queueKeys = [...pairsOf.keys()].flatMap((queueId) => [this.keys.meta(partition, queueId), this.keys.events(partition, queueId)]);
-    const keys = [this.keys.lease(partition), ...queueKeys, ...onceKeys];
+    const checkKeys = [...checks.values()].map(({ realmId }) => this.keys.indexVersion(partition, realmId));
+    const keys = [this.keys.lease(partition), ...queueKeys, ...onceKeys, ...checkKeys];
     const args = [
       token ?? '',
       this.wakeChannel,
@@ -284,9 +370,15 @@ export class EventQueueStore implements OnApplicationShutdown {
       String(groups.size),
       ...groupArgs,
       ...queueGroups,
+      ...[...checks.values()].map(({ version }) => version),
+      String(checks.size),
     ];
-    const outcome = (await runScript(this.redis, 'eqAppend', keys.length, ...keys, ...args)) as [string[], string[]] | 'fenced';
+    const outcome = (await runScript(this.redis, 'eqAppend', keys.length, ...keys, ...args)) as [string[], string[]] | 'fenced' | 'stale';
     if (outcome === 'fenced') throw new LeaseLost();
+    if (outcome === 'stale') {
+      for (const { realmId } of checks.values()) this.indexes.delete(realmId);
+      throw new StaleIndex();
+    }
     return outcome;
   }
 
@@ -335,6 +427,7 @@ export class EventQueueStore implements OnApplicationShutdown {
       .del(this.metaKey(descriptor.realmId, descriptor.queueId), this.eventsKey(descriptor.realmId, descriptor.queueId))
       .publish(this.wakeChannel, `${WAKE_DELETED}${descriptor.queueId}`)
       .exec();
+    this.forgetIndexed(descriptor.queueId, descriptor);
     this.descriptors.delete(descriptor.queueId);
   }
 
@@ -351,6 +444,7 @@ export class EventQueueStore implements OnApplicationShutdown {
     transaction.srem(this.publicKey(realmId), ...queueIds);
     for (const queueId of queueIds) {
       transaction.del(this.metaKey(realmId, queueId), this.eventsKey(realmId, queueId));
+      this.forgetIndexed(queueId, { realmId, userId });
       this.descriptors.delete(queueId);
     }
     await transaction.publish(this.wakeChannel, `${WAKE_DELETED}${queueIds.join(' ')}`).exec();
@@ -428,7 +522,8 @@ export class EventQueueStore implements OnApplicationShutdown {
  * The most arguments one APPEND script takes (every one is on the stack of the call that sends
  * it, and Redis does nothing else while the script runs), counted at worst, as if no two queues
  * shared a group: 2 per delivery (its pair in its queue's group), 1 per distinct text,
- * QUEUE_ARGUMENTS per distinct queue, at most 3 per event (its once-key and its number).
+ * QUEUE_ARGUMENTS per distinct queue, at most 5 per event (its once-key and its number, its
+ * index version's key and value).
  */
 const SCRIPT_ARGUMENTS = 40_000;
 /** A queue's arguments: its two keys, its id, its group's number and (at worst a group of its own) the group's length. */
@@ -458,7 +553,7 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
   for (const event of events) {
     const ownTexts = new Set(event.deliveries.map((delivery) => delivery.event));
     const ownQueues = new Set(event.deliveries.map((delivery) => delivery.queueId));
-    const size = 3 + 2 * event.deliveries.length;
+    const size = 5 + 2 * event.deliveries.length;
     if (size + ownTexts.size + QUEUE_ARGUMENTS * ownQueues.size > SCRIPT_ARGUMENTS) {
       flush();
       for (const part of partsOf(event)) scripts.push([part]);
@@ -479,11 +574,11 @@ function scriptSized(events: BatchedEvent[]): BatchedEvent[][] {
 }
 
 /** An event too large for one script, in parts that each fit one (at worst every delivery has a text and a queue of its own). */
-function partsOf({ deliveries, onceKey }: BatchedEvent): BatchedEvent[] {
-  const perPart = Math.floor((SCRIPT_ARGUMENTS - 3) / (3 + QUEUE_ARGUMENTS));
+function partsOf({ deliveries, onceKey, index }: BatchedEvent): BatchedEvent[] {
+  const perPart = Math.floor((SCRIPT_ARGUMENTS - 5) / (3 + QUEUE_ARGUMENTS));
   const parts: BatchedEvent[] = [];
   for (let from = 0; from < deliveries.length; from += perPart) {
-    parts.push({ deliveries: deliveries.slice(from, from + perPart), onceKey: onceKey && `${onceKey}#${parts.length}` });
+    parts.push({ deliveries: deliveries.slice(from, from + perPart), onceKey: onceKey && `${onceKey}#${parts.length}`, index });
   }
   return parts;
 }
@@ -493,3 +588,5 @@ const ownerOf = (realmId: number, userId: number) => `${realmId}:${userId}`;
 /** Zulip's longest queue lifespan (lifespan_secs): a week. */
 export const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;
 const DESCRIPTOR_CACHE_SIZE = 50_000;
+/** Organizations whose index the fan-out keeps a copy of (beyond it, the copies start again). */
+const INDEX_CACHE_REALMS = 10_000;

@@ -4,7 +4,7 @@ import { SpanKind, extractNats, inSpan, traceparentOf, tracing } from '@teamchat
 import type { JsMsg } from 'nats';
 import { Sessions } from '../auth/sessions';
 import { deliveriesOf, messageDeliveries } from './client-events';
-import { EventQueueStore, type Delivery } from './event-queue.store';
+import { EventQueueStore, type Delivery, type IndexVersion } from './event-queue.store';
 import { MessageNotificationsQueue } from './notifications/message-notifications.queue';
 import { happenedAfterRegistration, type QueueDescriptor } from './queue-descriptor';
 
@@ -16,9 +16,22 @@ const MESSAGE_SENT = MessagingEvents.messageSent.subject.slice(SUBJECT_PREFIX.le
 export const TRACE_KEY = '_tp';
 
 /**
+ * What one domain event becomes: the client event each recipient queue gets, the index version
+ * the queues were read at from memory (the append checks it), and what to do once appended.
+ */
+export interface Routed {
+  deliveries: Delivery[];
+  index?: IndexVersion;
+  /** Called once the deliveries are appended (not when the append fails, to be retried). */
+  appended?: () => void;
+}
+
+const NOTHING: Routed = { deliveries: [] };
+
+/**
  * What one domain event becomes in the client event queues: the recipients' queues (from the
- * organization's index in Redis) and the client event each of them gets. Throws a ZodError or
- * SyntaxError for an event that can never be delivered.
+ * organization's index in Redis, or the fan-out's copy of it) and the client event each of them
+ * gets. Throws a ZodError or SyntaxError for an event that can never be delivered.
  */
 @Injectable()
 export class FanoutRouting {
@@ -28,8 +41,8 @@ export class FanoutRouting {
     private readonly notifications: MessageNotificationsQueue,
   ) {}
 
-  deliveriesOf(message: JsMsg): Promise<Delivery[]> {
-    return tracing.enabled ? this.tracedDeliveries(message) : this.untracedDeliveries(message);
+  route(message: JsMsg): Promise<Routed> {
+    return tracing.enabled ? this.tracedRoute(message) : this.untracedRoute(message);
   }
 
   /**
@@ -37,49 +50,51 @@ export class FanoutRouting {
    * and each client event stored with that span's context (`_tp`), which the long-poll that
    * hands it over takes off again to trace the delivery (see LongPoll).
    */
-  private tracedDeliveries(message: JsMsg): Promise<Delivery[]> {
+  private tracedRoute(message: JsMsg): Promise<Routed> {
     return inSpan(
       `fanout ${message.subject}`,
       { kind: SpanKind.CONSUMER, parent: extractNats(message.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': message.subject } },
       async (span) => {
         const traceparent = traceparentOf();
-        const deliveries = (await this.untracedDeliveries(message)).map((d) => ({ queueId: d.queueId, event: `{"${TRACE_KEY}":"${traceparent}",${d.event.slice(1)}` }));
+        const routed = await this.untracedRoute(message);
+        const deliveries = routed.deliveries.map((d) => ({ queueId: d.queueId, event: `{"${TRACE_KEY}":"${traceparent}",${d.event.slice(1)}` }));
         span.setAttribute('teamchat.deliveries', deliveries.length);
-        return deliveries;
+        return { ...routed, deliveries };
       },
     );
   }
 
-  private untracedDeliveries(message: JsMsg): Promise<Delivery[]> {
+  private untracedRoute(message: JsMsg): Promise<Routed> {
     const payload: unknown = JSON.parse(Buffer.from(message.data).toString('utf8'));
     const at = { seq: message.seq, timeMs: Math.floor(message.info.timestampNanos / 1e6) };
-    return this.deliveriesFor(message.subject.slice(SUBJECT_PREFIX.length), payload, (queue) => happenedAfterRegistration(queue, at.seq, at.timeMs));
+    return this.routeEvent(message.subject.slice(SUBJECT_PREFIX.length), payload, (queue) => happenedAfterRegistration(queue, at.seq, at.timeMs));
   }
 
   /** `reaches`: whether the event is news to a queue (it was registered before the event). */
-  private async deliveriesFor(subject: string, payload: unknown, reaches: (queue: QueueDescriptor) => boolean): Promise<Delivery[]> {
+  private async routeEvent(subject: string, payload: unknown, reaches: (queue: QueueDescriptor) => boolean): Promise<Routed> {
     if (subject === MESSAGE_SENT) {
       const sent = MessagingEvents.messageSent.payload.parse(payload);
-      // Both look-ups at once: one round trip to Redis.
-      const [queues, publicQueueIds] = await Promise.all([
-        this.queuesOf(sent.realmId, sent.recipients.map((recipient) => recipient.id), reaches),
-        sent.publicChannel ? this.store.allPublicStreamsQueues(sent.realmId) : Promise.resolve([]),
-      ]);
-      // Notifications: who is off the app is known here (see notifications/).
-      this.notifications.messageDelivered(sent, queues);
-      return messageDeliveries(this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(sent.realmId, publicQueueIds), reaches), queues);
+      const { queues, publicQueueIds, index } = await this.queuesOf(
+        sent.realmId,
+        sent.recipients.map((recipient) => recipient.id),
+        reaches,
+        sent.publicChannel === true,
+      );
+      const widened = this.withAllPublicStreamsQueues(sent, queues, await this.store.descriptorsOf(sent.realmId, publicQueueIds), reaches);
+      // Notifications: who is off the app is known here (see notifications/), told once delivered.
+      return { deliveries: messageDeliveries(widened, queues), index, appended: () => this.notifications.messageDelivered(sent, queues) };
     }
     if (subject === USER_ACCESS_CHANGED) {
       // Not a client event: a deactivated user's queues and browser sessions go (every replica drops cached credentials itself).
       const change = UsersGroups.userAccessChangedSchema.parse(payload);
       if (change.deactivated) await Promise.all([this.store.deleteQueuesOf(change.realmId, change.userId), this.sessions.endAllOf(change.userId)]);
-      return [];
+      return NOTHING;
     }
     const parsed = (subject === USER_GROUP_CHANGED ? UsersGroupsEvents.userGroupChanged.payload : clientEventSchema).safeParse(payload);
-    if (!parsed.success) return []; // not a client-facing event
+    if (!parsed.success) return NOTHING; // not a client-facing event
     const { realmId, users, event, group }: ClientEvent & { group?: unknown } = parsed.data;
-    const queues = await this.queuesOf(realmId, users, reaches);
-    return deliveriesOf(event, [...queues.values()].flat(), group);
+    const { queues, index } = await this.queuesOf(realmId, users, reaches, false);
+    return { deliveries: deliveriesOf(event, [...queues.values()].flat(), group), index };
   }
 
   /**
@@ -108,14 +123,20 @@ export class FanoutRouting {
     return { ...sent, recipients: [...sent.recipients, ...added] };
   }
 
-  private async queuesOf(realmId: number, userIds: number[], reaches: (queue: QueueDescriptor) => boolean): Promise<Map<number, QueueDescriptor[]>> {
-    const idsByUser = await this.store.queuesOf(realmId, userIds);
-    const descriptors = await this.store.descriptorsOf(realmId, [...idsByUser.values()].flat());
-    const result = new Map<number, QueueDescriptor[]>();
-    for (const [userId, queueIds] of idsByUser) {
+  /** The users' queues the event reaches, by user, and (with `withPublic`) the organization's all_public_streams queues. */
+  private async queuesOf(
+    realmId: number,
+    userIds: number[],
+    reaches: (queue: QueueDescriptor) => boolean,
+    withPublic: boolean,
+  ): Promise<{ queues: Map<number, QueueDescriptor[]>; publicQueueIds: string[]; index?: IndexVersion }> {
+    const read = await this.store.routeIndex(realmId, userIds, withPublic);
+    const descriptors = await this.store.descriptorsOf(realmId, [...read.queues.values()].flat());
+    const queues = new Map<number, QueueDescriptor[]>();
+    for (const [userId, queueIds] of read.queues) {
       const found = queueIds.map((id) => descriptors.get(id)).filter((d): d is QueueDescriptor => d !== undefined && d.realmId === realmId && reaches(d));
-      if (found.length > 0) result.set(userId, found);
+      if (found.length > 0) queues.set(userId, found);
     }
-    return result;
+    return { queues, publicQueueIds: read.publicQueues, index: read.version };
   }
 }

@@ -4,8 +4,8 @@ import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, typ
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { partitionOf } from './event-queue.keys';
-import { EventQueueStore, LeaseLost, type FanoutLease } from './event-queue.store';
-import type { FanoutRouting } from './fanout-routing';
+import { EventQueueStore, LeaseLost, StaleIndex, type FanoutLease } from './event-queue.store';
+import type { FanoutRouting, Routed } from './fanout-routing';
 
 /** The durable JetStream consumer of fan-out partition `partition` (the replicas share it; its lease holder consumes). */
 export const fanoutConsumerName = (partition: number) => `gateway-fanout-${partition}`;
@@ -127,43 +127,38 @@ export class PartitionFanout {
 
   /**
    * One batch: the partition's events' deliveries worked out at once (their Redis look-ups share
-   * a round trip), then appended in order (one round trip too), then one acknowledgement for
-   * all (the other partitions' events included). A failure leaves the batch unacknowledged, to
-   * be redelivered from its first event.
+   * a round trip, or none when the fan-out's copy of the index serves them), then appended in
+   * order (one round trip too), then one acknowledgement for all (the other partitions' events
+   * included). An append refused because an index copy was stale routes the batch again, from
+   * Redis. Any other failure leaves the batch unacknowledged, to be redelivered from its first event.
    */
   private async process(batch: JsMsg[]): Promise<void> {
     const mine = batch.filter((message) => this.isMine(message));
     if (mine.length === 0) return void batch[batch.length - 1].ack();
     const timer = this.metrics.fanoutDuration.startTimer();
     const now = Date.now();
-    const prepared = await Promise.all(
-      mine.map(async (message) => {
-        // How long the event waited in JetStream (publication to now), redeliveries included.
-        this.metrics.fanoutLag.observe(Math.max(0, now - message.info.timestampNanos / 1e6) / 1000);
-        try {
-          return { message, deliveries: await this.routing.deliveriesOf(message) };
-        } catch (error) {
-          if (error instanceof ZodError || error instanceof SyntaxError) {
-            // A malformed event can never be delivered: retrying it would hold up every later one.
-            this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'malformed domain event skipped');
-            return { message, deliveries: [] };
-          }
-          throw error;
-        }
-      }),
-    ).catch((error: unknown) => {
-      timer({ outcome: 'retried' });
-      throw error;
-    });
+    // How long each event waited in JetStream (publication to now), redeliveries included.
+    for (const message of mine) this.metrics.fanoutLag.observe(Math.max(0, now - message.info.timestampNanos / 1e6) / 1000);
     try {
       // Organization-wide state that POST /register caches changes: its version first, then the appends.
       const changedState = new Set(mine.filter(changesCachedState).map(realmOf));
       if (changedState.size > 0) await this.store.bumpStateVersions(changedState);
-      // One append for the batch, in publication order: each queue is woken once for all its events.
-      await this.store.appendBatch(
-        prepared.map(({ message, deliveries }) => ({ deliveries, onceKey: onceKeyOf(message) })),
-        this.lease,
-      );
+      for (let attempt = 1; ; attempt++) {
+        const routed = await this.route(mine);
+        try {
+          // One append for the batch, in publication order: each queue is woken once for all its events.
+          await this.store.appendBatch(
+            routed.map(({ message, deliveries, index }) => ({ deliveries, onceKey: onceKeyOf(message), index })),
+            this.lease,
+          );
+        } catch (error) {
+          // Stale copies are dropped by then: the next routing reads Redis, and is not checked.
+          if (error instanceof StaleIndex && attempt < 3) continue;
+          throw error;
+        }
+        for (const { appended } of routed) appended?.();
+        break;
+      }
     } catch (error) {
       timer({ outcome: error instanceof LeaseLost ? 'lease_lost' : 'retried' });
       if (!(error instanceof LeaseLost)) this.logger.error({ err: error, events: batch.length }, 'event fan-out failed; will be retried');
@@ -171,6 +166,24 @@ export class PartitionFanout {
     }
     batch[batch.length - 1].ack();
     timer({ outcome: 'ok' });
+  }
+
+  /** Each event's deliveries; a malformed event (it can never be delivered) gets none. */
+  private route(mine: JsMsg[]): Promise<(Routed & { message: JsMsg })[]> {
+    return Promise.all(
+      mine.map(async (message) => {
+        try {
+          return { message, ...(await this.routing.route(message)) };
+        } catch (error) {
+          if (error instanceof ZodError || error instanceof SyntaxError) {
+            // Retrying it would hold up every later one.
+            this.logger.error({ err: error, subject: message.subject, seq: message.seq }, 'malformed domain event skipped');
+            return { message, deliveries: [] };
+          }
+          throw error;
+        }
+      }),
+    );
   }
 
   /** Whether the event's organization is in this partition (an event that names none is partition 0's). */
