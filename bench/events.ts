@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { Factory } from '@teamchat/testing';
+import { PollConnection } from './poll-connection';
 import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
 import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
 
@@ -27,6 +28,7 @@ interface Client {
   queueId: string;
   gateway: URL;
   lastEventId: number;
+  connection: PollConnection;
 }
 
 /** What the load runs against: where to register and poll (per client), where to send, and whose CPU counts. */
@@ -53,22 +55,12 @@ interface RateResult {
   sendP50: number;
   sendP99: number;
   cpuPerDeliveryUs: number;
+  /** Deliveries per answered poll: above 1 where a poll finds several events waiting. */
+  perPoll: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const basic = (user: { email: string; apiKey: string }) => `Basic ${Buffer.from(`${user.email}:${user.apiKey}`).toString('base64')}`;
-
-function getJson(agent: http.Agent, url: URL, host: string, authorization: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', agent, headers: { Host: host, Authorization: authorization } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const settings = () => ({
   userCount: Number(process.env.BENCH_USERS ?? 1000),
@@ -96,7 +88,8 @@ async function drive(target: Target): Promise<RateResult[]> {
             apply_markdown: 'false',
           });
           if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.body}`);
-          return { authorization, queueId: (JSON.parse(res.body) as { queue_id: string }).queue_id, gateway, lastEventId: -1 };
+          const queueId = (JSON.parse(res.body) as { queue_id: string }).queue_id;
+          return { authorization, queueId, gateway, lastEventId: -1, connection: new PollConnection(Number(gateway.port), target.host, authorization) };
         }),
       )),
     );
@@ -105,18 +98,19 @@ async function drive(target: Target): Promise<RateResult[]> {
   // Every delivery: the latency from just before the send to the moment the client had it.
   let latencies: number[] = [];
   let delivered = 0;
+  let answered = 0;
   let pollErrors = 0;
   const poll = async (client: Client) => {
     while (!stopping) {
-      const url = new URL(`/api/v1/events?queue_id=${client.queueId}&last_event_id=${client.lastEventId}`, client.gateway);
       try {
-        const res = await getJson(agent, url, target.host, client.authorization);
+        const res = await client.connection.get(`/api/v1/events?queue_id=${client.queueId}&last_event_id=${client.lastEventId}`);
         if (res.status !== 200) {
           pollErrors++;
           await sleep(500);
           continue;
         }
         const now = Date.now();
+        answered++;
         const { events } = JSON.parse(res.body) as { events: { id: number; type: string; message?: { content: string } }[] };
         for (const event of events) {
           client.lastEventId = event.id;
@@ -178,12 +172,13 @@ async function drive(target: Target): Promise<RateResult[]> {
   const results: RateResult[] = [];
   const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number }[] = [];
   console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
-  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   send p50/p99 ms   server µs/delivery');
+  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   send p50/p99 ms   server µs/delivery   deliveries/poll');
   try {
     for (const rate of rates) {
       const before = cpuSnapshot(target.pids());
       latencies = [];
       delivered = 0;
+      answered = 0;
       const { sent, sendErrors, sendTimes, started } = await sendAt(rate, seconds, `rate ${rate}`);
       const expected = (sent - sendErrors) * clients.length;
       await settle(expected);
@@ -204,10 +199,11 @@ async function drive(target: Target): Promise<RateResult[]> {
         sendP50: percentile([...sendTimes].sort((a, b) => a - b), 50),
         sendP99: percentile([...sendTimes].sort((a, b) => a - b), 99),
         cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
+        perPoll: delivered / Math.max(answered, 1),
       };
       results.push(row);
       console.log(
-        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${`${row.sendP50.toFixed(0)} / ${row.sendP99.toFixed(0)}`.padStart(15)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}`,
+        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${`${row.sendP50.toFixed(0)} / ${row.sendP99.toFixed(0)}`.padStart(15)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}   ${row.perPoll.toFixed(2).padStart(15)}`,
       );
       await sleep(1000);
     }
@@ -222,6 +218,7 @@ async function drive(target: Target): Promise<RateResult[]> {
   } finally {
     stopping = true;
     agent.destroy();
+    for (const client of clients) client.connection.close();
     await Promise.race([Promise.allSettled(polling), sleep(1000)]);
   }
   return results;

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { EventQueueStore } from './event-queue.store';
 import { QueueMirror } from './queue-mirror';
@@ -12,8 +12,28 @@ export interface PollRequest {
   userId: number;
   lastEventId: number;
   dontBlock: boolean;
-  /** Settles when the client goes away. */
-  closed: Promise<void>;
+  /** Registers what to do when the client goes away. */
+  onClose: (listener: () => void) => void;
+}
+
+/** A poll that may wait: what has happened to it since it last looked, and how to wake it. */
+interface Waiter {
+  /** Its queue changed (or it is to look again for another reason) since it last looked. */
+  changed: boolean;
+  /** When its heartbeat is due (ms), Infinity for none. */
+  heartbeatAt: number;
+  heartbeatDue: boolean;
+  closed: boolean;
+  /** Set while it waits: ends the wait. */
+  wake?: () => void;
+}
+
+/** Marks the waiter to look again, and ends its wait if it is waiting. */
+function signal(waiter: Waiter): void {
+  waiter.changed = true;
+  const wake = waiter.wake;
+  waiter.wake = undefined;
+  wake?.();
 }
 
 /**
@@ -23,10 +43,16 @@ export interface PollRequest {
  * Redis call at all: the queue is mirrored in memory (QueueMirror), its appends arrive with
  * their wake-ups and acknowledgements are written back in batches; otherwise one call reads
  * the queue from Redis, and the mirror takes it up from there.
+ *
+ * A waiting poll costs one promise: its heartbeat is kept by one clock for all of them (a tick
+ * of a tenth of the period, at most a second), where a timer each, every one of a different
+ * duration (the jitter), cost the timers' heap work on every poll.
  */
 @Injectable()
-export class LongPoll implements BeforeApplicationShutdown {
+export class LongPoll implements OnModuleInit, BeforeApplicationShutdown {
   private draining = false;
+  private readonly waiting = new Set<Waiter>();
+  private clock?: NodeJS.Timeout;
 
   constructor(
     private readonly store: EventQueueStore,
@@ -35,13 +61,30 @@ export class LongPoll implements BeforeApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  onModuleInit(): void {
+    const tickMs = Math.min(1000, Math.max(50, (this.config.EVENT_HEARTBEAT_SECONDS * 1000) / 10));
+    this.clock = setInterval(() => this.tick(Date.now()), tickMs);
+    this.clock.unref();
+  }
+
+  /** Wakes the waiting polls whose heartbeat is due. */
+  private tick(now: number): void {
+    for (const waiter of this.waiting) {
+      if (waiter.heartbeatAt > now) continue;
+      waiter.heartbeatAt = Infinity;
+      waiter.heartbeatDue = true;
+      signal(waiter);
+    }
+  }
+
   /**
    * On SIGTERM, before the HTTP server closes: waiting polls answer now (with nothing), so the
    * server need not wait out their heartbeats; the clients poll again, reaching another replica.
    */
   beforeApplicationShutdown(): void {
     this.draining = true;
-    this.wakeups.wakeAll();
+    clearInterval(this.clock);
+    for (const waiter of this.waiting) signal(waiter);
   }
 
   /** Zulip sends a heartbeat after 45 s plus up to 10 s of jitter; the jitter scales with the period. */
@@ -51,46 +94,40 @@ export class LongPoll implements BeforeApplicationShutdown {
   }
 
   /** The events to hand over, as the JSON texts the queue holds. */
-  async poll({ queueId, realmId, userId, lastEventId, dontBlock, closed }: PollRequest): Promise<string[]> {
+  async poll({ queueId, realmId, userId, lastEventId, dontBlock, onClose }: PollRequest): Promise<string[]> {
     // How long a waiting poll may keep the queue alive: the longest heartbeat wait and a margin.
     const holdSeconds = dontBlock ? 0 : (this.config.EVENT_HEARTBEAT_SECONDS * 55) / 45 + 30;
-    let heartbeatDue = false;
+    const waiter: Waiter = { changed: false, heartbeatAt: dontBlock ? Infinity : Date.now() + this.heartbeatMs(), heartbeatDue: false, closed: false };
     let heartbeatAppended = false;
-    let isClosed = false;
-    let timer: NodeJS.Timeout | undefined;
-    const heartbeat = new Promise<void>((resolve) => {
-      if (!dontBlock) timer = setTimeout(() => ((heartbeatDue = true), resolve()), this.heartbeatMs());
+    onClose(() => {
+      waiter.closed = true;
+      signal(waiter);
     });
-    void closed.then(() => {
-      isClosed = true;
-      clearTimeout(timer);
-    });
+    // Listening before the first look, so an append in between still wakes this poll.
+    const cancel = this.wakeups.onChange(queueId, () => signal(waiter));
+    this.waiting.add(waiter);
     try {
       for (;;) {
-        // Listen before looking, so an append in between still wakes this poll.
-        let cancel = () => {};
-        const changed = new Promise<void>((resolve) => (cancel = this.wakeups.onChange(queueId, resolve)));
-        try {
-          const hold = isClosed ? 0 : holdSeconds;
-          const events = this.mirror.poll(queueId, realmId, userId, lastEventId, hold) ?? (await this.read(queueId, realmId, userId, lastEventId, hold));
-          if (events.length > 0 || dontBlock || isClosed || this.draining) return events;
-          if (heartbeatDue && !heartbeatAppended) {
-            heartbeatAppended = true;
-            // A queue found gone (expired, or Redis lost it) is forgotten: the next look reads
-            // Redis, which answers BAD_EVENT_QUEUE_ID.
-            const appended = await this.store.append([{ queueId, event: HEARTBEAT }], { partition: this.store.partitionOf(realmId) });
-            if (appended.length === 0) this.mirror.forget(queueId);
-            continue;
-          }
-          // Once the heartbeat is appended, its wake-up (which may come after the append's
-          // reply) answers the poll: one heartbeat, never two.
-          await Promise.race(heartbeatAppended ? [changed, closed] : [changed, heartbeat, closed]);
-        } finally {
-          cancel();
+        waiter.changed = false;
+        const hold = waiter.closed ? 0 : holdSeconds;
+        const events = this.mirror.poll(queueId, realmId, userId, lastEventId, hold) ?? (await this.read(queueId, realmId, userId, lastEventId, hold));
+        if (events.length > 0 || dontBlock || waiter.closed || this.draining) return events;
+        if (waiter.heartbeatDue && !heartbeatAppended) {
+          heartbeatAppended = true;
+          // A queue found gone (expired, or Redis lost it) is forgotten: the next look reads
+          // Redis, which answers BAD_EVENT_QUEUE_ID.
+          const appended = await this.store.append([{ queueId, event: HEARTBEAT }], { partition: this.store.partitionOf(realmId) });
+          if (appended.length === 0) this.mirror.forget(queueId);
+          continue;
         }
+        // Once the heartbeat is appended, its wake-up (which may come after the append's
+        // reply) answers the poll: one heartbeat, never two.
+        if (!waiter.changed) await new Promise<void>((resolve) => (waiter.wake = resolve));
       }
     } finally {
-      clearTimeout(timer);
+      cancel();
+      this.waiting.delete(waiter);
+      waiter.wake = undefined;
       this.mirror.touch(queueId);
     }
   }

@@ -58,7 +58,6 @@ export class PollEventsRoute {
       const { realm, user } = loggedIn(request.ctx);
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
-      const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
       this.metrics.longPollsWaiting.inc();
       const events = await this.longPoll
         .poll({
@@ -67,7 +66,7 @@ export class PollEventsRoute {
           userId: user.id,
           lastEventId: params.last_event_id,
           dontBlock: params.dont_block,
-          closed,
+          onClose: (listener) => res.once('close', listener),
         })
         .finally(() => this.metrics.longPollsWaiting.dec());
       const parsed = tracing.enabled ? events.map((event) => JSON.parse(event) as Record<string, unknown>) : undefined;

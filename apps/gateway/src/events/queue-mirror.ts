@@ -17,7 +17,18 @@ interface MirroredQueue {
   pending: string[];
   /** When a poll last began or ended (ms). */
   touchedAt: number;
+  /** The acknowledgement to write back (kept with the queue: a poll updates it in place). */
+  ack?: UnwrittenAck;
 }
+
+interface UnwrittenAck {
+  realmId: number;
+  through: number;
+  holdSeconds: number;
+}
+
+/** What a poll that finds nothing pending gets: shared, as nobody changes it. */
+const NOTHING: string[] = [];
 
 /** A mirror holding more than this for one queue (its client gone quiet) lets Redis hold it instead. */
 const MAX_PENDING = 1000;
@@ -46,7 +57,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
   /** Appends heard while reads of the queue from Redis are on their way, and how many are. */
   private readonly reading = new Map<string, { count: number; heard: { id: number; text: string }[] }>();
   /** Acknowledgements answered here and not yet written back, by queue. */
-  private readonly unwritten = new Map<string, { realmId: number; through: number; holdSeconds: number }>();
+  private readonly unwritten = new Map<string, UnwrittenAck>();
   private writer?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private writing = Promise.resolve();
@@ -100,8 +111,11 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
     if (dropped > 0) queue.pending.splice(0, dropped);
     queue.acknowledged = lastEventId;
     queue.touchedAt = now;
-    this.unwritten.set(queueId, { realmId: queue.realmId, through: lastEventId, holdSeconds: queue.pending.length === 0 ? holdSeconds : 0 });
-    return queue.pending.slice();
+    const ack = (queue.ack ??= { realmId: queue.realmId, through: lastEventId, holdSeconds });
+    ack.through = lastEventId;
+    ack.holdSeconds = queue.pending.length === 0 ? holdSeconds : 0;
+    this.unwritten.set(queueId, ack);
+    return queue.pending.length === 0 ? NOTHING : queue.pending.slice();
   }
 
   /** A poll has ended (answered or gone): the queue's idle time counts from now. */
@@ -144,6 +158,7 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
       acknowledged,
       pending: read.events.slice(),
       touchedAt: Date.now(),
+      ack: undefined,
     };
     this.queues.set(queueId, queue);
     for (const { id, text } of heard) if (!this.append(queueId, queue, id, text)) return;

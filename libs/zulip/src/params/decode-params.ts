@@ -18,11 +18,11 @@ export interface DecodeResult<S extends ParamSpecs> {
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): DecodeResult<S> {
   // Collected as entries: assigning `values["__proto__"]` would set a prototype, not a value.
   const entries: [string, unknown][] = [];
-  const consumed = new Set<string>();
+  const consumed: string[] = [];
 
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const { name, candidates, spec } of declarationsOf(specs)) {
     let usedName: string | undefined;
-    for (const candidate of [name, ...spec.aliases]) {
+    for (const candidate of candidates) {
       if (!Object.prototype.hasOwnProperty.call(raw, candidate)) continue;
       if (usedName !== undefined) {
         throw new ZulipError('REQUEST_CONFUSING_VAR', `Can't decide between '${usedName}' and '${candidate}' arguments`);
@@ -36,14 +36,26 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
       entries.push([name, spec.defaultValue]);
       continue;
     }
-    consumed.add(usedName);
+    consumed.push(usedName);
     entries.push([name, decodeOne(usedName, spec.wire, spec.schema, raw[usedName], spec.nullBytesAllowed)]);
   }
 
-  const ignored = Object.keys(raw)
-    .filter((key) => !consumed.has(key))
-    .sort();
-  return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored };
+  const ignored: string[] = [];
+  for (const key in raw) if (Object.prototype.hasOwnProperty.call(raw, key) && !consumed.includes(key)) ignored.push(key);
+  return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored: ignored.length > 1 ? ignored.sort() : ignored };
+}
+
+/** An endpoint's parameters with the names each may come under, worked out once per declaration (GET /events decodes on every poll). */
+type Declaration = { name: string; candidates: readonly string[]; spec: ParamSpecs[string] };
+const declarations = new WeakMap<ParamSpecs, readonly Declaration[]>();
+
+function declarationsOf(specs: ParamSpecs): readonly Declaration[] {
+  let known = declarations.get(specs);
+  if (!known) {
+    known = Object.entries(specs).map(([name, spec]) => ({ name, candidates: [name, ...spec.aliases], spec }));
+    declarations.set(specs, known);
+  }
+  return known;
 }
 
 function decodeOne(
