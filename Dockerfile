@@ -62,4 +62,4 @@ COPY --from=build /app/dist ./dist
 # The image's `node` user, numeric so that Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 # Exec form: node is PID 1 and receives SIGTERM itself (Nest's shutdown hooks drain NATS).
-CMD ["node", "--max-semi-space-size=64", "dist/apps/gateway/src/main.js"]
+CMD ["node", "--max-semi-space-size=128", "dist/apps/gateway/src/main.js"]
