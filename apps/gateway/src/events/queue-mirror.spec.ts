@@ -100,7 +100,7 @@ describe('the queue mirror', () => {
 
   it('forgets a queue whose appends it heard out of order, and one deleted', async () => {
     await read(-1);
-    mirror.heard(queue.queueId, 5, stored(5, 5)); // ids 0 to 4 never heard
+    mirror.heardAll(queue.queueId, 5, [stored(5, 5).slice(`{"id":5,`.length)]); // ids 0 to 4 never heard
     expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toBeUndefined();
     await read(-1);
     expect(mirror.poll(queue.queueId, 1, 7, -1, 0)).toEqual([]);

@@ -169,11 +169,17 @@ export class QueueMirror implements OnModuleInit, OnApplicationShutdown {
     return this.queues.has(queueId) || this.reading.has(queueId);
   }
 
-  /** An append heard on the wake channel: event `id` of the queue, its text as stored. */
-  heard(queueId: string, id: number, text: string): void {
-    this.reading.get(queueId)?.heard.push({ id, text });
-    const queue = this.queues.get(queueId);
-    if (queue) this.append(queueId, queue, id, text);
+  /** Appends heard on the wake channel: the queue's events from id `firstId` on, each text without its `{` (ids go in here). */
+  heardAll(queueId: string, firstId: number, bodies: readonly string[]): void {
+    const read = this.reading.get(queueId);
+    let queue = this.queues.get(queueId);
+    for (let index = 0; index < bodies.length; index++) {
+      const id = firstId + index;
+      const text = `{"id":${id},${bodies[index]}`;
+      read?.heard.push({ id, text });
+      // Forgotten (an append missed): a read on its way still keeps the rest.
+      if (queue && !this.append(queueId, queue, id, text)) queue = undefined;
+    }
   }
 
   /** Forgets a queue (deleted, or no longer known well enough); the next poll reads Redis. */

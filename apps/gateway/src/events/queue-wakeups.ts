@@ -62,14 +62,18 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
     const texts = Number(lines[1]);
     const groupsAt = 2 + texts;
     const groups = Number(lines[groupsAt]);
-    const textsOf: (string[] | undefined)[] = [];
+    // Each group's events, as stored without their ids (each text less its `{`), worked out
+    // once for all its queues: what differs per queue is the ids only.
+    const bodiesOf: (string[] | undefined)[] = [];
     for (let line = groupsAt + 1 + groups; line < lines.length; line++) {
       const entry = lines[line];
-      const [queueId, first, group] = entry.split(' ');
+      const firstAt = entry.indexOf(' ');
+      const groupAt = entry.indexOf(' ', firstAt + 1);
+      const queueId = entry.slice(0, firstAt);
       if (this.mirror.follows(queueId)) {
-        const firstId = Number(first);
-        const numbers = (textsOf[Number(group)] ??= lines[groupsAt + Number(group)].split(' '));
-        numbers.forEach((number, index) => this.mirror.heard(queueId, firstId + index, `{"id":${firstId + index},${lines[1 + Number(number)].slice(1)}`));
+        const group = Number(entry.slice(groupAt + 1));
+        const bodies = (bodiesOf[group] ??= lines[groupsAt + group].split(' ').map((number) => lines[1 + Number(number)].slice(1)));
+        this.mirror.heardAll(queueId, Number(entry.slice(firstAt + 1, groupAt)), bodies);
       }
       this.wake(queueId);
     }
@@ -94,7 +98,8 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   private wake(queueId: string): void {
     const set = this.waiters.get(queueId);
     if (!set) return;
-    for (const wake of [...set]) {
+    // A copy when several wait (a wake may cancel another); one, the usual case, needs none.
+    for (const wake of set.size === 1 ? set : [...set]) {
       try {
         wake();
       } catch (error) {
