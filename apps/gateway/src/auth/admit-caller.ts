@@ -6,7 +6,7 @@ import type { Response } from 'express';
 import { isSessionRequest } from '../http/json-routes';
 import type { ApiRequest } from '../http/request-context';
 import { ApiRateLimit } from './api-rate-limit';
-import { notLoggedIn, parseBasicAuth } from './basic-credentials';
+import { notLoggedIn } from './basic-credentials';
 import { CredentialCache } from './credential-cache';
 import { Sessions } from './sessions';
 
@@ -45,8 +45,7 @@ export class AdmitCaller {
     const host = req.headers.host ?? '';
     const authorization = req.headers.authorization;
     if (authorization && mode !== 'realm') {
-      const { email, apiKey } = parseBasicAuth(authorization);
-      const { realm, user, sendOnly } = await this.credentials.authenticate(host, email, apiKey, req.ctx.time);
+      const { realm, user, sendOnly } = await this.credentials.authenticateBasic(host, authorization, req.ctx.time);
       if (sendOnly) refuseIncomingWebhookBotsBut(req);
       req.ctx.realm = realm;
       req.ctx.user = user;

@@ -4,6 +4,7 @@ import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { UsersGroups } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, REDIS, type AppConfig, type CommandTime, type RedisClient } from '@teamchat/platform';
 import type { Msg } from 'nats';
+import { parseBasicAuth } from './basic-credentials';
 
 /**
  * Organization and credential look-ups through users-groups, remembered in Redis for a few
@@ -23,6 +24,9 @@ import type { Msg } from 'nats';
 @Injectable()
 export class CredentialCache implements OnModuleInit {
   private readonly local = new Map<string, { value: unknown; until: number }>();
+  /** Which remembered credential each `Authorization` header names, by host: a poll neither decodes its header nor builds a key. */
+  private readonly headers = new Map<string, Map<string, string>>();
+  private headerCount = 0;
   /** Users whose remembered credentials are not to be trusted, until when (ms). */
   private readonly revoked = new Map<number, number>();
 
@@ -47,10 +51,33 @@ export class CredentialCache implements OnModuleInit {
     return this.remember(`realm:${host}`, () => this.commands.call(UsersGroups.resolveRealm, { host }, { within }));
   }
 
+  /**
+   * The caller an `Authorization: Basic` header names (parseBasicAuth's answers for a bad one),
+   * as `authenticate` finds it; the header is remembered with the credential it names, for as
+   * long as that is (and its user's revocation ends it as it ends that).
+   */
+  async authenticateBasic(host: string, authorization: string, within?: CommandTime): Promise<Identity> {
+    const name = this.headers.get(host)?.get(authorization);
+    if (name !== undefined) {
+      const kept = this.local.get(name);
+      if (kept && kept.until > Date.now() && !this.isRevoked((kept.value as Identity).user.id)) return kept.value as Identity;
+    }
+    const { email, apiKey } = parseBasicAuth(authorization);
+    const identity = await this.authenticate(host, email, apiKey, within);
+    if (this.config.AUTH_CACHE_TTL_SECONDS > 0) {
+      if (this.headerCount >= LOCAL_ENTRIES) (this.headers.clear(), (this.headerCount = 0)); // as crude as `keep`
+      let ofHost = this.headers.get(host);
+      if (!ofHost) this.headers.set(host, (ofHost = new Map()));
+      if (!ofHost.has(authorization)) this.headerCount++;
+      ofHost.set(authorization, userKey(host, email, apiKey));
+    }
+    return identity;
+  }
+
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
-  authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
+  authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<Identity> {
     return this.remember(
-      email === null ? `key:${host}\n${apiKey}` : `user:${host}\n${email}\n${apiKey}`,
+      email === null ? `key:${host}\n${apiKey}` : userKey(host, email, apiKey),
       () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, { within }),
       (value) => value.user.id,
     );
@@ -117,6 +144,10 @@ export class CredentialCache implements OnModuleInit {
 }
 
 const LOCAL_ENTRIES = 100_000;
+/** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
+type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
+/** The name an email and API key are remembered under. */
+const userKey = (host: string, email: string, apiKey: string) => `user:${host}\n${email}\n${apiKey}`;
 /** How much later than another replica one may hear a revocation, at worst. */
 const REVOCATION_MARGIN_MS = 5000;
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
