@@ -288,8 +288,10 @@ export class EventQueueStore implements OnApplicationShutdown {
    * found gone are dropped from their user's set. Returns the queues appended to.
    */
   async appendBatch(batch: BatchedEvent[], target: AppendTarget): Promise<string[]> {
-    // An event with no recipient queue appends nothing: no script, no once-key to remember.
-    const events = batch.filter((event) => event.deliveries.length > 0);
+    // An event with no recipient queue appends nothing: no script, no once-key to remember;
+    // unless it was routed from a copy of the index, which the script must still find current
+    // (a queue registered since may be one it should reach).
+    const events = batch.filter((event) => event.deliveries.length > 0 || event.index);
     if (events.length === 0) return [];
     // Called in order, sent together: Redis runs the scripts in this order.
     const outcomes = await Promise.all(scriptSized(events).map((part) => this.appendScript(part, target)));

@@ -52,6 +52,15 @@ describe("the fan-out's copy of an organization's index", () => {
     expect(await pending('b', 7)).toEqual(['{"id":0,"type":"x"}']);
   });
 
+  it('checks an event the copy says reaches nobody: a queue registered since may be one it should reach', async () => {
+    await store.routeIndex(realmId, [7], false);
+    const { queues, version } = await store.routeIndex(realmId, [7], false);
+    expect(queues.size).toBe(0);
+    await store.create(queue('a', 7));
+    await expect(store.appendBatch([{ deliveries: [], onceKey: 'm', index: version }], target())).rejects.toBeInstanceOf(StaleIndex);
+    expect((await store.routeIndex(realmId, [7], false)).queues.get(7)).toEqual(['a']);
+  });
+
   it('appends as usual while the copy is current', async () => {
     await store.create(queue('a', 7));
     await store.routeIndex(realmId, [7], false);
