@@ -331,8 +331,10 @@ export class EventQueueStore implements OnApplicationShutdown {
     const onceKeys: string[] = [];
     const onceNumbers: string[] = [];
     events.forEach(({ deliveries, onceKey }, index) => {
-      if (onceKey) onceKeys.push(this.keys.done(partition, onceKey));
-      onceNumbers.push(onceKey ? String(onceKeys.length) : '0');
+      // An event that reaches nobody (here only for its index check) has nothing to do once.
+      const once = deliveries.length > 0 ? onceKey : '';
+      if (once) onceKeys.push(this.keys.done(partition, once));
+      onceNumbers.push(once ? String(onceKeys.length) : '0');
       for (const { queueId, event } of deliveries) {
         let text = texts.get(event);
         if (text === undefined) texts.set(event, (text = texts.size + 1));
