@@ -73,7 +73,8 @@ const settings = () => ({
 /** Registers a queue per user, long-polls them all, sends at each rate; prints and returns a row per rate. */
 async function drive(target: Target): Promise<RateResult[]> {
   const { rates, seconds, graceMs, warmUpSeconds } = settings();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: target.users.length + 64 });
+  // Registrations (50 at a time) and sends only: each client polls on a connection of its own.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   let stopping = false;
   const clients: Client[] = [];
   for (let i = 0; i < target.users.length; i += 50) {

@@ -127,7 +127,6 @@ export class LongPoll implements OnModuleInit, BeforeApplicationShutdown {
     } finally {
       cancel();
       this.waiting.delete(waiter);
-      waiter.wake = undefined;
       this.mirror.touch(queueId);
     }
   }
