@@ -7,7 +7,7 @@ import { isSessionRequest } from '../http/json-routes';
 import type { ApiRequest } from '../http/request-context';
 import { ApiRateLimit } from './api-rate-limit';
 import { notLoggedIn } from './basic-credentials';
-import { CredentialCache } from './credential-cache';
+import { CredentialCache, type Identity } from './credential-cache';
 import { Sessions } from './sessions';
 
 type Identified = IncomingMessage & Pick<ApiRequest, 'ctx'>;
@@ -38,20 +38,18 @@ export class AdmitCaller {
   /**
    * Sets the request's organization and caller as `mode` asks: with credentials, the user they
    * name (Zulip's 401s otherwise); without, the organization the host selects, refusing routes
-   * that need a user.
+   * that need a user. Answers undefined when it is done at once; a refusal may then be thrown
+   * rather than rejected (every caller awaits it in an async function, where both are the same).
    */
-  async identify(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> {
+  identify(req: Identified, mode: Exclude<AuthMode, 'none'>): Promise<void> | undefined {
     if (isSessionRequest(req)) return this.identifyBySession(req, mode);
     const host = req.headers.host ?? '';
     const authorization = req.headers.authorization;
-    if (authorization && mode !== 'realm') {
-      const { realm, user, sendOnly } = await this.credentials.authenticateBasic(host, authorization, req.ctx.time);
-      if (sendOnly) refuseIncomingWebhookBotsBut(req);
-      req.ctx.realm = realm;
-      req.ctx.user = user;
-    } else {
-      await this.anonymous(req, mode);
-    }
+    if (!authorization || mode === 'realm') return this.anonymous(req, mode);
+    // A header already known answers at once (undefined: nothing to wait for), as every poll's does.
+    const known = this.credentials.knownBasic(host, authorization);
+    if (known) return admitAs(req, known);
+    return this.credentials.authenticateBasic(host, authorization, req.ctx.time).then((identity) => admitAs(req, identity));
   }
 
   /**
@@ -111,4 +109,12 @@ function refuseIncomingWebhookBotsBut(req: IncomingMessage): void {
   const path = (req.url ?? '').split('?', 1)[0];
   if (req.method === 'POST' && (path === '/api/v1/messages' || path === '/json/messages')) return;
   throw new ZulipError('UNAUTHORIZED', 'This API is not available to incoming webhook bots.');
+}
+
+/** The request's organization and caller, as the credentials named them. */
+function admitAs(req: Identified, { realm, user, sendOnly }: Identity): undefined {
+  if (sendOnly) refuseIncomingWebhookBotsBut(req);
+  req.ctx.realm = realm;
+  req.ctx.user = user;
+  return undefined;
 }

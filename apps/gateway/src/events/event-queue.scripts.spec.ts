@@ -38,7 +38,10 @@ describe('the event queue scripts on a Redis Cluster', () => {
         lease,
       );
       await store.take('a', 3, 7, -1);
-      await store.acknowledge([{ queueId: 'c', realmId: 3, through: 0, holdSeconds: 0 }]);
+      await store.acknowledge([
+        { queueId: 'a', realmId: 3, through: 0, holdSeconds: 0 },
+        { queueId: 'c', realmId: 3, through: 0, holdSeconds: 0 },
+      ]);
       await store.renewLease(lease, 5000);
       await store.releaseLease(lease);
       await store.delete(queue('b', 7));
@@ -109,6 +112,26 @@ describe('dropping acknowledged events', () => {
     expect((await store.take('q', 5, 9, 8)).events).toEqual([]);
     expect(await inspector.llen(store.keys.events(store.partitionOf(5), 'q'))).toBe(0);
     await expect(store.take('q', 5, 9, 4)).rejects.toThrow('An event newer than 8 has already been pruned!');
+  });
+
+  it('writes back the acknowledgements of many queues at once, of several organizations, each its own, and names the queues gone', async () => {
+    const other = queueDescriptor({ queueId: 'r', realmId: 6, userId: 4 });
+    await store.create(other);
+    expect(store.partitionOf(6)).not.toBe(store.partitionOf(5));
+    await appendNumbered(0, 4); // q: ids 0…3
+    await store.appendBatch(
+      Array.from({ length: 3 }, (_, k) => ({ deliveries: [{ queueId: 'r', event: `{"n":${10 + k}}` }], onceKey: '' })),
+      { partition: store.partitionOf(6) },
+    ); // r: ids 0…2
+    const acks = [
+      { queueId: 'q', realmId: 5, through: 1, holdSeconds: 0 },
+      { queueId: 'gone', realmId: 5, through: 0, holdSeconds: 0 },
+      { queueId: 'r', realmId: 6, through: 0, holdSeconds: 0 },
+    ];
+    expect(await store.acknowledge(acks)).toEqual(['gone']);
+    expect(ids((await store.take('q', 5, 9, 1)).events)).toEqual([2, 3]);
+    expect(ids((await store.take('r', 6, 4, 0)).events)).toEqual([11, 12]);
+    await expect(store.take('q', 5, 9, 0)).rejects.toThrow('An event newer than 1 has already been pruned!');
   });
 
   it('drops by the ids the list holds, when its events begin later than the last acknowledgement', async () => {

@@ -140,20 +140,30 @@ return {'ok', events, last, tonumber(fields[4])}
 `;
 
 /**
- * Acknowledgements a replica answered from memory (QueueMirror), written back in batches: drops
- * the events up to ARGV[1] (if newer than what was pruned) and restarts the idle timer, held off
- * by ARGV[2] more seconds for a poll that is waiting. 0 when the queue is gone.
+ * Acknowledgements a replica answered from memory (QueueMirror), written back in batches, any
+ * number of queues of one partition (one slot) at once: queue q's hash and list are
+ * KEYS[2q - 1] and KEYS[2q], its acknowledgement ARGV[2q - 1] and its hold ARGV[2q]. For each,
+ * drops the events up to the acknowledgement (if newer than what was pruned) and restarts the
+ * idle timer, held off by the hold's seconds for a poll that is waiting. Answers, per queue, 0
+ * when it is gone and 1 otherwise.
  */
 const ACKNOWLEDGE = `${DROP_THROUGH}
-local meta, list = KEYS[1], KEYS[2]
-local fields = redis.call('HMGET', meta, 'pruned', 'l', 'last')
-if not fields[2] then return 0 end
-local through, pruned = tonumber(ARGV[1]), tonumber(fields[1])
-if through > pruned then drop_through(list, meta, through, tonumber(fields[3])) end
-local ttl = tonumber(fields[2]) + tonumber(ARGV[2])
-redis.call('EXPIRE', meta, ttl)
-redis.call('EXPIRE', list, ttl)
-return 1
+local kept = {}
+for q = 1, #KEYS / 2 do
+  local meta, list = KEYS[2 * q - 1], KEYS[2 * q]
+  local fields = redis.call('HMGET', meta, 'pruned', 'l', 'last')
+  if fields[2] then
+    local through, pruned = tonumber(ARGV[2 * q - 1]), tonumber(fields[1])
+    if through > pruned then drop_through(list, meta, through, tonumber(fields[3])) end
+    local ttl = tonumber(fields[2]) + tonumber(ARGV[2 * q])
+    redis.call('EXPIRE', meta, ttl)
+    redis.call('EXPIRE', list, ttl)
+    kept[q] = 1
+  else
+    kept[q] = 0
+  end
+end
+return kept
 `;
 
 /**
@@ -209,7 +219,7 @@ export const SCRIPTS = {
   eqLeaseRenew: { numberOfKeys: 1, lua: LEASE_RENEW },
   eqLeaseRelease: { numberOfKeys: 1, lua: LEASE_RELEASE },
   eqTake: { numberOfKeys: 2, lua: TAKE },
-  eqAcknowledge: { numberOfKeys: 2, lua: ACKNOWLEDGE },
+  eqAcknowledge: { lua: ACKNOWLEDGE },
   eqIndexAdd: { lua: INDEX_ADD },
   eqIndexRemove: { numberOfKeys: 1, lua: INDEX_REMOVE },
 } satisfies Record<string, { numberOfKeys?: number; lua: string }>;

@@ -415,13 +415,26 @@ export class EventQueueStore implements OnApplicationShutdown {
    * that waits). Returns the queues found gone.
    */
   async acknowledge(acks: { queueId: string; realmId: number; through: number; holdSeconds: number }[]): Promise<string[]> {
-    // One script each (the queues may be in different slots); auto-pipelining sends them together.
-    const kept = await Promise.all(
-      acks.map(({ queueId, realmId, through, holdSeconds }) =>
-        runScript(this.redis, 'eqAcknowledge', this.metaKey(realmId, queueId), this.eventsKey(realmId, queueId), through, Math.ceil(holdSeconds)),
-      ),
+    // One script per partition (its queues' keys share a slot) and ACKS_PER_SCRIPT queues, where
+    // one per queue cost a command, a promise and a script run for every poll answered.
+    const byPartition = new Map<number, typeof acks>();
+    for (const ack of acks) {
+      const partition = this.partitionOf(ack.realmId);
+      const group = byPartition.get(partition);
+      if (group) group.push(ack);
+      else byPartition.set(partition, [ack]);
+    }
+    const parts = [...byPartition.values()].flatMap((group) =>
+      Array.from({ length: Math.ceil(group.length / ACKS_PER_SCRIPT) }, (_, index) => group.slice(index * ACKS_PER_SCRIPT, (index + 1) * ACKS_PER_SCRIPT)),
     );
-    return acks.filter((_, index) => kept[index] === 0).map((ack) => ack.queueId);
+    const answers = await Promise.all(
+      parts.map((part) => {
+        const keys = part.flatMap(({ queueId, realmId }) => [this.metaKey(realmId, queueId), this.eventsKey(realmId, queueId)]);
+        const args = part.flatMap(({ through, holdSeconds }) => [through, Math.ceil(holdSeconds)]);
+        return runScript(this.redis, 'eqAcknowledge', keys.length, ...keys, ...args) as Promise<number[]>;
+      }),
+    );
+    return parts.flatMap((part, index) => part.filter((_, at) => answers[index][at] === 0).map((ack) => ack.queueId));
   }
 
   async delete(descriptor: QueueDescriptor): Promise<void> {
@@ -591,6 +604,8 @@ const ownerOf = (realmId: number, userId: number) => `${realmId}:${userId}`;
 
 /** Zulip's longest queue lifespan (lifespan_secs): a week. */
 export const MAX_LIFESPAN_SECONDS = 7 * 24 * 3600;
+/** Acknowledgements written back per script: Redis runs each script alone, so a bounded time each. */
+const ACKS_PER_SCRIPT = 500;
 const DESCRIPTOR_CACHE_SIZE = 50_000;
 /** Organizations whose index the fan-out keeps a copy of (beyond it, the copies start again). */
 const INDEX_CACHE_REALMS = 10_000;

@@ -104,7 +104,8 @@ export class LongPoll implements OnModuleInit, BeforeApplicationShutdown {
       signal(waiter);
     });
     // Listening before the first look, so an append in between still wakes this poll.
-    const cancel = this.wakeups.onChange(queueId, () => signal(waiter));
+    const wake = () => signal(waiter);
+    this.wakeups.onChange(queueId, wake);
     this.waiting.add(waiter);
     try {
       for (;;) {
@@ -125,7 +126,7 @@ export class LongPoll implements OnModuleInit, BeforeApplicationShutdown {
         if (!waiter.changed) await new Promise<void>((resolve) => (waiter.wake = resolve));
       }
     } finally {
-      cancel();
+      this.wakeups.offChange(queueId, wake);
       this.waiting.delete(waiter);
       this.mirror.touch(queueId);
     }

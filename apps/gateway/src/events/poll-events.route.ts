@@ -55,21 +55,25 @@ export class PollEventsRoute {
     req.resume();
     const request = req as PollRequest;
     try {
-      await this.admission.identify(request, 'user');
+      const admitting = this.admission.identify(request, 'user');
+      if (admitting) await admitting;
       const { realm, user } = loggedIn(request.ctx);
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
       this.metrics.longPollsWaiting.inc();
-      const events = await this.longPoll
-        .poll({
+      let events: string[];
+      try {
+        events = await this.longPoll.poll({
           queueId: params.queue_id,
           realmId: realm.id,
           userId: user.id,
           lastEventId: params.last_event_id,
           dontBlock: params.dont_block,
           onClose: (listener) => res.once('close', listener),
-        })
-        .finally(() => this.metrics.longPollsWaiting.dec());
+        });
+      } finally {
+        this.metrics.longPollsWaiting.dec();
+      }
       const parsed = tracing.enabled ? events.map((event) => JSON.parse(event) as Record<string, unknown>) : undefined;
       const spans = parsed ? traceDeliveries(parsed, params.queue_id, request.ctx.requestId) : undefined;
       if (!res.writableEnded) {

@@ -13,7 +13,7 @@ import { QueueMirror } from './queue-mirror';
 @Injectable()
 export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   private readonly subscriber: RedisClient;
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, (() => void) | Set<() => void>>();
 
   private subscribed = false;
 
@@ -79,15 +79,22 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Calls `wake` once when the queue changes; the returned function cancels. */
-  onChange(queueId: string, wake: () => void): () => void {
-    let set = this.waiters.get(queueId);
-    if (!set) this.waiters.set(queueId, (set = new Set()));
-    set.add(wake);
-    return () => {
-      set.delete(wake);
-      if (set.size === 0 && this.waiters.get(queueId) === set) this.waiters.delete(queueId);
-    };
+  /**
+   * Calls `wake` when the queue changes, until `offChange`. A queue's one listener (the usual
+   * case: its client's poll) is kept as it is, without a set made and dropped on every poll.
+   */
+  onChange(queueId: string, wake: () => void): void {
+    const current = this.waiters.get(queueId);
+    if (current === undefined) this.waiters.set(queueId, wake);
+    else if (typeof current === 'function') this.waiters.set(queueId, new Set([current, wake]));
+    else current.add(wake);
+  }
+
+  /** Stops calling `wake` for the queue. */
+  offChange(queueId: string, wake: () => void): void {
+    const current = this.waiters.get(queueId);
+    if (current === wake) this.waiters.delete(queueId);
+    else if (typeof current === 'object' && current.delete(wake) && current.size === 0) this.waiters.delete(queueId);
   }
 
   /** Wakes every waiting long-poll of this replica (it is shutting down). */
@@ -96,15 +103,17 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   }
 
   private wake(queueId: string): void {
-    const set = this.waiters.get(queueId);
-    if (!set) return;
-    // A copy when several wait (a wake may cancel another); one, the usual case, needs none.
-    for (const wake of set.size === 1 ? set : [...set]) {
-      try {
-        wake();
-      } catch (error) {
-        this.logger.error({ err: error, queueId }, 'long-poll wake-up failed');
-      }
+    const listening = this.waiters.get(queueId);
+    if (typeof listening === 'function') this.call(queueId, listening);
+    // A copy when several wait (a wake may cancel another).
+    else if (listening) for (const wake of [...listening]) this.call(queueId, wake);
+  }
+
+  private call(queueId: string, wake: () => void): void {
+    try {
+      wake();
+    } catch (error) {
+      this.logger.error({ err: error, queueId }, 'long-poll wake-up failed');
     }
   }
 

@@ -32,8 +32,10 @@ export function rawParams(req: Pick<Request, 'query' | 'body' | 'method'>): Reco
   const raw: Record<string, string> = Object.create(null);
   const add = (source: unknown) => {
     if (!source || typeof source !== 'object') return;
-    for (const [key, value] of Object.entries(source)) {
-      const last = Array.isArray(value) ? value[value.length - 1] : value;
+    // Keys, not entries: no pair allocated per variable (GET /events decodes on every poll).
+    for (const key of Object.keys(source)) {
+      const value: unknown = (source as Record<string, unknown>)[key];
+      const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
       if (typeof last === 'string') raw[key] = last;
     }
   };

@@ -195,6 +195,23 @@ describe('decodeParams', () => {
     });
   });
 
+  describe('texts decoded again', () => {
+    it('gives the same value for a text it has decoded before, and refuses a bad one every time, under the name it came under', () => {
+      const specs = { n: param.int().alias('number') };
+      expect(decodeParams(specs, { n: '7' }).values).toEqual({ n: 7 });
+      expect(decodeParams(specs, { number: '7' }).values).toEqual({ n: 7 });
+      expect(failure(specs, { number: '7.5' })).toEqual(badRequest('number is not an integer'));
+      expect(failure(specs, { n: '7.5' })).toEqual(badRequest('n is not an integer'));
+    });
+
+    it('hands out a fresh list or object each time (a caller may change the one it got)', () => {
+      const specs = { ids: param.intList() };
+      const first = decodeParams(specs, { ids: '[1,2]' }).values.ids;
+      first.push(3);
+      expect(decodeParams(specs, { ids: '[1,2]' }).values.ids).toEqual([1, 2]);
+    });
+  });
+
   describe('unknown parameters', () => {
     it('reports every unsupported name, sorted', () => {
       const { values, ignored } = decodeParams({ b: param.string() }, { zeta: '1', b: 'x', alpha: '2', Mid: '3' });

@@ -20,7 +20,8 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
   const entries: [string, unknown][] = [];
   const consumed: string[] = [];
 
-  for (const { name, candidates, spec } of declarationsOf(specs)) {
+  for (const declaration of declarationsOf(specs)) {
+    const { name, candidates, spec } = declaration;
     let usedName: string | undefined;
     for (const candidate of candidates) {
       if (!Object.prototype.hasOwnProperty.call(raw, candidate)) continue;
@@ -37,25 +38,56 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
       continue;
     }
     consumed.push(usedName);
-    entries.push([name, decodeOne(usedName, spec.wire, spec.schema, raw[usedName], spec.nullBytesAllowed)]);
+    entries.push([name, decodeRemembered(declaration, usedName, raw[usedName])]);
   }
 
   const ignored: string[] = [];
-  for (const key in raw) if (Object.prototype.hasOwnProperty.call(raw, key) && !consumed.includes(key)) ignored.push(key);
+  // Own keys only, listed at once: `for…in` over a prototype-less object (as the raw variables
+  // are) walks V8's slow path.
+  for (const key of Object.keys(raw)) if (!consumed.includes(key)) ignored.push(key);
   return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored: ignored.length > 1 ? ignored.sort() : ignored };
 }
 
 /** An endpoint's parameters with the names each may come under, worked out once per declaration (GET /events decodes on every poll). */
-type Declaration = { name: string; candidates: readonly string[]; spec: ParamSpecs[string] };
+type Declaration = {
+  name: string;
+  candidates: readonly string[];
+  spec: ParamSpecs[string];
+  /** Short texts already decoded to a scalar, and their values (a poll's queue id, `false`, small ids). */
+  decoded: Map<string, unknown>;
+};
 const declarations = new WeakMap<ParamSpecs, readonly Declaration[]>();
 
 function declarationsOf(specs: ParamSpecs): readonly Declaration[] {
   let known = declarations.get(specs);
   if (!known) {
-    known = Object.entries(specs).map(([name, spec]) => ({ name, candidates: [name, ...spec.aliases], spec }));
+    known = Object.entries(specs).map(([name, spec]) => ({ name, candidates: [name, ...spec.aliases], spec, decoded: new Map() }));
     declarations.set(specs, known);
   }
   return known;
+}
+
+/** Texts at most this long are remembered with their decoded value, at most this many per parameter. */
+const REMEMBERED_TEXT = 64;
+const REMEMBERED_VALUES = 1024;
+
+/**
+ * A value decoded as `decodeOne` does, remembered when it is a scalar (nothing can change it)
+ * of a short text: a decode depends on the text and the declaration only, and an endpoint
+ * called often (GET /events) sends the same few texts again and again. Refusals are not
+ * remembered: their message names the alias that was used.
+ */
+function decodeRemembered(declaration: Declaration, usedName: string, text: string): unknown {
+  const { spec, decoded } = declaration;
+  if (text.length > REMEMBERED_TEXT) return decodeOne(usedName, spec.wire, spec.schema, text, spec.nullBytesAllowed);
+  const known = decoded.get(text);
+  if (known !== undefined || decoded.has(text)) return known;
+  const value = decodeOne(usedName, spec.wire, spec.schema, text, spec.nullBytesAllowed);
+  if (value === null || typeof value !== 'object') {
+    if (decoded.size >= REMEMBERED_VALUES) decoded.clear();
+    decoded.set(text, value);
+  }
+  return value;
 }
 
 function decodeOne(
