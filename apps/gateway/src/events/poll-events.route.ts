@@ -69,7 +69,8 @@ export class PollEventsRoute {
           userId: user.id,
           lastEventId: params.last_event_id,
           dontBlock: params.dont_block,
-          onClose: (listener) => res.once('close', listener),
+          // `on`, not `once`: 'close' comes once per response, and `once` wraps every listener.
+          onClose: (listener) => res.on('close', listener),
         });
       } finally {
         this.metrics.longPollsWaiting.dec();

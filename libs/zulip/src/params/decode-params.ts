@@ -16,8 +16,8 @@ export interface DecodeResult<S extends ParamSpecs> {
  * (zerver/lib/typed_endpoint.py): missing, confusing aliases, invalid JSON, wrong types.
  */
 export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): DecodeResult<S> {
-  // Collected as entries: assigning `values["__proto__"]` would set a prototype, not a value.
-  const entries: [string, unknown][] = [];
+  // Assigned in declaration order: one shape per endpoint (see setValue).
+  const values: Record<string, unknown> = {};
   const consumed: string[] = [];
 
   for (const declaration of declarationsOf(specs)) {
@@ -34,18 +34,24 @@ export function decodeParams<S extends ParamSpecs>(specs: S, raw: RawParams): De
       if (spec.isRequired()) {
         throw new ZulipError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
       }
-      entries.push([name, spec.defaultValue]);
+      setValue(values, name, spec.defaultValue);
       continue;
     }
     consumed.push(usedName);
-    entries.push([name, decodeRemembered(declaration, usedName, raw[usedName])]);
+    setValue(values, name, decodeRemembered(declaration, usedName, raw[usedName]));
   }
 
   const ignored: string[] = [];
   // Own keys only, listed at once: `for…in` over a prototype-less object (as the raw variables
   // are) walks V8's slow path.
   for (const key of Object.keys(raw)) if (!consumed.includes(key)) ignored.push(key);
-  return { values: Object.fromEntries(entries) as DecodedParams<S>, ignored: ignored.length > 1 ? ignored.sort() : ignored };
+  return { values: values as DecodedParams<S>, ignored: ignored.length > 1 ? ignored.sort() : ignored };
+}
+
+/** Sets a decoded value: a parameter declared as `__proto__` is defined, as assigning it would set a prototype. */
+function setValue(values: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
+  else values[name] = value;
 }
 
 /** An endpoint's parameters with the names each may come under, worked out once per declaration (GET /events decodes on every poll). */
