@@ -25,7 +25,7 @@ const DATABASE_CLIENTS = {
 import pending from './tools/lint/pending-boundaries.json' with { type: 'json' };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'dist/**', '**/generated/**', 'var/**', 'apps/web/dist/**'] },
+  { ignores: ['**/node_modules/**', 'dist/**', '**/generated/**', 'var/**', 'apps/web/dist/**', '.nx/**'] },
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts', 'deploy/**/*.ts', 'bench/**/*.ts'],
     ignores: pending.moduleBoundaries,

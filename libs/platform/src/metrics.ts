@@ -76,18 +76,40 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Gateway: long-polls waiting on this replica, and client events handed over by them. */
-  readonly longPollsWaiting = new Gauge({
+  /**
+   * Gateway: long-polls waiting on this replica, and client events handed over by them. Both
+   * are read when scraped (`countLongPolls`, `delivered`), not counted through prom-client on
+   * every poll: its label hashing was a measurable part of a poll.
+   */
+  private longPollCount: () => number = () => 0;
+  private undeliveredCount = 0;
+
+  readonly longPollsWaiting: Gauge = new Gauge({
     name: 'event_long_polls_in_progress',
     help: 'GET /events requests in progress (mostly waiting) on this gateway replica',
     registers: [this.registry],
+    collect: (): void => this.longPollsWaiting.set(this.longPollCount()),
   });
 
-  readonly eventsDelivered = new Counter({
+  readonly eventsDelivered: Counter = new Counter({
     name: 'events_delivered_total',
     help: 'Client events handed over by GET /events on this gateway replica',
     registers: [this.registry],
+    collect: (): void => {
+      this.eventsDelivered.inc(this.undeliveredCount);
+      this.undeliveredCount = 0;
+    },
   });
+
+  /** Where event_long_polls_in_progress is read from (the gateway's long-polls). */
+  countLongPolls(count: () => number): void {
+    this.longPollCount = count;
+  }
+
+  /** Client events handed over by a poll, counted at the next scrape. */
+  delivered(events: number): void {
+    this.undeliveredCount += events;
+  }
 
   /** Workers: BullMQ job run time, and the time a job waited to start after it became due. */
   readonly jobDuration = new Histogram({

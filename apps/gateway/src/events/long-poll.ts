@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, MetricsService, type AppConfig } from '@teamchat/platform';
 import { EventQueueStore } from './event-queue.store';
 import { QueueMirror } from './queue-mirror';
 import { QueueWakeups } from './queue-wakeups';
@@ -59,7 +59,11 @@ export class LongPoll implements OnModuleInit, BeforeApplicationShutdown {
     private readonly mirror: QueueMirror,
     private readonly wakeups: QueueWakeups,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    // The waiting polls are the gauge's count (read when scraped).
+    metrics.countLongPolls(() => this.waiting.size);
+  }
 
   onModuleInit(): void {
     const tickMs = Math.min(1000, Math.max(50, (this.config.EVENT_HEARTBEAT_SECONDS * 1000) / 10));

@@ -60,21 +60,15 @@ export class PollEventsRoute {
       const { realm, user } = loggedIn(request.ctx);
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
-      this.metrics.longPollsWaiting.inc();
-      let events: string[];
-      try {
-        events = await this.longPoll.poll({
-          queueId: params.queue_id,
-          realmId: realm.id,
-          userId: user.id,
-          lastEventId: params.last_event_id,
-          dontBlock: params.dont_block,
-          // `on`, not `once`: 'close' comes once per response, and `once` wraps every listener.
-          onClose: (listener) => res.on('close', listener),
-        });
-      } finally {
-        this.metrics.longPollsWaiting.dec();
-      }
+      const events = await this.longPoll.poll({
+        queueId: params.queue_id,
+        realmId: realm.id,
+        userId: user.id,
+        lastEventId: params.last_event_id,
+        dontBlock: params.dont_block,
+        // `on`, not `once`: 'close' comes once per response, and `once` wraps every listener.
+        onClose: (listener) => res.on('close', listener),
+      });
       const parsed = tracing.enabled ? events.map((event) => JSON.parse(event) as Record<string, unknown>) : undefined;
       const spans = parsed ? traceDeliveries(parsed, params.queue_id, request.ctx.requestId) : undefined;
       if (!res.writableEnded) {
@@ -82,7 +76,7 @@ export class PollEventsRoute {
         // most of a delivery's CPU.
         if (parsed) sendSuccess(res, { events: parsed, queue_id: params.queue_id }, ignored);
         else sendSuccessJson(res, eventsAnswer(events, params.queue_id, ignored));
-        this.metrics.eventsDelivered.inc(events.length);
+        this.metrics.delivered(events.length);
         this.answered(startedAt, res);
       }
       if (spans) for (const span of spans) span.end();
