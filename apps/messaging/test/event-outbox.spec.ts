@@ -1,4 +1,5 @@
-import { MessagingEvents } from '@teamchat/contracts';
+import { MessagingEvents, eventStreamName } from '@teamchat/contracts';
+import { DiscardPolicy, connect } from 'nats';
 import { EventQueueClient, Factory, TestSystem, expectSuccess, type EventRecorder, type TestUser, refusingEventRows } from '@teamchat/testing';
 
 const MESSAGE_SENT = 'event.messaging.message_sent.v1';
@@ -131,6 +132,42 @@ describe('the event outbox', () => {
     await arrives(queue, template, 10_000);
     expect(messageIds(queue, template)).toEqual([lost.id]);
     await until(async () => (await outboxRows()) === 0, 'the relay deleted the row');
+  });
+
+
+  it('announces a send acknowledged after one left to the relays behind it, in order', async () => {
+    // The stream holds at least this event, so a limit of what it holds now refuses the next.
+    const template = await publishedPayload(await send('before the stream is full'));
+    const queue = await EventQueueClient.register(system.api, { auth: reader, subdomain }, { event_types: ['message'] });
+    const nats = await connect({ servers: system.env.NATS_URL });
+    const manager = await nats.jetstreamManager();
+    const stream = eventStreamName(system.env.NATS_SUBJECT_PREFIX);
+    const config = (await manager.streams.info(stream)).config;
+    let first: number;
+    try {
+      // A full stream that discards new messages refuses every publish, as JetStream between leaders does.
+      const { messages } = (await manager.streams.info(stream)).state;
+      await manager.streams.update(stream, { ...config, max_msgs: messages, discard: DiscardPolicy.New });
+      // Its writer tries until the answer is due, then leaves the row to the relays and answers.
+      first = await send('left to the relays');
+      expect(await outboxRows()).toBeGreaterThan(0);
+    } finally {
+      await manager.streams.update(stream, config);
+      await nats.close();
+    }
+    // JetStream takes events again: the relays' periodic sweep would only reach the row after the
+    // minute's grace, so a send published on its own now would come first.
+    const second = await send('acknowledged after it');
+    await until(
+      async () => {
+        await queue.poll({ dontBlock: true });
+        const got = messageIds(queue, template);
+        return got.length >= 2 || (got.length === 1 && got[0] !== first);
+      },
+      'the queue got both messages, or the second first',
+    );
+    expect(messageIds(queue, template)).toEqual([first, second]);
+    await until(async () => (await outboxRows()) === 0, 'the outbox is empty');
   });
 
 

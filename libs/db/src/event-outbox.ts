@@ -53,6 +53,15 @@ const claimEvents = statement<StoredEvent, [olderThanMs: number, limit: number]>
    FOR UPDATE SKIP LOCKED`,
 );
 
+/** claimEvents for a sweep that must keep id order: it waits for rows another relay is publishing (and deleting). */
+const claimEventsInOrder = statement<StoredEvent, [olderThanMs: number, limit: number]>(
+  'outbox.claim-in-order',
+  `SELECT id, subject, realm_id AS "realmId", payload FROM event_outbox
+   WHERE created_at < now() - $1 * interval '1 millisecond'
+   ORDER BY id LIMIT $2
+   FOR UPDATE`,
+);
+
 const notifyRelays = statement<never, []>('outbox.notify', `SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
 
 const realmOf = (payload: unknown): number | null => {
@@ -80,6 +89,126 @@ export const NEW_MESSAGE_ID = '\u0000new-message-id';
 /** Row ids in the order their rows were written: bigserial values, ascending as written. */
 const inWriteOrder = (ids: string[]): string[] => [...ids].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
 
+/** Publishes the outbox rows nobody else did (their writer died or could not reach NATS). */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private listener?: Client;
+  private sweeping?: Promise<boolean>;
+  private queued?: Promise<boolean>;
+  private stopped = false;
+  /**
+   * Rows a writer left to the relays (its own or, told by NOTIFY, another process's) may still
+   * wait: until a sweep without grace finds none, writers publish through sweeps, in id order.
+   */
+  behind = false;
+  /** How many times the relay fell behind: a sweep that began before the last time does not end it. */
+  private fallen = 0;
+
+  constructor(
+    private readonly pg: PgService,
+    private readonly bus: EventBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(this.behind ? 0 : this.config.OUTBOX_GRACE_MS), this.config.OUTBOX_SWEEP_MS);
+    this.timer.unref();
+    void this.listen();
+  }
+
+  /** A writer left rows to the relays: the next writers publish behind them. */
+  fallBehind(): void {
+    this.behind = true;
+    this.fallen++;
+  }
+
+  /** LISTEN on a connection of its own; a lost connection is opened again on the next sweep's turn. */
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.DATABASE_URL });
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (this.listener === client) this.listener = undefined;
+      if (!this.stopped) setTimeout(() => void this.listen(), this.config.OUTBOX_SWEEP_MS).unref();
+    });
+    // A writer's publish failed: its rows are new, so take them without the grace, and publish
+    // this process's next rows behind them.
+    client.on('notification', () => {
+      this.fallBehind();
+      void this.sweep(0);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.listener = client;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /**
+   * One sweep at a time: asked for while one runs, a sweep starts after it, shared by all who
+   * asked meanwhile (so the answer always comes from a sweep begun after the call). Answers
+   * whether it published every row it found.
+   */
+  sweep(graceMs: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    if (this.sweeping) {
+      this.queued ??= this.sweeping.then(() => {
+        this.queued = undefined;
+        return this.sweep(0);
+      });
+      return this.queued;
+    }
+    const fallenBefore = this.fallen;
+    this.sweeping = this.drain(graceMs)
+      .then(() => {
+        // Nothing older waits any more (rows another replica's relay holds are on their way).
+        if (graceMs === 0 && this.fallen === fallenBefore) this.behind = false;
+        return true;
+      })
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'outbox sweep failed; the next one retries');
+        return false;
+      })
+      .finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  /**
+   * Batches of claimed rows, published in order and deleted in the claiming transaction. The
+   * periodic sweep skips rows another relay holds (replicas share the work); one without grace
+   * (a writer's, or after a NOTIFY) waits for them, so nothing it publishes overtakes them.
+   */
+  private async drain(graceMs: number): Promise<void> {
+    for (;;) {
+      const published = await this.pg.transaction(async (tx) => {
+        const rows = await tx.run(graceMs === 0 ? claimEventsInOrder : claimEvents, graceMs, 500);
+        if (rows.length === 0) return 0;
+        await Promise.all(rows.map((row) => this.bus.publishStored({ ...row, id: String(row.id) })));
+        await tx.run(
+          deleteEvents,
+          rows.map((row) => String(row.id)),
+        );
+        return rows.length;
+      });
+      if (published > 0) this.logger.info({ rows: published }, 'outbox relay published events their writers did not');
+      if (published < 500 || this.stopped) return;
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.sweeping;
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+}
+
 @Injectable()
 export class EventOutbox implements BeforeApplicationShutdown {
   private forgotten: string[] = [];
@@ -92,6 +221,7 @@ export class EventOutbox implements BeforeApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly prisma: PrismaService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly relay: OutboxRelay,
   ) {}
 
   /** Writes the events as outbox rows in the caller's transaction; publish what it answers after the commit. */
@@ -158,20 +288,41 @@ export class EventOutbox implements BeforeApplicationShutdown {
    * (its stream between leaders, a NATS node lost) is tried again for as long as the caller can
    * still be answered, so an acknowledged change is announced before the answer and in order
    * with the changes after it; only past that is it left to the relays (told at once), and
-   * announced a few seconds late. A failure is never thrown: the change has committed.
+   * announced a few seconds late. While rows left so may still wait (the relay is `behind`),
+   * rows are published by a relay's sweep instead, in id order, so a change acknowledged
+   * after one left behind is never announced before it. A failure is never thrown: the change
+   * has committed.
    */
   async publish(rows: StoredEvent[], requestId?: string): Promise<void> {
+    if (rows.length === 0) return;
     let pending = rows;
     for (let attempt = 1; ; attempt++) {
-      pending = await this.publishOnce(pending);
+      if (this.relay.behind) pending = (await this.publishThroughRelay()) ? [] : pending;
+      else pending = await this.publishOnce(pending);
       if (pending.length === 0) return;
       const pause = Math.min(PUBLISH_RETRY_PAUSE_MS * attempt, 1000);
       if (attempt >= PUBLISH_ATTEMPTS_OUTSIDE_COMMANDS && timeToAnswerMs() === Infinity) break;
       if (timeToAnswerMs() < pause + PUBLISH_RETRY_PAUSE_MS) break;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
+    // Before the answer: from here every writer of this process publishes behind these rows, and
+    // the NOTIFY puts the other processes' writers behind them too.
+    this.relay.fallBehind();
     for (const row of pending) this.logger.error({ subject: row.subject, outboxId: row.id, requestId }, 'event not published yet; the outbox relay will');
     await this.pg.run(notifyRelays).catch(() => undefined);
+  }
+
+  /**
+   * A sweep begun after the caller's commit publishes its rows after every older one waiting;
+   * whether it did so in the time the caller has.
+   */
+  private publishThroughRelay(): Promise<boolean> {
+    const sweep = this.relay.sweep(0);
+    const timeLeft = timeToAnswerMs() - PUBLISH_RETRY_PAUSE_MS;
+    if (timeLeft === Infinity) return sweep;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, timeLeft))));
+    return Promise.race([sweep, late]).finally(() => clearTimeout(timer));
   }
 
   /** One try for each row, all at once (in order on the connection); the rows JetStream did not take. */
@@ -215,94 +366,5 @@ export class EventOutbox implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     clearTimeout(this.flushTimer);
     await this.flush();
-  }
-}
-
-/** Publishes the outbox rows nobody else did (their writer died or could not reach NATS). */
-@Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private listener?: Client;
-  private sweeping?: Promise<void>;
-  private again = false;
-  private stopped = false;
-
-  constructor(
-    private readonly pg: PgService,
-    private readonly bus: EventBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(this.config.OUTBOX_GRACE_MS), this.config.OUTBOX_SWEEP_MS);
-    this.timer.unref();
-    void this.listen();
-  }
-
-  /** LISTEN on a connection of its own; a lost connection is opened again on the next sweep's turn. */
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({ connectionString: this.config.DATABASE_URL });
-    client.on('error', () => undefined);
-    client.on('end', () => {
-      if (this.listener === client) this.listener = undefined;
-      if (!this.stopped) setTimeout(() => void this.listen(), this.config.OUTBOX_SWEEP_MS).unref();
-    });
-    // A writer's publish failed: its rows are new, so take them without the grace.
-    client.on('notification', () => void this.sweep(0));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      this.listener = client;
-    } catch {
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  /** One sweep at a time; asked again while sweeping, it sweeps once more after. */
-  sweep(graceMs: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.sweeping) {
-      this.again = true;
-      return this.sweeping;
-    }
-    this.sweeping = this.drain(graceMs)
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'outbox sweep failed; the next one retries'))
-      .finally(() => {
-        this.sweeping = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          void this.sweep(0);
-        }
-      });
-    return this.sweeping;
-  }
-
-  /** Batches of claimed rows, published in order and deleted in the claiming transaction. */
-  private async drain(graceMs: number): Promise<void> {
-    for (;;) {
-      const published = await this.pg.transaction(async (tx) => {
-        const rows = await tx.run(claimEvents, graceMs, 500);
-        if (rows.length === 0) return 0;
-        await Promise.all(rows.map((row) => this.bus.publishStored({ ...row, id: String(row.id) })));
-        await tx.run(
-          deleteEvents,
-          rows.map((row) => String(row.id)),
-        );
-        return rows.length;
-      });
-      if (published > 0) this.logger.info({ rows: published }, 'outbox relay published events their writers did not');
-      if (published < 500 || this.stopped) return;
-    }
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.sweeping;
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { CHANNEL_PERMISSION_SETTING_NAMES, type AuthUser, type RealmInfo } from '@teamchat/contracts';
-import { EventOutbox, openDatabase, type DatabaseConnections } from '@teamchat/db';
+import { EventOutbox, OutboxRelay, openDatabase, type DatabaseConnections } from '@teamchat/db';
 import { CommandClient, EventBus, createLogger, type AppConfig } from '@teamchat/platform';
 import { ChannelPermissions } from '../channel-administration/channel-permissions';
 import { ChannelCreation } from '../channels/channel-creation';
@@ -103,6 +103,7 @@ export class MessagingAdmin {
     const logger = createLogger('admin-cli', 'warn');
     this.events = new EventBus(this.config, logger);
     await this.events.onModuleInit();
-    return new EventOutbox(this.db.pg, this.events, logger, this.db.prisma, this.config);
+    // Its relay is never started: it only serves the sweeps this outbox's own writes may need.
+    return new EventOutbox(this.db.pg, this.events, logger, this.db.prisma, this.config, new OutboxRelay(this.db.pg, this.events, this.config, logger));
   }
 }
