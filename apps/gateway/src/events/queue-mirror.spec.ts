@@ -86,6 +86,42 @@ describe('the queue mirror', () => {
     expect((await store.take(other.queueId, 1, 7, -1)).events).toEqual([stored(0, 9)]);
   });
 
+  it('answers a batch for many queues a slice of polls per turn of the event loop, each queue\'s events in the mirror from the start', async () => {
+    const others = Array.from({ length: 149 }, () => ({ ...queue, queueId: randomBytes(8).toString('hex') }));
+    for (const other of others) await store.create(other);
+    await read(-1);
+    // A turn of the event loop counted by a setImmediate chain, running while the batch is heard.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const wokenAt = new Map<string, number>();
+    let mirroredAtFirstWake: string[] | undefined;
+    const all = new Promise<void>((resolve) => {
+      for (const q of [...others, queue]) {
+        wakeups.onChange(q.queueId, () => {
+          mirroredAtFirstWake ??= mirror.poll(queue.queueId, 1, 7, -1, 0);
+          wokenAt.set(q.queueId, turn);
+          if (wokenAt.size === others.length + 1) resolve();
+        });
+      }
+    });
+    await store.appendBatch([{ deliveries: [...others, queue].map((q) => ({ queueId: q.queueId, event: '{"type":"test","n":1}' })), onceKey: '' }], {
+      partition: store.partitionOf(owner.realmId),
+    });
+    await all;
+    counting = false;
+    const turns = [...wokenAt.values()];
+    const perTurn = new Map<number, number>();
+    for (const t of turns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBe(64);
+    expect(perTurn.size).toBe(3); // 150 queues: 64, 64, 22
+    expect(mirroredAtFirstWake).toEqual([stored(0, 1)]);
+  });
+
   it('keeps the appends heard while a read was on its way, after what the read found', async () => {
     await store.append([event(0)], { partition: store.partitionOf(owner.realmId) });
     mirror.beginRead(queue.queueId);

@@ -10,10 +10,21 @@ import { QueueMirror } from './queue-mirror';
  * the queue ids, and every replica listens to it. What was appended to the queues this replica
  * mirrors goes to its QueueMirror first, so the polls it wakes answer from memory.
  */
+/**
+ * How many polls an append wakes before the event loop turns (setImmediate): a thousand answers
+ * in one go hold up for their whole length every send, fan-out read and append reply that
+ * arrives meanwhile, each a step on the way to the next deliveries.
+ */
+const WAKE_SLICE = 64;
+
 @Injectable()
 export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   private readonly subscriber: RedisClient;
   private readonly waiters = new Map<string, (() => void) | Set<() => void>>();
+  /** Queues appended to and not yet woken (from `woken` on), a slice per turn of the event loop. */
+  private toWake: string[] = [];
+  private woken = 0;
+  private sliceScheduled = false;
 
   private subscribed = false;
 
@@ -75,9 +86,23 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
         const bodies = (bodiesOf[group] ??= lines[groupsAt + group].split(' ').map((number) => lines[1 + Number(number)].slice(1)));
         this.mirror.heardAll(queueId, Number(entry.slice(firstAt + 1, groupAt)), bodies);
       }
-      this.wake(queueId);
+      // The mirror has every queue's events now; their polls are answered a slice at a time.
+      this.toWake.push(queueId);
     }
+    if (!this.sliceScheduled) this.wakeSlice();
   }
+
+  /** Wakes the next slice of appended queues, and leaves the rest to the next turn of the event loop. */
+  private readonly wakeSlice = (): void => {
+    const end = Math.min(this.woken + WAKE_SLICE, this.toWake.length);
+    while (this.woken < end) this.wake(this.toWake[this.woken++]);
+    this.sliceScheduled = this.woken < this.toWake.length;
+    if (this.sliceScheduled) setImmediate(this.wakeSlice);
+    else {
+      this.toWake = [];
+      this.woken = 0;
+    }
+  };
 
   /**
    * Calls `wake` when the queue changes, until `offChange`. A queue's one listener (the usual
