@@ -1,6 +1,6 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { EventDef } from '@teamchat/contracts';
-import { APP_CONFIG, EventBus, LOGGER, timeToAnswerMs, type AppConfig, type StoredEvent } from '@teamchat/platform';
+import { APP_CONFIG, EventBus, LOGGER, settleWithin, timeToAnswerMs, type AppConfig, type StoredEvent } from '@teamchat/platform';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { PgService, queryableOf, statement, type Queryable } from './pg.service';
@@ -97,13 +97,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private sweeping?: Promise<boolean>;
   private queued?: Promise<boolean>;
   private stopped = false;
-  /**
-   * Rows a writer left to the relays (its own or, told by NOTIFY, another process's) may still
-   * wait: until a sweep without grace finds none, writers publish through sweeps, in id order.
-   */
-  behind = false;
-  /** How many times the relay fell behind: a sweep that began before the last time does not end it. */
+  /** How many times the relay fell behind, and how many of those a sweep since caught up with. */
   private fallen = 0;
+  private caughtUp = 0;
 
   constructor(
     private readonly pg: PgService,
@@ -118,9 +114,17 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     void this.listen();
   }
 
+  /**
+   * Rows a writer left to the relays (its own or, told by NOTIFY, another process's) may still
+   * wait: until a sweep without grace begun since finds none, writers publish through sweeps,
+   * in id order.
+   */
+  get behind(): boolean {
+    return this.caughtUp < this.fallen;
+  }
+
   /** A writer left rows to the relays: the next writers publish behind them. */
   fallBehind(): void {
-    this.behind = true;
     this.fallen++;
   }
 
@@ -166,7 +170,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.sweeping = this.drain(graceMs)
       .then(() => {
         // Nothing older waits any more (rows another replica's relay holds are on their way).
-        if (graceMs === 0 && this.fallen === fallenBefore) this.behind = false;
+        if (graceMs === 0) this.caughtUp = Math.max(this.caughtUp, fallenBefore);
         return true;
       })
       .catch((error: unknown) => {
@@ -319,10 +323,7 @@ export class EventOutbox implements BeforeApplicationShutdown {
   private publishThroughRelay(): Promise<boolean> {
     const sweep = this.relay.sweep(0);
     const timeLeft = timeToAnswerMs() - PUBLISH_RETRY_PAUSE_MS;
-    if (timeLeft === Infinity) return sweep;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, timeLeft))));
-    return Promise.race([sweep, late]).finally(() => clearTimeout(timer));
+    return timeLeft === Infinity ? sweep : settleWithin(sweep, timeLeft, false);
   }
 
   /** One try for each row, all at once (in order on the connection); the rows JetStream did not take. */

@@ -11,6 +11,7 @@ export * from './shutdown';
 export * from './dependency-errors';
 export * from './bootstrap';
 export * from './health/readiness';
+export * from './settle-within';
 export * from './commands/command-client';
 export * from './commands/command-deadline';
 export * from './commands/command-connection';

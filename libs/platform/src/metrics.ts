@@ -82,7 +82,7 @@ export class MetricsService {
    * every poll: its label hashing was a measurable part of a poll.
    */
   private longPollCount: () => number = () => 0;
-  private undeliveredCount = 0;
+  private deliveredSinceScrape = 0;
 
   readonly longPollsWaiting: Gauge = new Gauge({
     name: 'event_long_polls_in_progress',
@@ -96,8 +96,8 @@ export class MetricsService {
     help: 'Client events handed over by GET /events on this gateway replica',
     registers: [this.registry],
     collect: (): void => {
-      this.eventsDelivered.inc(this.undeliveredCount);
-      this.undeliveredCount = 0;
+      this.eventsDelivered.inc(this.deliveredSinceScrape);
+      this.deliveredSinceScrape = 0;
     },
   });
 
@@ -108,7 +108,7 @@ export class MetricsService {
 
   /** Client events handed over by a poll, counted at the next scrape. */
   delivered(events: number): void {
-    this.undeliveredCount += events;
+    this.deliveredSinceScrape += events;
   }
 
   /** Workers: BullMQ job run time, and the time a job waited to start after it became due. */

@@ -21,10 +21,12 @@ const WAKE_SLICE = 64;
 export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
   private readonly subscriber: RedisClient;
   private readonly waiters = new Map<string, (() => void) | Set<() => void>>();
-  /** Queues appended to and not yet woken (from `woken` on), a slice per turn of the event loop. */
+  /**
+   * Queues appended to and not yet woken (from `woken` on), a slice per turn of the event loop;
+   * not empty while a slice is due.
+   */
   private toWake: string[] = [];
   private woken = 0;
-  private sliceScheduled = false;
 
   private subscribed = false;
 
@@ -68,6 +70,7 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     if (!message.startsWith(WAKE_APPENDED)) return;
+    const sliceDue = this.toWake.length > 0;
     // A\n<n>\n<n texts>\n<g>\n<g lines of text numbers>\n<queue id> <first event id> <group>… (see WAKE_APPENDED).
     const lines = message.split('\n');
     const texts = Number(lines[1]);
@@ -89,15 +92,14 @@ export class QueueWakeups implements OnModuleInit, OnApplicationShutdown {
       // The mirror has every queue's events now; their polls are answered a slice at a time.
       this.toWake.push(queueId);
     }
-    if (!this.sliceScheduled) this.wakeSlice();
+    if (!sliceDue) this.wakeSlice();
   }
 
   /** Wakes the next slice of appended queues, and leaves the rest to the next turn of the event loop. */
   private readonly wakeSlice = (): void => {
     const end = Math.min(this.woken + WAKE_SLICE, this.toWake.length);
     while (this.woken < end) this.wake(this.toWake[this.woken++]);
-    this.sliceScheduled = this.woken < this.toWake.length;
-    if (this.sliceScheduled) setImmediate(this.wakeSlice);
+    if (this.woken < this.toWake.length) setImmediate(this.wakeSlice);
     else {
       this.toWake = [];
       this.woken = 0;
