@@ -11,6 +11,6 @@ import { TestNotificationModule } from './test-notification/test-notification.mo
  * (Zulip's bouncer), and the test notification.
  */
 @Module({
-  imports: [DbModule, RegistrationModule, TestNotificationModule, LegacyTokensModule, NotificationsModule, RegisterStateModule],
+  imports: [DbModule.withGenericPlans(), RegistrationModule, TestNotificationModule, LegacyTokensModule, NotificationsModule, RegisterStateModule],
 })
 export class PushModule {}
