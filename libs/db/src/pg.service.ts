@@ -140,6 +140,12 @@ export class PgService implements Queryable, OnApplicationShutdown {
 
   private async inTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A checked-out client has no listener of the pool's: a connection lost meanwhile (Postgres
+    // restarted, the backend ended) would be an unheard 'error' event, which ends the process.
+    // Heard here, it fails the transaction's next statement, and the pool drops the client.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => (lost ??= error);
+    client.on('error', onLost);
     try {
       await client.query('BEGIN');
       const result = await work({ run: runOn(client) });
@@ -147,10 +153,11 @@ export class PgService implements Queryable, OnApplicationShutdown {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (!lost) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.removeListener('error', onLost);
+      client.release(lost);
     }
   }
 
