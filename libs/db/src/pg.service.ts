@@ -60,10 +60,10 @@ const paramsOf = (params: unknown[]): unknown[] => params.map((param) => (Array.
 
 const runOn =
   (target: Pool | PoolClient) =>
-  async <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> =>
-    tracing.enabled
-      ? inSpan(`pg ${s.name}`, { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES(s.name) }, async () => (await target.query<Row>({ name: s.name, text: s.text, values: paramsOf(params) })).rows)
-      : (await target.query<Row>({ name: s.name, text: s.text, values: paramsOf(params) })).rows;
+  async <Row extends QueryResultRow, Params extends unknown[]>(s: Statement<Row, Params>, ...params: Params): Promise<Row[]> => {
+    const run = async () => (await target.query<Row>({ name: s.name, text: s.text, values: paramsOf(params) })).rows;
+    return tracing.enabled ? inSpan(`pg ${s.name}`, { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES(s.name) }, run) : run();
+  };
 
 /** How a service's connections plan its prepared statements. */
 export interface PlanningOptions {
@@ -129,8 +129,8 @@ export class PgService implements Queryable, OnApplicationShutdown {
    * `Prisma.sql` (which only builds text and values; no ORM runs) and sent unnamed.
    */
   async query<Row extends QueryResultRow>(sql: { text: string; values: unknown[] }): Promise<Row[]> {
-    if (tracing.enabled) return inSpan('pg query', { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES('query') }, async () => (await this.pool.query<Row>(sql.text, paramsOf(sql.values))).rows);
-    return (await this.pool.query<Row>(sql.text, paramsOf(sql.values))).rows;
+    const run = async () => (await this.pool.query<Row>(sql.text, paramsOf(sql.values))).rows;
+    return tracing.enabled ? inSpan('pg query', { kind: SpanKind.CLIENT, attributes: DB_ATTRIBUTES('query') }, run) : run();
   }
 
   /** `work` inside one BEGIN … COMMIT on one pooled connection (ROLLBACK if it throws). */
