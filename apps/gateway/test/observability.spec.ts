@@ -245,4 +245,18 @@ describe('observability: one trace per sent message, and the operations metrics'
       expect(uploads).toContain('# TYPE command_errors_total counter');
     });
   });
+
+  describe('database connections', () => {
+    it("carry their service's name, so pg_stat_activity tells whose each backend is", async () => {
+      await system.api.post('/messages', { type: 'stream', to: channel.name, topic: 'named', content: 'whose?' } as never, as(member));
+      const rows = await system.pg.query<{ name: string }>({
+        text: `SELECT DISTINCT application_name AS name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        values: [],
+      });
+      const names = rows.map((row) => row.name);
+      expect(names).toContain('teamchat-messaging');
+      // Named after services only (the harness's own connections are the unnamed rest).
+      for (const name of names.filter((n) => n !== '')) expect(SERVICES.map((s) => `teamchat-${s}`)).toContain(name);
+    });
+  });
 });

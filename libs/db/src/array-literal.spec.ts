@@ -20,6 +20,13 @@ describe('array parameters', () => {
     expect(await db.pg.run(texts, values)).toEqual([{ value: values }]);
   });
 
+  it('keeps control characters and astral characters, which JSON would write otherwise', async () => {
+    const values = ['line\nbreak', 'tab\there', 'bell\u0007"and quote"', 'emoji 🎉 \\ "q"', `${'{"a":"b\\\\c"},'.repeat(2000)}\r`];
+    expect(await db.pg.run(texts, values)).toEqual([{ value: values }]);
+    expect(arrayLiteral(['a\nb'])).toBe('{"a\nb"}');
+    expect(arrayLiteral(['say "hi" \\ bye'])).toBe('{"say \\"hi\\" \\\\ bye"}');
+  });
+
   it('sends numbers as numbers, nulls as NULL, and empty arrays empty', async () => {
     expect(await db.pg.run(ints, [3, -1, 0, 2147483647, null])).toEqual([{ value: [3, -1, 0, 2147483647, null], total: '2147483649' }]);
     expect(await db.pg.run(ints, [])).toEqual([{ value: [], total: null }]);

@@ -29,6 +29,15 @@ export function configOrExit(): AppConfig {
 }
 
 /**
+ * Names the process's Postgres connections after its service (pg and Prisma's adapter read
+ * PGAPPNAME), so pg_stat_activity and the server's logs tell whose a backend is. A URL's own
+ * `application_name` still wins.
+ */
+export function nameDatabaseConnections(service: ServiceName): void {
+  process.env.PGAPPNAME ??= `teamchat-${service}`;
+}
+
+/**
  * Starts a command service: its commands served on NATS by CommandServer in the queue group
  * named after it, plus a small HTTP listener for health and metrics. SIGTERM drains the
  * commands in flight, then closes the database pool through the modules' shutdown hooks.
@@ -36,6 +45,7 @@ export function configOrExit(): AppConfig {
 export async function bootstrapService(service: Exclude<ServiceName, 'gateway'>, featureModule: Type<unknown>) {
   const config = configOrExit();
   startTracing(service);
+  nameDatabaseConnections(service);
   const logger = createLogger(service, config.LOG_LEVEL);
 
   @Module({
