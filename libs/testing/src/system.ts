@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { SERVICES, type ServiceName } from '@teamchat/contracts';
@@ -115,6 +116,7 @@ export class TestSystem {
   }
 
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
+    const startedAt = Date.now();
     const database = await createTestDatabase();
     const namespace = randomBytes(4).toString('hex');
     const gatewayNames: ProcessName[] = ['gateway'];
@@ -154,6 +156,7 @@ export class TestSystem {
     await Promise.all(names.map((name) => system.startService(name, false)));
     try {
       await system.waitUntilReady();
+      recordTiming('start', startedAt);
     } catch (error) {
       // No test will get the system to stop it: stop it here, so no process outlives the run.
       await system.stop().catch(() => undefined);
@@ -271,6 +274,7 @@ export class TestSystem {
   }
 
   async stop(): Promise<void> {
+    const stoppingAt = Date.now();
     await Promise.all([...this.processes.keys()].map((service) => this.stopService(service)));
     await Promise.all(this.recorders.map((recorder) => recorder.stop()));
     await deleteEventStream(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
@@ -279,5 +283,18 @@ export class TestSystem {
     await this.pgService?.onApplicationShutdown();
     await dropTestDatabase(this.database.name);
     await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
+    recordTiming('stop', stoppingAt);
   }
+}
+
+/**
+ * With TEAMCHAT_TEST_TIMINGS set to a file, each system's start and stop is appended to it as a
+ * JSON line (test file, phase, milliseconds): tools/test/suite-times.js sets them beside each
+ * suite's time, to see what the harness costs a run.
+ */
+function recordTiming(phase: 'start' | 'stop', since: number): void {
+  const file = process.env.TEAMCHAT_TEST_TIMINGS;
+  if (!file) return;
+  const testPath = (globalThis as { expect?: { getState(): { testPath?: string } } }).expect?.getState().testPath;
+  appendFileSync(file, `${JSON.stringify({ testPath, phase, ms: Date.now() - since })}\n`);
 }
