@@ -74,35 +74,39 @@ const setting = (name: string) =>
  * notified), and a channel message's recipients who are not mentioned, do not follow the topic
  * and have neither push nor email notifications on for the channel.
  *
- * Its work is the messages' recipient rows and one index look-up per recipient in each table,
- * however large the tables: the messages first (a materialized CTE, with their organization's
- * defaults: a message's recipients are its organization's users), then each recipient's row
- * of users, subscriptions, user_topics and user_presence as a LATERAL look-up that `OFFSET 0`
- * keeps from being flattened into a join, and the mute check likewise kept a per-row subplan.
- * Written as plain joins, push's generic plan (see DbModule.withGenericPlans) merge-joined the
- * recipients with `messages` and `users` in id order, reading each from its first row up to the
- * highest id asked for: 108 ms for a message of id 200,000, where this takes 5 ms
- * (candidate-recipients.spec.ts counts the rows read).
+ * Each table is read only where the messages reach, however large it is and whatever the plan:
+ * the messages by id (with their organization's defaults: a message's recipients are its
+ * organization's users), their recipients' rows, those users by id, the channels' subscriptions
+ * and topic policies by channel, each gathered once (materialized CTEs) and joined in memory;
+ * presence only for the rows kept, and the mute check a look-up per recipient (`OFFSET 0` keeps
+ * it a subplan). Written as plain joins, push's generic plan (see DbModule.withGenericPlans)
+ * merge-joined the recipients with `messages` and `users` in id order, reading each from its
+ * first row up to the highest id asked for: 84–108 ms for a message of id 200,000 on a scratch
+ * database, growing with every message sent (candidate-recipients.spec.ts counts the rows read).
  */
 export const candidateRecipients = statement<RecipientRow, [messageIds: number[], offlineThresholdSeconds: number]>(
   'push.candidate_recipients',
   `WITH m AS MATERIALIZED (SELECT m.id, m.sender_id, m.stream_id, m.topic, r.user_settings_defaults AS realm_defaults
-                            FROM messages m JOIN realms r ON r.id = m.realm_id WHERE m.id = ANY($1::int[]))
+                            FROM messages m JOIN realms r ON r.id = m.realm_id WHERE m.id = ANY($1::int[])),
+        um AS MATERIALIZED (SELECT um.message_id, um.user_id, um.flags FROM m JOIN user_messages um ON um.message_id = m.id AND um.user_id <> m.sender_id),
+        u AS MATERIALIZED (SELECT id, is_active, is_bot, settings FROM users
+                            WHERE id = ANY(ARRAY(SELECT DISTINCT user_id FROM um)) AND is_active AND NOT is_bot),
+        sub AS MATERIALIZED (SELECT user_id, stream_id, is_muted, push_notifications, email_notifications, wildcard_mentions_notify
+                               FROM subscriptions WHERE stream_id = ANY(ARRAY(SELECT stream_id FROM m)) AND active),
+        ut AS MATERIALIZED (SELECT user_id, stream_id, lower(topic_name) AS topic, visibility_policy
+                              FROM user_topics WHERE stream_id = ANY(ARRAY(SELECT stream_id FROM m)))
    SELECT um.message_id AS "messageId", um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
           m.realm_defaults AS "realmDefaults",
           sub.is_muted AS "subMuted", sub.push_notifications AS "subPush", sub.email_notifications AS "subEmail",
           sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility",
-          COALESCE(p.last_active_time >= now() - make_interval(secs => $2), false) AS "presenceActive"
-     FROM m
-     JOIN user_messages um ON um.message_id = m.id AND um.user_id <> m.sender_id
-     CROSS JOIN LATERAL (SELECT x.is_active, x.is_bot, x.settings FROM users x WHERE x.id = um.user_id OFFSET 0) u
-     LEFT JOIN LATERAL (SELECT s.is_muted, s.push_notifications, s.email_notifications, s.wildcard_mentions_notify
-                          FROM subscriptions s WHERE s.user_id = um.user_id AND s.stream_id = m.stream_id AND s.active OFFSET 0) sub ON true
-     LEFT JOIN LATERAL (SELECT t.visibility_policy FROM user_topics t
-                         WHERE t.user_id = um.user_id AND t.stream_id = m.stream_id AND lower(t.topic_name) = lower(m.topic) OFFSET 0) ut ON true
-     LEFT JOIN LATERAL (SELECT q.last_active_time FROM user_presence q WHERE q.user_id = um.user_id OFFSET 0) p ON true
-    WHERE u.is_active AND NOT u.is_bot
-      AND NOT EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = um.user_id AND mu.muted_user_id = m.sender_id OFFSET 0)
+          COALESCE((SELECT p.last_active_time >= now() - make_interval(secs => $2) FROM user_presence p WHERE p.user_id = um.user_id), false)
+            AS "presenceActive"
+     FROM um
+     JOIN m ON m.id = um.message_id
+     JOIN u ON u.id = um.user_id
+     LEFT JOIN sub ON sub.user_id = um.user_id AND sub.stream_id = m.stream_id
+     LEFT JOIN ut ON ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND ut.topic = lower(m.topic)
+    WHERE NOT EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = um.user_id AND mu.muted_user_id = m.sender_id OFFSET 0)
       AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3
            OR COALESCE(sub.push_notifications, ${setting('enable_stream_push_notifications')})
            OR COALESCE(sub.email_notifications, ${setting('enable_stream_email_notifications')}))`,
