@@ -9,9 +9,28 @@ type Schema = Record<string, unknown>;
 export const ZULIP_REFERENCE_PATH =
   process.env.ZULIP_OPENAPI ?? path.resolve(workspaceRoot(), '../shared/reference/zulip-openapi.yaml');
 
+let reference: Schema | undefined;
+
+/**
+ * Zulip's description, parsed once per test file and frozen (every caller only reads it):
+ * parsing it takes about 300 ms, and zulipResponseErrors needed it for every answer it had not
+ * checked before, most of the time documented-examples.spec took.
+ */
 export function loadZulipReference(): Schema | undefined {
+  if (reference) return reference;
   if (!fs.existsSync(ZULIP_REFERENCE_PATH)) return undefined;
-  return parse(fs.readFileSync(ZULIP_REFERENCE_PATH, 'utf8')) as Schema;
+  reference = deepFreeze(parse(fs.readFileSync(ZULIP_REFERENCE_PATH, 'utf8')) as Schema);
+  return reference;
+}
+
+/** Freezes the plain objects and arrays YAML parsed, all the way down. */
+function deepFreeze<T>(value: T): T {
+  const plain = Array.isArray(value) || (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype);
+  if (plain && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 const pointerGet = (root: Schema, ref: string): Schema =>
