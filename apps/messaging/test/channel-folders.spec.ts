@@ -101,7 +101,7 @@ describe('channel folders', () => {
   /** Every active user of an organization, bots included, ascending: who hears of its folders. */
   const activeIds = async (realm: { id: number }) =>
     (await system.db.user.findMany({ where: { realmId: realm.id, isActive: true }, select: { id: true }, orderBy: { id: 'asc' } })).map((u) => u.id);
-  const expectNoEvent = async () => expect(await events.settle(CHANGED)).toEqual([]);
+  const expectNoEvent = async () => expect(await events.publishedByNow(CHANGED)).toEqual([]);
   /** The event as GET /events would serve it, checked against the project's document. */
   const expectEventMatchesOpenApi = (event: Record<string, unknown>) =>
     expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: 'q', events: [{ id: 0, ...event }] });

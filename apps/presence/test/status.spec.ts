@@ -68,7 +68,7 @@ describe('user status', () => {
     return event;
   };
   const expectNoEvent = async () => {
-    expect(await events.settle(STATUS_CHANGED)).toEqual([]);
+    expect(await events.publishedByNow(STATUS_CHANGED)).toEqual([]);
     expect(events.of(SETTINGS_CHANGED)).toEqual([]);
   };
   /** The body of an event as GET /events would serve it, checked against the reference. */

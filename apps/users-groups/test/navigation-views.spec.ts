@@ -54,7 +54,7 @@ describe('navigation views', () => {
       isPinned,
       name,
     }));
-  const expectNoEvent = async () => expect(await events.settle(CHANGED)).toEqual([]);
+  const expectNoEvent = async () => expect(await events.publishedByNow(CHANGED)).toEqual([]);
   /** The event as GET /events would serve it, checked against the project's document. */
   const expectEventMatchesOpenApi = (event: Record<string, unknown>) =>
     expectMatchesOpenApi('get', '/events', { result: 'success', msg: '', queue_id: 'q', events: [{ id: 0, ...event }] });

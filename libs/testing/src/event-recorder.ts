@@ -73,6 +73,20 @@ export class EventRecorder {
     return this.of<T>(subject);
   }
 
+  /**
+   * The events of `subject` published before now, for asserting that what a test just did
+   * published none (where `settle` waits a fixed 300 ms). A service publishes a change's events
+   * before it answers: the outbox awaits JetStream's acknowledgement, and by then the server has
+   * routed them to this connection, so one round trip to the server here brings every one of
+   * them in. The grace covers what is published on core NATS without waiting (typing).
+   */
+  async publishedByNow<T = Record<string, unknown>>(subject: string, graceMs = 50): Promise<T[]> {
+    await this.connection.flush();
+    while (this.subscription.getPending() > 0) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, graceMs));
+    return this.of<T>(subject);
+  }
+
   async stop(): Promise<void> {
     this.subscription.unsubscribe();
     await this.connection.drain();
