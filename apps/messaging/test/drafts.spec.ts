@@ -53,7 +53,7 @@ describe('drafts', () => {
     const { ids } = expectSuccess(await create(user, [draft], sub));
     return ids[0];
   };
-  /** No drafts event arrives (given a moment). */
+  /** No drafts event was published by what the test just did (see EventRecorder.publishedByNow). */
   const expectNoEvent = async () => expect(await events.publishedByNow(DRAFTS_CHANGED)).toEqual([]);
   /** The body of a drafts event as GET /events would serve it, checked against the reference. */
   const expectEventMatchesOpenApi = (event: Record<string, unknown>) =>
