@@ -189,6 +189,23 @@ describe('API conventions', () => {
       expect(res.headers.get('x-request-id')).toBe('failing-call');
     });
 
+    // GET /events writes its answer's headers itself (PollEventsRoute), not through the other routes' path.
+    it('echoes the request id on an event poll, answered or refused', async () => {
+      const register = keep(await system.api.post<{ queue_id: string }>('/register', { event_types: '["message"]' }, { ...on, auth: owner }));
+      expect(register.status).toBe(200);
+      const polled = keep(
+        await system.api.get('/events', { queue_id: register.body.queue_id, last_event_id: -1, dont_block: true }, { ...on, auth: owner, headers: { 'X-Request-Id': 'poll-1' } }),
+      );
+      expect(polled.status).toBe(200);
+      expect(polled.headers.get('x-request-id')).toBe('poll-1');
+      expect(polled.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const refused = keep(await system.api.get('/events', { queue_id: 'no-such-queue', last_event_id: -1 }, { ...on, auth: owner, headers: { 'X-Request-Id': 'poll-2' } }));
+      expectError(refused, 400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID: no-such-queue', { queue_id: 'no-such-queue' });
+      expect(refused.headers.get('x-request-id')).toBe('poll-2');
+      const fresh = keep(await system.api.get('/events', { queue_id: register.body.queue_id, last_event_id: -1, dont_block: true }, { ...on, auth: owner }));
+      expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    });
+
     it('replaces a missing or unsafe request id with a fresh UUID', async () => {
       const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
       const none = keep(await system.api.get('/users', {}, { ...on, auth: owner }));

@@ -26,8 +26,17 @@ export const requestIdWithin =
  * request's trace id (a caller's `X-Request-Id` is then ignored: the trace id is what finds it).
  */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('X-Request-Id', identifyRequest(req, res));
+}
+
+/**
+ * assignRequestId without the header, for GET /events, which writes its answer's headers in
+ * one call (a header set beforehand turns every header of the answer into a `setHeader`) and
+ * so must send `X-Request-Id` itself: see PollEventsRoute.
+ */
+export function identifyRequest(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
   const id = traceRequest(req, res) ?? (typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID());
   (req as IncomingMessage & Pick<ApiRequest, 'ctx'>).ctx = { requestId: id, user: null, ignored: [] };
-  res.setHeader('X-Request-Id', id);
+  return id;
 }

@@ -43,8 +43,13 @@ export function sendSuccess(res: ServerResponse, data: object, ignored: string[]
   sendSuccessJson(res, JSON.stringify(successBody(data, ignored)));
 }
 
-/** Writes a success envelope already serialized. */
-export function sendSuccessJson(res: ServerResponse, body: string): void {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+/**
+ * Writes a success envelope already serialized. With `requestId` (a response with no header set
+ * yet: see identifyRequest), its `X-Request-Id` goes with the others in one call.
+ */
+export function sendSuccessJson(res: ServerResponse, body: string, requestId?: string): void {
+  const length = Buffer.byteLength(body);
+  if (requestId === undefined) res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': length });
+  else res.writeHead(200, ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length), 'X-Request-Id', requestId]);
   res.end(body);
 }
