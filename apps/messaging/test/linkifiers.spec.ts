@@ -107,7 +107,7 @@ describe('linkifiers and code playgrounds', () => {
       const before = await rows();
       expectError(await add(admin, form.pattern, form.url_template), 400, 'BAD_REQUEST', msg, { errors });
       expect(await rows()).toEqual(before);
-      expect(await events.settle(LINKIFIERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(LINKIFIERS_CHANGED)).toEqual([]);
     });
 
     it('refuses a pattern the organization already has, but another organization may have it', async () => {
@@ -135,7 +135,7 @@ describe('linkifiers and code playgrounds', () => {
         refused(await system.api.patch('/realm/linkifiers', { ordered_linkifier_ids: [id] }, as(user)));
       }
       expect(await rows()).toEqual(before);
-      expect(await events.settle(LINKIFIERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(LINKIFIERS_CHANGED)).toEqual([]);
       await expectCallersRefused((options) => system.api.get('/realm/linkifiers', {}, options), { subdomain, member, outsider, deactivated });
       await expectCallersRefused((options) => system.api.post('/realm/filters', { pattern: 'a', url_template: 'b' }, options), { subdomain, member, outsider, deactivated });
     });
@@ -181,7 +181,7 @@ describe('linkifiers and code playgrounds', () => {
       expectError(await reorder([ids[0], ids[1]]), 400, 'BAD_REQUEST', 'The ordered list must enumerate all existing linkifiers exactly once');
       expectError(await reorder([ids[0], ids[1], ids[2], 999999]), 400, 'BAD_REQUEST', 'The ordered list must enumerate all existing linkifiers exactly once');
       expect((await list()).map((l) => l.id)).toEqual(ids);
-      expect(await events.settle(LINKIFIERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(LINKIFIERS_CHANGED)).toEqual([]);
 
       expectSuccess(await reorder([ids[2], ids[0], ids[1]]));
       expect((await list()).map((l) => l.id)).toEqual([ids[2], ids[0], ids[1]]);
@@ -194,7 +194,7 @@ describe('linkifiers and code playgrounds', () => {
 
     it('accepts an empty order when there are none, telling nobody', async () => {
       expectSuccess(await system.api.patch('/realm/linkifiers', { ordered_linkifier_ids: [] }, as(admin)));
-      expect(await events.settle(LINKIFIERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(LINKIFIERS_CHANGED)).toEqual([]);
     });
   });
 
@@ -287,7 +287,7 @@ describe('linkifiers and code playgrounds', () => {
       expectError(await system.api.delete(`/realm/playgrounds/${body.id}`, {}, as(member)), 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
       expectError(await system.api.delete(`/realm/playgrounds/${body.id}`, {}, as(outsider, outsiderSubdomain)), 400, 'BAD_REQUEST', 'Invalid playground');
       expectError(await system.api.delete('/realm/playgrounds/2147483648', {}, as(admin)), 400, 'BAD_REQUEST', 'Invalid playground');
-      expect(await events.settle(PLAYGROUNDS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(PLAYGROUNDS_CHANGED)).toEqual([]);
       expectSuccess(await system.api.delete(`/realm/playgrounds/${body.id}`, {}, as(admin)));
       const [removed] = await events.waitFor<ClientEvent>(PLAYGROUNDS_CHANGED);
       expect(removed.event).toEqual({ type: 'realm_playgrounds', realm_playgrounds: [] });

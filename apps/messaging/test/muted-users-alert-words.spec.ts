@@ -154,7 +154,7 @@ describe('muted users and alert words', () => {
       const before = await allMutes();
       expectError(await mute(member, id()), 400, 'BAD_REQUEST', msg);
       expect(await allMutes()).toEqual(before);
-      expect(await events.settle(MUTED_USERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(MUTED_USERS_CHANGED)).toEqual([]);
     });
 
     it('answers a muted_user_id that is not a number as no such route (as Zulip’s <int:…> pattern)', async () => {
@@ -238,7 +238,7 @@ describe('muted users and alert words', () => {
       const before = await allMutes();
       expectError(await unmute(member, id()), 400, 'BAD_REQUEST', msg);
       expect(await allMutes()).toEqual(before);
-      expect(await events.settle(MUTED_USERS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(MUTED_USERS_CHANGED)).toEqual([]);
     });
 
     it('refuses callers without valid credentials, of another organization, or deactivated', async () => {
@@ -303,7 +303,7 @@ describe('muted users and alert words', () => {
       const missing = msg.startsWith('Missing');
       expectError(await send(), 400, missing ? 'REQUEST_VARIABLE_MISSING' : 'BAD_REQUEST', msg, missing ? { var_name: 'alert_words' } : {});
       expect(await allWords()).toEqual(before);
-      expect(await events.settle(ALERT_WORDS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(ALERT_WORDS_CHANGED)).toEqual([]);
     });
 
     it('keeps each organization’s words apart', async () => {

@@ -212,7 +212,7 @@ describe('user status', () => {
       await factory.userSettings(member, { presence_enabled: false });
       expectSuccess(await setOwn(member, { away: true, status_text: 'out' }));
       expect((await theStatusEvent()).event).toEqual({ type: 'user_status', user_id: member.id, away: true, status_text: 'out' });
-      expect(await events.settle(SETTINGS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(SETTINGS_CHANGED)).toEqual([]);
       events.clear();
 
       expectSuccess(await setOwn(member, { away: false }));
@@ -341,7 +341,7 @@ describe('user status', () => {
       expect(await shownRow(other)).toEqual({ statusText: 'second', emojiName: 'car', emojiCode: '1f697', reactionType: 'unicode_emoji' });
       expect(await presenceEnabled(other)).toBe(true);
       expect((await theStatusEvent()).event).toEqual({ type: 'user_status', user_id: other.id, status_text: 'second' });
-      expect(await events.settle(SETTINGS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(SETTINGS_CHANGED)).toEqual([]);
     });
 
     it('refuses only away as "no new values"', async () => {

@@ -140,7 +140,7 @@ describe('custom emoji, avatars and API keys', () => {
       expect(errorOf(await uploadEmoji(member, ' ', file))).toEqual(badRequest('Emoji name is missing'));
       expect(errorOf(await uploadEmoji(member, 'party_parrot', file))).toEqual(badRequest('A custom emoji with this name already exists.'));
       expect(await emojiRows()).toEqual(before);
-      expect(await events.settle(REALM_EMOJI_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(REALM_EMOJI_CHANGED)).toEqual([]);
     });
 
     it('refuses a wrong type, a non-image, an oversized file, no file and two files', async () => {
@@ -210,7 +210,7 @@ describe('custom emoji, avatars and API keys', () => {
       expectError(await deleteEmoji(other, 'mine'), 400, 'BAD_REQUEST', 'Must be an organization administrator or emoji author');
       expectError(await deleteEmoji(member, 'nothing_here'), 404, 'BAD_REQUEST', "Emoji 'nothing_here' does not exist");
       expectError(await deleteEmoji(outsider, 'mine', outsiderSubdomain), 404, 'BAD_REQUEST', "Emoji 'mine' does not exist");
-      expect(await events.settle(REALM_EMOJI_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(REALM_EMOJI_CHANGED)).toEqual([]);
 
       const id = (await byName('mine'))!.id;
       expectSuccess(await deleteEmoji(member, 'mine'));

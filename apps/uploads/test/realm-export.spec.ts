@@ -184,7 +184,7 @@ describe('organization export and import', () => {
       events.clear();
       // Sending the same value again announces nothing; turning it off does.
       expectSuccess(await system.api.patch('/settings', { allow_private_data_export: true }, as(other)));
-      expect(await events.settle(CONSENT_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(CONSENT_CHANGED)).toEqual([]);
       expectSuccess(await system.api.patch('/settings', { allow_private_data_export: false }, as(other)));
       const [off] = await events.waitFor<Event>(CONSENT_CHANGED);
       expect(off.event).toEqual({ type: 'realm_export_consent', user_id: other.id, consented: false });
@@ -208,7 +208,7 @@ describe('organization export and import', () => {
       await expectCallersRefused((o) => system.api.get('/export/realm', {}, o), { subdomain, member, outsider, deactivated: gone });
       await expectCallersRefused((o) => system.api.delete('/export/realm/1', {}, o), { subdomain, member, outsider, deactivated: gone });
       expect(await system.db.realmExport.count()).toBe(before);
-      expect(await events.settle(EXPORTS_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(EXPORTS_CHANGED)).toEqual([]);
     });
 
     it('refuses an organization larger than the limits, and one an export would leave without a usable owner', async () => {

@@ -223,7 +223,7 @@ describe('organization icon and logos: POST/DELETE /realm/icon and /realm/logo',
       expect(outcome(await uploadLogo(admin, 'maybe', image))).toEqual(refused('night is not valid JSON'));
       expect(outcome(await deleteLogo(admin, '1'))).toEqual(refused('night is not a boolean'));
       expect(await images()).toMatchObject({ logoVersion: 3, nightLogoVersion: 3 });
-      expect(await events.settle(REALM_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(REALM_CHANGED)).toEqual([]);
     });
   });
 
@@ -246,7 +246,7 @@ describe('organization icon and logos: POST/DELETE /realm/icon and /realm/logo',
       expect(outcome(await uploadIcon(admin, big))).toEqual(refused('Uploaded file is larger than the allowed limit of 5 MiB'));
       expect(outcome(await uploadLogo(admin, 'false', big))).toEqual(refused('Uploaded file is larger than the allowed limit of 5 MiB'));
       expect(await images()).toEqual(before);
-      expect(await events.settle(REALM_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(REALM_CHANGED)).toEqual([]);
     });
   });
 
@@ -264,7 +264,7 @@ describe('organization icon and logos: POST/DELETE /realm/icon and /realm/logo',
       // Refused before the parameters are looked at, as require_realm_admin comes first in Zulip.
       expect(outcome(await uploadLogo(member, undefined, image))).toEqual(notAdmin);
       expect(await images()).toEqual(before);
-      expect(await events.settle(REALM_CHANGED)).toEqual([]);
+      expect(await events.publishedByNow(REALM_CHANGED)).toEqual([]);
     });
 
     it('refuses callers without credentials, with a wrong key, of another organization or deactivated', async () => {

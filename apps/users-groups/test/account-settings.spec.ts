@@ -217,7 +217,7 @@ describe('PATCH /settings: password and email address', () => {
       expect(mail.html).toContain(`href="${origin}/accounts/confirm_new_email/${key}"`);
       await mailSettled();
       expect(sink.to(user.email)).toEqual([]);
-      expect(await events.settle(REALM_USER)).toEqual([]);
+      expect(await events.publishedByNow(REALM_USER)).toEqual([]);
     });
 
     it('changes when the link is followed: the new address to those who may see it, Gravatar and API email to everyone, a note to the old address', async () => {
@@ -339,7 +339,7 @@ describe('PATCH /settings: password and email address', () => {
       }
       expect((await account(user)).deliveryEmail).toBe(user.email);
       expect((await pending(user)).map((request) => request.key).sort()).toEqual([expired.key, live.key].sort());
-      expect(await events.settle(REALM_USER)).toEqual([]);
+      expect(await events.publishedByNow(REALM_USER)).toEqual([]);
     });
 
     it.each(['not-an-address', 'no-domain@', '@example.org', 'a@b', 'two@@example.org', 'dots..twice@example.org', 'space in@example.org', '"odd one"@example.org', 'x@exa_mple.org', `${'a'.repeat(250)}@example.org`])(

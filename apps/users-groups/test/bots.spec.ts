@@ -234,7 +234,7 @@ describe('bots', () => {
       const before = await userCount();
       expectError(await addBot(member, { full_name: 'Refused Bot', short_name: 'refused', ...form }), 400, 'BAD_REQUEST', message);
       expect(await userCount()).toBe(before);
-      expect(await events.settle(REALM_BOT)).toEqual([]);
+      expect(await events.publishedByNow(REALM_BOT)).toEqual([]);
     });
 
     it('refuses an address or a name already in use', async () => {
@@ -353,7 +353,7 @@ describe('bots', () => {
       expectError(await patchBot(member, bot.id, { full_name: 'Other Member' }), 400, 'BAD_REQUEST', 'Name is already in use!');
       expectError(await patchBot(member, bot.id, { service_payload_url: JSON.stringify('nope') }), 400, 'BAD_REQUEST', 'service_payload_url is not a URL');
       expect(await system.db.user.findUniqueOrThrow({ where: { id: bot.id } })).toEqual(before);
-      expect(await events.settle(REALM_BOT)).toEqual([]);
+      expect(await events.publishedByNow(REALM_BOT)).toEqual([]);
       // An administrator may change another's bot, its role included.
       expectSuccess(await patchBot(admin, bot.id, { role: Role.MODERATOR }));
       expect((await system.db.user.findUniqueOrThrow({ where: { id: bot.id } })).role).toBe(Role.MODERATOR);

@@ -144,7 +144,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
     const stored = await storedDefaults();
     events.clear();
     expectSuccess(await patch(admin, { left_side_userlist: true, emojiset: 'twitter' }));
-    expect(await events.settle(DEFAULTS_CHANGED)).toEqual([]);
+    expect(await events.publishedByNow(DEFAULTS_CHANGED)).toEqual([]);
     expect(await storedDefaults()).toEqual(stored);
   });
 
@@ -203,7 +203,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
     expectMatchesOpenApi('patch', '/realm/user_settings_defaults', res.body, 400);
     expect(await storedDefaults()).toEqual(stored);
     expect(await system.db.user.findMany({ where: { realmId }, orderBy: { id: 'asc' } })).toEqual(users);
-    expect(await events.settle(DEFAULTS_CHANGED, 100)).toEqual([]);
+    expect(await events.publishedByNow(DEFAULTS_CHANGED)).toEqual([]);
   });
 
   it('accepts the bounds of what Zulip accepts', async () => {
@@ -222,7 +222,7 @@ describe('PATCH /realm/user_settings_defaults', () => {
     const res = await patch(caller(), { left_side_userlist: false });
     expectError(res, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
     expect(await storedDefaults()).toEqual(stored);
-    expect(await events.settle(DEFAULTS_CHANGED, 100)).toEqual([]);
+    expect(await events.publishedByNow(DEFAULTS_CHANGED)).toEqual([]);
   });
 
   it('refuses callers without valid credentials, deactivated ones, and those of another organization, administrators included', async () => {

@@ -30,8 +30,8 @@ const ANSWERED = { method: 'GET', route: EVENTS_ROUTE, status: '200' };
  * The rules are the same functions the other routes use: identifyRequest, AdmitCaller.identify,
  * rawParams, decodeParams, sendSuccessJson, sendError. Event polling is not rate limited (as in Zulip).
  * Its answer's headers are written in one call, `X-Request-Id` with them: set beforehand, as
- * the other routes do, it made Node set each of the answer's headers one by one (about 3 µs of
- * a poll's CPU, `npm run bench:events`).
+ * the other routes do, it made Node set each of the answer's headers one by one (about 1.5 µs
+ * of a poll's CPU: see docs/architecture.md, Event queues).
  */
 @Injectable()
 export class PollEventsRoute {
