@@ -13,6 +13,7 @@ import { BrowserLogin } from './http/browser-login';
 import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
+import { StaticImages } from './http/static-images';
 import { FrontDoor } from './http/front-door';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -39,6 +40,7 @@ import { OpenApiController } from './openapi/openapi.controller';
     SignupPages,
     WebApp,
     EmojiAssets,
+    StaticImages,
     { provide: APP_GUARD, useClass: ApiAuthGuard },
     { provide: APP_INTERCEPTOR, useClass: SuccessEnvelopeInterceptor },
     { provide: APP_FILTER, useClass: ZulipExceptionFilter },

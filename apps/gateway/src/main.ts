@@ -16,6 +16,7 @@ import { BrowserLogin } from './http/browser-login';
 import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
+import { StaticImages } from './http/static-images';
 import { httpMetrics } from './http/http-metrics.middleware';
 import { requestIdWithin } from './http/request-id.middleware';
 import { restoreRequestTrace } from './http/request-trace';
@@ -58,6 +59,7 @@ async function bootstrap() {
   app.use(app.get(SignupPages).router);
   app.use(app.get(WebApp).router);
   app.use(app.get(EmojiAssets).router);
+  app.use(app.get(StaticImages).router);
   app.setGlobalPrefix('api/v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   app.enableShutdownHooks([], { useProcessExit: true }); // exit 0 after a clean SIGTERM
   await app.get(CommandClient).connect();

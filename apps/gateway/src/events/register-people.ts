@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef } from '@teamchat/contracts';
+import { Role } from '@teamchat/zulip';
+import { UNKNOWN_USER_AVATAR_PATH } from '../http/static-images';
 import { APP_CONFIG, CommandClient, type AppConfig, type CommandTime } from '@teamchat/platform';
 
 /** One list of people, serialised: the JSON array's text, and where each record is in it. */
@@ -51,8 +53,20 @@ export class RegisterPeople {
    * The organization's people as this viewer sees them, at least as new as `version`: the two
    * lists' texts, given the viewer's own delivery_email (the one difference between viewers of a role).
    */
-  async of(realm: RealmRef, viewer: AuthUser, clientGravatar: boolean, version: number, requestId: string, within?: CommandTime): Promise<PeopleLists> {
-    const people = await this.people(realm, viewer.role, clientGravatar, version, requestId, within);
+  async of(
+    realm: RealmRef,
+    viewer: AuthUser,
+    { clientGravatar, userListIncomplete }: { clientGravatar: boolean; userListIncomplete: boolean },
+    version: number,
+    requestId: string,
+    within?: CommandTime,
+  ): Promise<PeopleLists> {
+    // Only a guest may have people hidden from them (can_access_all_users_group): asked beside the cache.
+    const [cached, hidden] = await Promise.all([
+      this.people(realm, viewer.role, clientGravatar, version, requestId, within),
+      viewer.role === Role.GUEST ? this.commands.call(Realtime.hiddenPeople, { realm, user: viewer, requestId }, { within }) : undefined,
+    ]);
+    const people = hidden && hidden.userIds.length > 0 ? withoutHidden(cached, new Set(hidden.userIds), userListIncomplete ? undefined : realm) : cached;
     return {
       withOwnRecord: (viewerId, ownDeliveryEmail) => ({
         realm_users: withOwnRecord(people.active, viewerId, ownDeliveryEmail),
@@ -115,6 +129,43 @@ function visibilityClassOf(role: number): string {
   return Object.values(EmailVisibility)
     .map((visibility) => (canSeeDeliveryEmail({ id: 0, role }, -1, visibility) ? '1' : '0'))
     .join('');
+}
+
+/**
+ * The lists without the people hidden from the viewer: left out for a client with
+ * `user_list_incomplete`, else (`unknownIn`) each in `realm_users` as Zulip's "Unknown user"
+ * (zerver/lib/users.py get_data_for_inaccessible_user: active, a member, placeholder data but
+ * for the id), whether active or not, so that nothing about them shows.
+ */
+function withoutHidden(people: People, hidden: Set<number>, unknownIn: RealmRef | undefined): People {
+  const kept = (list: PeopleText) => [...list.spans].filter(([id]) => !hidden.has(id)).map(([id, [start, end]]): [number, string] => [id, list.text.slice(start, end)]);
+  const unknown = unknownIn ? [...hidden].map((id): [number, string] => [id, unknownUser(id, unknownIn)]) : [];
+  const active = new TextBuilder();
+  for (const [id, json] of [...kept(people.active), ...unknown].sort((a, b) => a[0] - b[0])) active.add(id, json);
+  const nonActive = new TextBuilder();
+  for (const [id, json] of kept(people.nonActive)) nonActive.add(id, json);
+  return { fetchedAt: people.fetchedAt, active: active.done(), nonActive: nonActive.done() };
+}
+
+/** Zulip's placeholder for a user the viewer may not see, as the other records are laid out. */
+function unknownUser(id: number, realm: RealmRef): string {
+  return JSON.stringify({
+    user_id: id,
+    email: `user${id}@${new URL(realm.url).hostname}`,
+    delivery_email: null,
+    full_name: 'Unknown user',
+    avatar_url: new URL(UNKNOWN_USER_AVATAR_PATH, realm.url).href,
+    avatar_version: 1,
+    date_joined: '1970-01-01T00:00:00+00:00',
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: Role.MEMBER,
+    bot_type: null,
+    timezone: '',
+    profile_data: {},
+  });
 }
 
 /** The list with the viewer's own record showing their delivery_email. */

@@ -80,7 +80,7 @@ export class RegisterQueue {
           this.commands.call(Realtime.registerState.scheduler, request, { within }),
           this.commands.call(Realtime.registerState.push, request, { within }),
         ]),
-        Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, params.client_gravatar, stateVersion, requestId, within) : undefined,
+        Realtime.wants(request, 'realm_user') ? this.people.of(realm, user, { clientGravatar: params.client_gravatar, userListIncomplete: params.client_capabilities.user_list_incomplete === true }, stateVersion, requestId, within) : undefined,
       ]);
       const state = {
         queue_id: descriptor.queueId,

@@ -14,6 +14,7 @@ import { ProfileFieldsRepository } from './profile-fields.repository';
 import { SettingsRepository } from './settings.repository';
 import { Transactions } from './transactions';
 import { UserGroupsRepository } from './user-groups.repository';
+import { UserAccessReadonlyRepository } from './user-access.readonly.repository';
 import { UserMessagesReadonlyRepository } from './user-messages.readonly.repository';
 import { UsersRepository } from './users.repository';
 
@@ -31,6 +32,7 @@ const REPOSITORIES = [
   InvitesRepository,
   CustomEmojiRepository,
   UserMessagesReadonlyRepository,
+  UserAccessReadonlyRepository,
   BotsRepository,
   ChannelsReadonlyRepository,
   Transactions,

@@ -5,17 +5,22 @@ import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
+import { UserAccess } from './user-access';
 import { profileDataOf, toUserRecord } from './user-record';
 
 type Params = DecodedParams<typeof UsersGroups.listUsersParams>;
 
-/** GET /users: every account of the organization (active or not), or those in `user_ids`. */
+/**
+ * GET /users: every account of the organization (active or not) the caller may see, or those
+ * of them in `user_ids` (Zulip leaves out whom can_access_all_users_group hides: UserAccess).
+ */
 @Injectable()
 export class ListUsers {
   constructor(
     private readonly users: UsersRepository,
     private readonly profileFields: ProfileFieldsRepository,
     private readonly realms: RealmDirectory,
+    private readonly access: UserAccess,
   ) {}
 
   async execute({ realm, user: viewer, params }: ApiCommand<Params>): Promise<{ members: UserRecord[] }> {
@@ -29,7 +34,9 @@ export class ListUsers {
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
     }
 
-    return { members: await this.records(users, realm, viewer, params.client_gravatar, params.include_custom_profile_fields) };
+    const hidden = await this.access.hiddenFrom(realm.id, viewer);
+    const seen = hidden.size === 0 ? users : users.filter((user) => !hidden.has(user.id));
+    return { members: await this.records(seen, realm, viewer, params.client_gravatar, params.include_custom_profile_fields) };
   }
 
   /**

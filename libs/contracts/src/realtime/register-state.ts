@@ -64,6 +64,19 @@ export interface RegisterPeoplePage {
 }
 export const registerPeople = defineCommand<RegisterPeopleRequest, RegisterPeoplePage>('users-groups', 'register_people', registerPeopleRequestSchema);
 
+/**
+ * The people POST /register shows this guest as "Unknown user" (or leaves out, for clients with
+ * the `user_list_incomplete` capability): those the organization's can_access_all_users_group
+ * hides from them. Asked for guests only: nobody is hidden from members and above.
+ */
+export const hiddenPeopleRequestSchema = z.object({
+  realm: realmRefSchema,
+  user: authUserSchema,
+  requestId: z.string(),
+});
+export type HiddenPeopleRequest = z.input<typeof hiddenPeopleRequestSchema>;
+export const hiddenPeople = defineCommand<HiddenPeopleRequest, { userIds: number[] }>('users-groups', 'hidden_people', hiddenPeopleRequestSchema);
+
 /** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */
 export function wants(request: Pick<RegisterStateRequest, 'fetchEventTypes'>, fetchKey: string): boolean {
   return request.fetchEventTypes === null || request.fetchEventTypes.includes(fetchKey);

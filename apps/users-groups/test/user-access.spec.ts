@@ -1,0 +1,144 @@
+import type { RealmModel } from '@teamchat/db';
+import { Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type TestUser } from '@teamchat/testing';
+import { Role } from '@teamchat/zulip';
+
+interface Person {
+  user_id: number;
+  email: string;
+  full_name: string;
+  delivery_email: string | null;
+  avatar_url: string | null;
+  role: number;
+}
+
+/**
+ * Zulip's can_access_all_users_group: set to role:members, a guest sees only the people they
+ * share a channel or a direct-message conversation with, bots and themselves (UserAccess).
+ */
+describe("who a guest may see (can_access_all_users_group)", () => {
+  let system: TestSystem;
+  let factory: Factory;
+  let realm: RealmModel;
+  let owner: TestUser;
+  let channelmate: TestUser;
+  let stranger: TestUser;
+  let correspondent: TestUser;
+  let formerChannelmate: TestUser;
+  let bot: TestUser;
+  let guest: TestUser;
+  let otherGuest: TestUser;
+  let outsider: TestUser;
+  const on = { subdomain: 'access' };
+  const as = (user: TestUser) => ({ ...on, auth: user });
+
+  const restrict = async (group: 'role:members' | 'role:everyone') =>
+    expectSuccess(await system.api.patch('/realm', { can_access_all_users_group: JSON.stringify({ new: await factory.systemGroupId(realm, group) }) }, as(owner)));
+  const listed = async (viewer: TestUser, query: Record<string, string> = {}) => {
+    const body = expectSuccess(await system.api.get('/users', query, as(viewer))) as { members: Person[] };
+    expectMatchesOpenApi('get', '/users', body);
+    return body.members.map((person) => person.user_id).sort((a, b) => a - b);
+  };
+  const registered = async (viewer: TestUser, capabilities: Record<string, boolean> = {}) => {
+    const res = await system.api.post('/register', { fetch_event_types: JSON.stringify(['realm_user']), client_capabilities: JSON.stringify(capabilities) }, as(viewer));
+    const body = expectSuccess(res) as { realm_users: Person[]; realm_non_active_users: Person[] };
+    return { active: new Map(body.realm_users.map((p) => [p.user_id, p])), nonActive: new Map(body.realm_non_active_users.map((p) => [p.user_id, p])), ids: body.realm_users.map((p) => p.user_id) };
+  };
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+    factory = new Factory(system.db);
+    realm = await factory.organization({ subdomain: on.subdomain });
+    owner = await factory.user(realm, { role: Role.OWNER });
+    channelmate = await factory.user(realm, { fullName: 'Carla Channelmate' });
+    stranger = await factory.user(realm, { fullName: 'Sam Stranger' });
+    correspondent = await factory.user(realm, { fullName: 'Dora Correspondent' });
+    formerChannelmate = await factory.user(realm, { fullName: 'Fred Former', isActive: false });
+    bot = await factory.user(realm, { fullName: 'Helper Bot', isBot: true });
+    guest = await factory.user(realm, { role: Role.GUEST, fullName: 'Gil Guest' });
+    otherGuest = await factory.user(realm, { role: Role.GUEST, fullName: 'Gwen Guest' });
+    outsider = await factory.user(await factory.organization({ subdomain: 'access-elsewhere' }));
+    await factory.channel(realm, { name: 'lobby', subscribers: [guest, channelmate, formerChannelmate, owner] });
+    await factory.channel(realm, { name: 'back office', subscribers: [stranger, owner, correspondent] });
+    // A conversation of three (Zulip's direct message group) makes its members known to each other.
+    const members = [guest.id, correspondent.id, owner.id].sort((a, b) => a - b);
+    await system.db.directMessageGroup.create({ data: { realmId: realm.id, memberKey: members.join(','), memberIds: members } });
+  });
+  afterAll(() => system.stop());
+
+  describe('with role:members', () => {
+    beforeAll(() => restrict('role:members'));
+
+    it('lists only the people a guest shares a channel or a conversation with, bots and themselves', async () => {
+      expect(await listed(guest)).toEqual([owner.id, channelmate.id, correspondent.id, bot.id, guest.id].sort((a, b) => a - b));
+      // A deactivated channelmate no longer shares the channel; another guest sharing nothing is hidden too.
+      expect(await listed(guest)).not.toContain(formerChannelmate.id);
+      expect(await listed(otherGuest)).toEqual([bot.id, otherGuest.id].sort((a, b) => a - b));
+    });
+
+    it('leaves hidden people out of user_ids, and names nobody it could not find otherwise', async () => {
+      expect(await listed(guest, { user_ids: JSON.stringify([stranger.id, channelmate.id]) })).toEqual([channelmate.id]);
+    });
+
+    it('refuses GET /users/{id} and /users/{email} for a hidden person, and serves the others', async () => {
+      expectError(await system.api.get(`/users/${stranger.id}`, {}, as(guest)), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expectError(await system.api.get(`/users/user${stranger.id}@access.testserver.local`, {}, as(guest)), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expect((expectSuccess(await system.api.get(`/users/${channelmate.id}`, {}, as(guest))).user as Person).full_name).toBe('Carla Channelmate');
+      expect((expectSuccess(await system.api.get(`/users/${bot.id}`, {}, as(guest))).user as Person).full_name).toBe('Helper Bot');
+    });
+
+    it('shows hidden people to POST /register as "Unknown user", active or not', async () => {
+      const { active, nonActive } = await registered(guest);
+      for (const hidden of [stranger, formerChannelmate, otherGuest]) {
+        expect(active.get(hidden.id)).toEqual({
+          user_id: hidden.id,
+          email: `user${hidden.id}@access.testserver.local`,
+          delivery_email: null,
+          full_name: 'Unknown user',
+          avatar_url: 'http://access.testserver.local/static/images/unknown-user-avatar.png',
+          avatar_version: 1,
+          date_joined: '1970-01-01T00:00:00+00:00',
+          is_admin: false,
+          is_owner: false,
+          is_guest: false,
+          is_bot: false,
+          role: Role.MEMBER,
+          bot_type: null,
+          timezone: '',
+          profile_data: {},
+        });
+      }
+      expect(nonActive.has(formerChannelmate.id)).toBe(false);
+      // The placeholder's avatar is served (Zulip's static image path).
+      const avatar = await fetch(`http://127.0.0.1:${system.ports.gateway}/static/images/unknown-user-avatar.png`);
+      expect([avatar.status, avatar.headers.get('content-type')]).toEqual([200, 'image/png']);
+      expect(Buffer.from(await avatar.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+      expect(active.get(channelmate.id)?.full_name).toBe('Carla Channelmate');
+      expect(active.get(guest.id)?.delivery_email).toBe(guest.email);
+    });
+
+    it('leaves hidden people out of POST /register for a client with user_list_incomplete', async () => {
+      const { ids, nonActive } = await registered(guest, { user_list_incomplete: true });
+      expect(ids).toEqual([owner.id, channelmate.id, correspondent.id, bot.id, guest.id].sort((a, b) => a - b));
+      expect([...nonActive.keys()]).toEqual([]);
+    });
+
+    it('hides nobody from members and above, nor across organizations', async () => {
+      const everyone = [owner, channelmate, stranger, correspondent, formerChannelmate, bot, guest, otherGuest].map((u) => u.id).sort((a, b) => a - b);
+      expect(await listed(stranger)).toEqual(everyone);
+      expect(await listed(owner)).toEqual(everyone);
+      const seenByMember = await registered(stranger);
+      expect(seenByMember.active.get(guest.id)?.full_name).toBe('Gil Guest');
+      expectError(await system.api.get(`/users/${stranger.id}`, {}, { ...on, auth: outsider }), 401, 'UNAUTHORIZED', 'Account is not associated with this subdomain');
+    });
+  });
+
+  describe('with role:everyone', () => {
+    beforeAll(() => restrict('role:everyone'));
+
+    it('hides nobody from a guest', async () => {
+      expect(await listed(otherGuest)).toContain(stranger.id);
+      expect((expectSuccess(await system.api.get(`/users/${stranger.id}`, {}, as(guest))).user as Person).full_name).toBe('Sam Stranger');
+      expect((await registered(guest)).active.get(stranger.id)?.full_name).toBe('Sam Stranger');
+    });
+  });
+});
