@@ -122,6 +122,20 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expect([...nonActive.keys()]).toEqual([]);
     });
 
+    it('refuses a direct message from a guest to someone hidden from them, and sends the others', async () => {
+      const send = (from: TestUser, to: TestUser[]) =>
+        system.api.post('/messages', { type: 'direct', to: JSON.stringify(to.map((u) => u.id)), content: 'hello' }, as(from));
+      const before = await system.db.message.count();
+      expectError(await send(guest, [stranger]), 400, 'BAD_REQUEST', 'You do not have permission to access some of the recipients.');
+      expectError(await send(guest, [channelmate, stranger]), 400, 'BAD_REQUEST', 'You do not have permission to access some of the recipients.');
+      expect(await system.db.message.count()).toBe(before);
+      expectSuccess(await send(guest, [channelmate]));
+      expectSuccess(await send(guest, [correspondent, owner]));
+      expectSuccess(await send(guest, [bot]));
+      // Nobody is hidden from a member: they may write to a guest, and to anyone.
+      expectSuccess(await send(stranger, [guest]));
+    });
+
     it('hides nobody from members and above, nor across organizations', async () => {
       const everyone = [owner, channelmate, stranger, correspondent, formerChannelmate, bot, guest, otherGuest].map((u) => u.id).sort((a, b) => a - b);
       expect(await listed(stranger)).toEqual(everyone);
