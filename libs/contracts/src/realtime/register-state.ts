@@ -66,8 +66,9 @@ export const registerPeople = defineCommand<RegisterPeopleRequest, RegisterPeopl
 
 /**
  * The people POST /register shows this guest as "Unknown user" (or leaves out, for clients with
- * the `user_list_incomplete` capability): those the organization's can_access_all_users_group
- * hides from them. Asked for guests only: nobody is hidden from members and above.
+ * the `user_list_incomplete` capability), and the guest may not write to: those the
+ * organization's can_access_all_users_group hides from them. Asked for guests only: nobody is
+ * hidden from members and above.
  */
 export const hiddenPeopleRequestSchema = z.object({
   realm: realmRefSchema,
