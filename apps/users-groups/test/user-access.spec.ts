@@ -1,5 +1,5 @@
 import type { RealmModel } from '@teamchat/db';
-import { Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type TestUser } from '@teamchat/testing';
+import { EventQueueClient, Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type QueueEvent, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 
 interface Person {
@@ -136,8 +136,28 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expectSuccess(await send(stranger, [guest]));
     });
 
+    it("sends a guest no realm_user update about someone hidden from them, and the others' as before", async () => {
+      const hidden = await factory.user(realm, { fullName: 'Hal Hidden' });
+      const watch = (user: TestUser) => EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']) });
+      const [guestQueue, memberQueue] = await Promise.all([watch(guest), watch(channelmate)]);
+      // An administrator renames the hidden user, then the visible channelmate; the hidden user renames themselves too.
+      expectSuccess(await system.api.patch(`/users/${hidden.id}`, { full_name: 'Hal Renamed' }, as(owner)));
+      expectSuccess(await system.api.patch(`/users/${channelmate.id}`, { full_name: 'Carla Renamed' }, as(owner)));
+      expectSuccess(await system.api.patch('/settings', { full_name: 'Hal Again' }, as(hidden)));
+      const people = (events: QueueEvent[]) => events.map((event) => event.person);
+      expect(people(await memberQueue.waitFor('realm_user', 3))).toEqual([
+        { user_id: hidden.id, full_name: 'Hal Renamed' },
+        { user_id: channelmate.id, full_name: 'Carla Renamed' },
+        { user_id: hidden.id, full_name: 'Hal Again' },
+      ]);
+      // The member's queue has all three: the guest's has had time for them too (one organization's events go in order).
+      expect(people(await guestQueue.settle())).toEqual([{ user_id: channelmate.id, full_name: 'Carla Renamed' }]);
+      expectSuccess(await system.api.patch(`/users/${channelmate.id}`, { full_name: 'Carla Channelmate' }, as(owner)));
+    });
+
     it('hides nobody from members and above, nor across organizations', async () => {
-      const everyone = [owner, channelmate, stranger, correspondent, formerChannelmate, bot, guest, otherGuest].map((u) => u.id).sort((a, b) => a - b);
+      const everyone = (await system.db.user.findMany({ where: { realmId: realm.id }, select: { id: true }, orderBy: { id: 'asc' } })).map((u) => u.id);
+      expect(everyone).toEqual(expect.arrayContaining([stranger.id, formerChannelmate.id, otherGuest.id]));
       expect(await listed(stranger)).toEqual(everyone);
       expect(await listed(owner)).toEqual(everyone);
       const seenByMember = await registered(stranger);

@@ -4,6 +4,7 @@ import { EventOutbox } from '@teamchat/db';
 import { APP_CONFIG, type AppConfig } from '@teamchat/platform';
 import { avatarUrl, avatarUrls, badRequest, isAdminRole } from '@teamchat/zulip';
 import { UsersRepository } from '../data/users.repository';
+import { UserAccess } from '../users/user-access';
 import { realmUserUpdate } from '../users/user-admin-events';
 
 /**
@@ -18,6 +19,7 @@ export class ChangeAvatar {
   constructor(
     private readonly users: UsersRepository,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,7 +27,8 @@ export class ChangeAvatar {
     // Zulip's avatar_changes_disabled: the server's setting (the organization's has no column yet).
     if (this.config.AVATAR_CHANGES_DISABLED && !isAdminRole(user.role)) throw badRequest('Avatar changes are disabled in this organization.');
     if (dryRun) return { avatar_url: '' };
-    const recipients = await this.users.activeIdsOfRealm(realm.id);
+    // Not the guests the user is hidden from (UserAccess).
+    const recipients = await this.access.seeing(realm.id, user.id, await this.users.activeIdsOfRealm(realm.id));
     return this.outbox.run(async (tx) => {
       const row = await this.users.changeAvatarSource(user.id, source, tx);
       return {

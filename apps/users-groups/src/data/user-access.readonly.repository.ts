@@ -2,31 +2,38 @@ import { Injectable } from '@nestjs/common';
 import { PgService, statement } from '@teamchat/db';
 
 /**
- * The organization's people a viewer may not see while its can_access_all_users_group is
- * role:members (Zulip's get_inaccessible_users_queryset and get_accessible_user_ids): humans
- * other than the viewer who share no active channel subscription with them (an active user
- * only) and no direct-message conversation. Nobody when the organization lets everyone see
- * everyone. Reads messaging's `subscriptions` and `direct_message_groups`.
+ * Who is hidden from whom while the organization's can_access_all_users_group is role:members
+ * (Zulip's get_inaccessible_users_queryset and get_accessible_user_ids): for each viewer (the
+ * given ones, or every active guest of the organization when null), the humans other than the
+ * viewer who share no active channel subscription with them (an active user only) and no
+ * direct-message conversation, among `targets` (null: everyone). Nothing when the organization
+ * lets everyone see everyone. Reads messaging's `subscriptions` and `direct_message_groups`.
  */
-const hiddenFrom = statement<{ id: number }, [realmId: number, viewerId: number]>(
+const hiddenPairs = statement<{ viewer: number; hidden: number }, [realmId: number, viewerIds: number[] | null, targetIds: number[] | null]>(
   'users_groups.users_hidden_from',
   `WITH restricted AS (
      SELECT 1 FROM realms r JOIN user_groups g ON g.id = r.can_access_all_users_group_id
      WHERE r.id = $1 AND g.is_system_group AND g.name = 'role:members'
    ),
+   viewers AS (
+     SELECT id FROM users
+     WHERE EXISTS (SELECT 1 FROM restricted) AND realm_id = $1
+       AND CASE WHEN $2::int[] IS NULL THEN role = 600 AND is_active ELSE id = ANY($2::int[]) END
+   ),
    via_channels AS (
-     SELECT theirs.user_id AS id FROM subscriptions mine
+     SELECT DISTINCT v.id AS viewer, theirs.user_id AS id FROM viewers v
+     JOIN subscriptions mine ON mine.user_id = v.id AND mine.active
      JOIN subscriptions theirs ON theirs.stream_id = mine.stream_id AND theirs.active
-     WHERE mine.user_id = $2 AND mine.active
    ),
    via_direct_messages AS (
-     SELECT unnest(member_ids) AS id FROM direct_message_groups WHERE realm_id = $1 AND $2 = ANY(member_ids)
+     SELECT DISTINCT v.id AS viewer, unnest(d.member_ids) AS id FROM viewers v
+     JOIN direct_message_groups d ON d.realm_id = $1 AND v.id = ANY(d.member_ids)
    )
-   SELECT u.id FROM users u
-   WHERE EXISTS (SELECT 1 FROM restricted) AND u.realm_id = $1 AND u.id <> $2 AND NOT u.is_bot
-     AND NOT (u.is_active AND u.id IN (SELECT id FROM via_channels))
-     AND u.id NOT IN (SELECT id FROM via_direct_messages)
-   ORDER BY u.id`,
+   SELECT v.id AS viewer, u.id AS hidden FROM viewers v
+   JOIN users u ON u.realm_id = $1 AND u.id <> v.id AND NOT u.is_bot AND ($3::int[] IS NULL OR u.id = ANY($3::int[]))
+   WHERE NOT (u.is_active AND EXISTS (SELECT 1 FROM via_channels c WHERE c.viewer = v.id AND c.id = u.id))
+     AND NOT EXISTS (SELECT 1 FROM via_direct_messages d WHERE d.viewer = v.id AND d.id = u.id)
+   ORDER BY v.id, u.id`,
 );
 
 /** Who may see whom: users-groups' people against messaging's subscriptions and conversations, read only. */
@@ -34,8 +41,13 @@ const hiddenFrom = statement<{ id: number }, [realmId: number, viewerId: number]
 export class UserAccessReadonlyRepository {
   constructor(private readonly pg: PgService) {}
 
-  /** The ids of the users hidden from this viewer (see `hiddenFrom`), in id order. */
+  /** The ids of the users hidden from this viewer (see `hiddenPairs`), in id order. */
   async hiddenFrom(realmId: number, viewerId: number): Promise<number[]> {
-    return (await this.pg.run(hiddenFrom, realmId, viewerId)).map((row) => row.id);
+    return (await this.pg.run(hiddenPairs, realmId, [viewerId], null)).map((row) => row.hidden);
+  }
+
+  /** The organization's active guests this user is hidden from (see `hiddenPairs`). */
+  async guestsNotSeeing(realmId: number, userId: number): Promise<number[]> {
+    return (await this.pg.run(hiddenPairs, realmId, null, [userId])).map((row) => row.viewer);
   }
 }

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { EmailChangesRepository } from '../data/email-changes.repository';
 import type { Transaction } from '../data/transactions';
 import { UsersRepository } from '../data/users.repository';
+import { UserAccess } from '../users/user-access';
 import { RealmDirectory } from '../realms/realm-directory';
 import { emailChangedMail } from './email-change-mails';
 import { checkEmailChange } from './email-change-rules';
@@ -44,6 +45,7 @@ export class ConfirmEmailChange {
     private readonly changes: EmailChangesRepository,
     private readonly realms: RealmDirectory,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
     private readonly mail: MailQueue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -88,7 +90,8 @@ export class ConfirmEmailChange {
     tx: Transaction,
   ): Promise<Event[]> {
     const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
-    const everyone = await this.users.activeOfRealm(user.realmId, tx);
+    // Not the guests the user is hidden from (UserAccess).
+    const everyone = await this.access.seeing(user.realmId, user.id, await this.users.activeOfRealm(user.realmId, tx));
     const allIds = everyone.map((viewer) => viewer.id);
     const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
       def: UsersGroupsEvents.realmUserChanged,

@@ -4,6 +4,7 @@ import { EventOutbox } from '@teamchat/db';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { ProfileFieldsRepository, type ProfileFieldRow } from '../data/profile-fields.repository';
 import { UsersRepository } from '../data/users.repository';
+import { UserAccess } from '../users/user-access';
 import { RENDERED_TYPES, applyProfileData, checkValue, renderProfileText, type ProfileWrite } from '../users/profile-data';
 import { realmUserUpdate } from '../users/user-admin-events';
 import { fieldNotFound } from './profile-field-rules';
@@ -27,6 +28,7 @@ export class OwnProfileData {
     private readonly fields: ProfileFieldsRepository,
     private readonly users: UsersRepository,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
   ) {}
 
   async update({ realm, user, params, requestId }: UserCommand<UpdateParams>): Promise<Record<string, never>> {
@@ -65,7 +67,8 @@ export class OwnProfileData {
     await this.outbox.run(async (tx) => {
       const changes = await applyProfileData(this.fields, userId, writes, tx);
       if (changes.length === 0) return { value: undefined, events: [] };
-      const audience = (await this.users.activeOfRealm(realmId, tx)).map((viewer) => viewer.id);
+      // Not the guests the user is hidden from (UserAccess).
+      const audience = await this.access.seeing(realmId, userId, (await this.users.activeOfRealm(realmId, tx)).map((viewer) => viewer.id));
       return { value: undefined, events: changes.map((change) => realmUserUpdate(realmId, audience, userId, { custom_profile_field: change })) };
     }, requestId);
   }

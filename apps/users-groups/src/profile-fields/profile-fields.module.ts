@@ -8,6 +8,7 @@ import { CreateProfileField } from './create-profile-field.use-case';
 import { DeleteProfileField } from './delete-profile-field.use-case';
 import { ListProfileFields } from './list-profile-fields.use-case';
 import { OwnProfileData } from './own-profile-data.use-case';
+import { UserAccess } from '../users/user-access';
 import { ReorderProfileFields } from './reorder-profile-fields.use-case';
 import { UpdateProfileField } from './update-profile-field.use-case';
 
@@ -65,6 +66,6 @@ export class ProfileFieldsHandler {
 @Module({
   imports: [DataModule],
   controllers: [ProfileFieldsHandler],
-  providers: [AnnounceProfileFields, ListProfileFields, CreateProfileField, UpdateProfileField, DeleteProfileField, ReorderProfileFields, OwnProfileData],
+  providers: [AnnounceProfileFields, ListProfileFields, CreateProfileField, UpdateProfileField, DeleteProfileField, ReorderProfileFields, OwnProfileData, UserAccess],
 })
 export class ProfileFieldsModule {}

@@ -8,6 +8,7 @@ import { hashPassword, isStrongEnough, verifyPassword } from '../auth/passwords'
 import { CredentialsRepository } from '../data/credentials.repository';
 import { SettingsRepository } from '../data/settings.repository';
 import { UsersRepository } from '../data/users.repository';
+import { UserAccess } from '../users/user-access';
 import { EmailChangeRequests } from '../email-changes/email-change-requests';
 import { checkEmailChange } from '../email-changes/email-change-rules';
 import { emailVisibilityEvents } from './email-visibility-events';
@@ -53,6 +54,7 @@ export class UpdateSettings {
     private readonly credentials: CredentialsRepository,
     private readonly settings: SettingsRepository,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
     private readonly commands: CommandClient,
     private readonly attempts: PasswordAttempts,
     private readonly emailChanges: EmailChangeRequests,
@@ -78,7 +80,8 @@ export class UpdateSettings {
     }
 
     // Who hears of a new name or consent only decides the events' audience: read before the transaction.
-    const everyone = fullName !== undefined ? await this.users.activeIdsOfRealm(realm.id) : [];
+    // Not the guests the caller is hidden from (UserAccess).
+    const everyone = fullName !== undefined ? await this.access.seeing(realm.id, caller.id, await this.users.activeIdsOfRealm(realm.id)) : [];
     const humanAdmins = 'allow_private_data_export' in changes ? await this.users.humanAdminIdsOfRealm(realm.id) : [];
 
     const before = await this.outbox.runCold(
@@ -122,7 +125,7 @@ export class UpdateSettings {
               realmId: realm.id,
               realmHost: realm.host,
               user: account,
-              viewers: await this.users.activeOfRealm(realm.id, tx),
+              viewers: await this.access.seeing(realm.id, caller.id, await this.users.activeOfRealm(realm.id, tx)),
               before: before.email_address_visibility,
               after: visibility[1] as number,
             })

@@ -5,6 +5,7 @@ import { LOGGER, MailQueue } from '@teamchat/platform';
 import { Role, badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { UsersRepository } from '../data/users.repository';
+import { UserAccess } from './user-access';
 import { deactivationMail } from './deactivation-mail';
 import { accessChanged, ownerRequired, realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
@@ -37,6 +38,7 @@ export class DeactivateUser {
     private readonly users: UsersRepository,
     private readonly lookup: UserLookup,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
     private readonly botEvents: BotActivityEvents,
     private readonly mail: MailQueue,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -87,7 +89,8 @@ export class DeactivateUser {
       for (const bot of bots) {
         published.push(realmUserUpdate(realmId, withOwner, bot, { is_active: false }), accessChanged(realmId, bot, true));
       }
-      published.push(realmUserUpdate(realmId, recipients, row.id, { is_active: false }), accessChanged(realmId, row.id, true));
+      // Not the guests the user is hidden from (UserAccess); bots are hidden from nobody.
+      published.push(realmUserUpdate(realmId, await this.access.seeing(realmId, row.id, recipients), row.id, { is_active: false }), accessChanged(realmId, row.id, true));
       // Each bot's administrators hear it too (`realm_bot` update); a bot made after the read
       // above (while its owner was being deactivated) is announced to its owner alone.
       for (const botId of deactivatedBots) published.push(this.botEvents.deactivatedFor(realmId, botId, botAdministrators.get(botId) ?? [row.id]));

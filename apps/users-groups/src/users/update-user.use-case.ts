@@ -5,6 +5,7 @@ import { LIMITS, Role, avatarUrls, badRequest, isRole, type DecodedParams } from
 import { ProfileFieldsRepository } from '../data/profile-fields.repository';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
+import { UserAccess } from './user-access';
 import { RealmDirectory } from '../realms/realm-directory';
 import { checkFullName } from './full-name';
 import { applyProfileData, checkProfileData, type ProfileWrite } from './profile-data';
@@ -38,6 +39,7 @@ export class UpdateUser {
     private readonly lookup: UserLookup,
     private readonly realms: RealmDirectory,
     private readonly outbox: EventOutbox,
+    private readonly access: UserAccess,
   ) {}
 
   async byId({ realm, user, params, requestId }: ApiCommand<ByIdParams>): Promise<Record<string, never>> {
@@ -105,7 +107,8 @@ export class UpdateUser {
         later.push((recipients) => this.addressEvents(realm, { ...row, deliveryEmail: newEmail }, recipients));
       }
 
-      const recipients = await this.users.activeOfRealm(realm.id, tx);
+      // Not the guests the user is hidden from (UserAccess).
+      const recipients = await this.access.seeing(realm.id, row.id, await this.users.activeOfRealm(realm.id, tx));
       for (const make of later) events.push(...make(recipients));
       if (credentialsChanged) events.push(accessChanged(realm.id, row.id, false));
       return { value: {}, events };

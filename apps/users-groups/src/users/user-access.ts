@@ -7,12 +7,22 @@ import { UserAccessReadonlyRepository } from '../data/user-access.readonly.repos
  * Zulip's can_access_all_users_group (zerver/lib/users.py check_user_can_access_all_users):
  * set to role:members, a guest sees only the people they share a channel or a direct-message
  * conversation with, bots and themselves. The one rule for who is hidden from whom: GET /users
- * leaves the others out, GET /users/{id} refuses them, and POST /register shows them as
- * "Unknown user" (or leaves them out for clients with `user_list_incomplete`).
+ * leaves the others out, GET /users/{id} refuses them, POST /register shows them as "Unknown
+ * user" (or leaves them out for clients with `user_list_incomplete`), and their `realm_user`
+ * updates do not reach the guest.
  */
 @Injectable()
 export class UserAccess {
   constructor(private readonly access: UserAccessReadonlyRepository) {}
+
+  /**
+   * Of `recipients`, those `userId` is not hidden from: a change to a user is announced only to
+   * them (Zulip sends a person's `realm_user` updates to get_user_ids_who_can_access_user).
+   */
+  async seeing<R extends number | { id: number }>(realmId: number, userId: number, recipients: R[]): Promise<R[]> {
+    const blind = new Set(await this.access.guestsNotSeeing(realmId, userId));
+    return blind.size === 0 ? recipients : recipients.filter((recipient) => !blind.has(typeof recipient === 'number' ? recipient : recipient.id));
+  }
 
   /** The users hidden from the viewer: none from members and above, nor from spectators (as in Zulip). */
   async hiddenFrom(realmId: number, viewer: Pick<AuthUser, 'id' | 'role'> | null): Promise<Set<number>> {
