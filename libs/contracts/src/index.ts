@@ -18,6 +18,8 @@ export {
   settingsChangedBy,
   languageName,
   apiEmail,
+  dummyEmail,
+  UNKNOWN_USER_AVATAR_PATH,
   canSeeDeliveryEmail,
   EmailVisibility,
   type SettingName,

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef } from '@teamchat/contracts';
+import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef, type UserRecord } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
-import { UNKNOWN_USER_AVATAR_PATH } from '../http/static-images';
 import { APP_CONFIG, CommandClient, type AppConfig, type CommandTime } from '@teamchat/platform';
 
 /** One list of people, serialised: the JSON array's text, and where each record is in it. */
@@ -66,7 +65,7 @@ export class RegisterPeople {
       this.people(realm, viewer.role, clientGravatar, version, requestId, within),
       viewer.role === Role.GUEST ? this.commands.call(Realtime.hiddenPeople, { realm, user: viewer, requestId }, { within }) : undefined,
     ]);
-    const people = hidden && hidden.userIds.length > 0 ? withoutHidden(cached, new Set(hidden.userIds), userListIncomplete ? undefined : realm) : cached;
+    const people = hidden && hidden.people.length > 0 ? withoutHidden(cached, hidden.people, !userListIncomplete) : cached;
     return {
       withOwnRecord: (viewerId, ownDeliveryEmail) => ({
         realm_users: withOwnRecord(people.active, viewerId, ownDeliveryEmail),
@@ -132,40 +131,21 @@ function visibilityClassOf(role: number): string {
 }
 
 /**
- * The lists without the people hidden from the viewer: left out for a client with
- * `user_list_incomplete`, else (`unknownIn`) each in `realm_users` as Zulip's "Unknown user"
- * (zerver/lib/users.py get_data_for_inaccessible_user: active, a member, placeholder data but
- * for the id), whether active or not, so that nothing about them shows.
+ * The lists without the people hidden from the viewer (users-groups' "Unknown user" records of
+ * them): left out for a client with `user_list_incomplete`, else (`showUnknown`) each of those
+ * records in `realm_users`, active or not (Zulip's placeholder is active), so that nothing about
+ * them shows.
  */
-function withoutHidden(people: People, hidden: Set<number>, unknownIn: RealmRef | undefined): People {
-  const kept = (list: PeopleText) => [...list.spans].filter(([id]) => !hidden.has(id)).map(([id, [start, end]]): [number, string] => [id, list.text.slice(start, end)]);
-  const unknown = unknownIn ? [...hidden].map((id): [number, string] => [id, unknownUser(id, unknownIn)]) : [];
+function withoutHidden(people: People, hidden: UserRecord[], showUnknown: boolean): People {
+  const hiddenIds = new Set(hidden.map((record) => record.user_id));
+  const kept = (list: PeopleText) => [...list.spans].filter(([id]) => !hiddenIds.has(id)).map(([id, [start, end]]): [number, string] => [id, list.text.slice(start, end)]);
+  // Records in the lists leave out `is_active` (which list they are in says it).
+  const unknown = showUnknown ? hidden.map(({ is_active: _active, ...record }): [number, string] => [record.user_id, JSON.stringify(record)]) : [];
   const active = new TextBuilder();
   for (const [id, json] of [...kept(people.active), ...unknown].sort((a, b) => a[0] - b[0])) active.add(id, json);
   const nonActive = new TextBuilder();
   for (const [id, json] of kept(people.nonActive)) nonActive.add(id, json);
   return { fetchedAt: people.fetchedAt, active: active.done(), nonActive: nonActive.done() };
-}
-
-/** Zulip's placeholder for a user the viewer may not see, as the other records are laid out. */
-function unknownUser(id: number, realm: RealmRef): string {
-  return JSON.stringify({
-    user_id: id,
-    email: `user${id}@${new URL(realm.url).hostname}`,
-    delivery_email: null,
-    full_name: 'Unknown user',
-    avatar_url: new URL(UNKNOWN_USER_AVATAR_PATH, realm.url).href,
-    avatar_version: 1,
-    date_joined: '1970-01-01T00:00:00+00:00',
-    is_admin: false,
-    is_owner: false,
-    is_guest: false,
-    is_bot: false,
-    role: Role.MEMBER,
-    bot_type: null,
-    timezone: '',
-    profile_data: {},
-  });
 }
 
 /** The list with the viewer's own record showing their delivery_email. */

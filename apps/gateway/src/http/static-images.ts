@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { UNKNOWN_USER_AVATAR_PATH } from '@teamchat/contracts';
 import { Router, type Request, type Response } from 'express';
 import { EXACT_ROUTING } from './exact-routing';
-
-/** Zulip's image for a user the viewer may not see (get_avatar_for_inaccessible_user): POST /register's "Unknown user". */
-export const UNKNOWN_USER_AVATAR_PATH = '/static/images/unknown-user-avatar.png';
 
 /** A plain grey 64 px square (120 bytes, made with sharp): the avatar of "Unknown user". */
 const UNKNOWN_USER_AVATAR = Buffer.from(

@@ -321,8 +321,8 @@ export class SendMessage {
     // Zulip's check_sender_can_access_recipients: whom can_access_all_users_group hides from a
     // guest (users-groups' UserAccess) is no one they may write to; nobody is hidden from others.
     if (user.role === Role.GUEST && recipients.length > 0) {
-      const { userIds: hidden } = await this.commands.call(Realtime.hiddenPeople, { realm, user, requestId });
-      if (recipients.some((recipient) => hidden.includes(recipient.id))) throw badRequest('You do not have permission to access some of the recipients.');
+      const { people: hidden } = await this.commands.call(Realtime.hiddenPeople, { realm, user, among: recipients.map((recipient) => recipient.id), requestId });
+      if (hidden.length > 0) throw badRequest('You do not have permission to access some of the recipients.');
     }
     const members = [...new Set([user.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
     return {

@@ -27,8 +27,7 @@ export class ChangeAvatar {
     // Zulip's avatar_changes_disabled: the server's setting (the organization's has no column yet).
     if (this.config.AVATAR_CHANGES_DISABLED && !isAdminRole(user.role)) throw badRequest('Avatar changes are disabled in this organization.');
     if (dryRun) return { avatar_url: '' };
-    // Not the guests the user is hidden from (UserAccess).
-    const recipients = await this.access.seeing(realm.id, user.id, await this.users.activeIdsOfRealm(realm.id));
+    const recipients = (await this.access.audienceOf(realm.id, user.id)).map((viewer) => viewer.id);
     return this.outbox.run(async (tx) => {
       const row = await this.users.changeAvatarSource(user.id, source, tx);
       return {

@@ -41,9 +41,9 @@ const hiddenPairs = statement<{ viewer: number; hidden: number }, [realmId: numb
 export class UserAccessReadonlyRepository {
   constructor(private readonly pg: PgService) {}
 
-  /** The ids of the users hidden from this viewer (see `hiddenPairs`), in id order. */
-  async hiddenFrom(realmId: number, viewerId: number): Promise<number[]> {
-    return (await this.pg.run(hiddenPairs, realmId, [viewerId], null)).map((row) => row.hidden);
+  /** The ids of the users hidden from this viewer (see `hiddenPairs`), among `among` when given, in id order. */
+  async hiddenFrom(realmId: number, viewerId: number, among?: number[]): Promise<number[]> {
+    return (await this.pg.run(hiddenPairs, realmId, [viewerId], among ?? null)).map((row) => row.hidden);
   }
 
   /** The organization's active guests this user is hidden from (see `hiddenPairs`). */

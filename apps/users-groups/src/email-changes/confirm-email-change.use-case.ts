@@ -90,8 +90,7 @@ export class ConfirmEmailChange {
     tx: Transaction,
   ): Promise<Event[]> {
     const visibility = resolveSettings(user.realm.userSettingsDefaults, user.settings).email_address_visibility;
-    // Not the guests the user is hidden from (UserAccess).
-    const everyone = await this.access.seeing(user.realmId, user.id, await this.users.activeOfRealm(user.realmId, tx));
+    const everyone = await this.access.audienceOf(user.realmId, user.id, tx);
     const allIds = everyone.map((viewer) => viewer.id);
     const realmUser = (users: number[], person: Record<string, unknown>): Event => ({
       def: UsersGroupsEvents.realmUserChanged,

@@ -67,8 +67,7 @@ export class OwnProfileData {
     await this.outbox.run(async (tx) => {
       const changes = await applyProfileData(this.fields, userId, writes, tx);
       if (changes.length === 0) return { value: undefined, events: [] };
-      // Not the guests the user is hidden from (UserAccess).
-      const audience = await this.access.seeing(realmId, userId, (await this.users.activeOfRealm(realmId, tx)).map((viewer) => viewer.id));
+      const audience = (await this.access.audienceOf(realmId, userId, tx)).map((viewer) => viewer.id);
       return { value: undefined, events: changes.map((change) => realmUserUpdate(realmId, audience, userId, { custom_profile_field: change })) };
     }, requestId);
   }

@@ -1,10 +1,11 @@
 import { Controller, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { Realtime } from '@teamchat/contracts';
+import { Realtime, type UserRecord } from '@teamchat/contracts';
 import { CommandHandler } from '@teamchat/platform';
 import { DataModule } from '../data/data.module';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';
+import { unknownUserRecord } from '../users/user-record';
 import { UserAccess } from '../users/user-access';
 import { UserGroupsModule } from '../groups/user-groups.module';
 import { RegisterStateReader } from './register-state.reader';
@@ -16,6 +17,7 @@ export class RegisterStateHandler {
     private readonly reader: RegisterStateReader,
     private readonly listUsers: ListUsers,
     private readonly access: UserAccess,
+    private readonly realms: RealmDirectory,
   ) {}
 
   @CommandHandler(Realtime.registerState.usersGroups)
@@ -29,10 +31,11 @@ export class RegisterStateHandler {
     return this.listUsers.page(realm, viewerRole, clientGravatar, afterId, limit);
   }
 
-  /** Whom the organization hides from this guest (UserAccess), for the gateway to take out of the cached people. */
+  /** Whom the organization hides from this guest (UserAccess), as "Unknown user": for the gateway's cached people and messaging's direct messages. */
   @CommandHandler(Realtime.hiddenPeople)
-  async hidden(@Payload() { realm, user }: Realtime.HiddenPeopleRequest): Promise<{ userIds: number[] }> {
-    return { userIds: [...(await this.access.hiddenFrom(realm.id, user))] };
+  async hidden(@Payload() { realm, user, among }: Realtime.HiddenPeopleRequest): Promise<{ people: UserRecord[] }> {
+    const shown = { host: this.realms.hostnameOf(realm.subdomain), url: realm.url };
+    return { people: [...(await this.access.hiddenFrom(realm.id, user, among))].map((id) => unknownUserRecord(id, shown)) };
   }
 }
 

@@ -80,8 +80,7 @@ export class UpdateSettings {
     }
 
     // Who hears of a new name or consent only decides the events' audience: read before the transaction.
-    // Not the guests the caller is hidden from (UserAccess).
-    const everyone = fullName !== undefined ? await this.access.seeing(realm.id, caller.id, await this.users.activeIdsOfRealm(realm.id)) : [];
+    const everyone = fullName !== undefined ? (await this.access.audienceOf(realm.id, caller.id)).map((viewer) => viewer.id) : [];
     const humanAdmins = 'allow_private_data_export' in changes ? await this.users.humanAdminIdsOfRealm(realm.id) : [];
 
     const before = await this.outbox.runCold(
@@ -125,7 +124,7 @@ export class UpdateSettings {
               realmId: realm.id,
               realmHost: realm.host,
               user: account,
-              viewers: await this.access.seeing(realm.id, caller.id, await this.users.activeOfRealm(realm.id, tx)),
+              viewers: await this.access.audienceOf(realm.id, caller.id, tx),
               before: before.email_address_visibility,
               after: visibility[1] as number,
             })

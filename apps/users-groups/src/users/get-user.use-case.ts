@@ -41,7 +41,7 @@ export class GetUser {
   }
 
   private async admit(target: UserRow, realmId: number, viewer: UserCommand<unknown>['user']): Promise<void> {
-    if ((await this.access.hiddenFrom(realmId, viewer)).has(target.id)) throw badRequest('Insufficient permission');
+    if ((await this.access.hiddenFrom(realmId, viewer, [target.id])).has(target.id)) throw badRequest('Insufficient permission');
   }
 
   private async record(

@@ -34,7 +34,7 @@ export class ListUsers {
       throw badRequest(`Invalid user ID: ${ids.find((id) => !found.has(id))}`);
     }
 
-    const hidden = await this.access.hiddenFrom(realm.id, viewer);
+    const hidden = await this.access.hiddenFrom(realm.id, viewer, ids);
     const seen = hidden.size === 0 ? users : users.filter((user) => !hidden.has(user.id));
     return { members: await this.records(seen, realm, viewer, params.client_gravatar, params.include_custom_profile_fields) };
   }

@@ -107,8 +107,7 @@ export class UpdateUser {
         later.push((recipients) => this.addressEvents(realm, { ...row, deliveryEmail: newEmail }, recipients));
       }
 
-      // Not the guests the user is hidden from (UserAccess).
-      const recipients = await this.access.seeing(realm.id, row.id, await this.users.activeOfRealm(realm.id, tx));
+      const recipients = await this.access.audienceOf(realm.id, row.id, tx);
       for (const make of later) events.push(...make(recipients));
       if (credentialsChanged) events.push(accessChanged(realm.id, row.id, false));
       return { value: {}, events };

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
+import type { PgTransaction, Transaction } from '../data/transactions';
 import { UserAccessReadonlyRepository } from '../data/user-access.readonly.repository';
+import { UsersRepository } from '../data/users.repository';
 
 /**
  * Zulip's can_access_all_users_group (zerver/lib/users.py check_user_can_access_all_users):
@@ -13,7 +15,15 @@ import { UserAccessReadonlyRepository } from '../data/user-access.readonly.repos
  */
 @Injectable()
 export class UserAccess {
-  constructor(private readonly access: UserAccessReadonlyRepository) {}
+  constructor(
+    private readonly access: UserAccessReadonlyRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  /** Who hears of a change to this user: the organization's active users it is not hidden from (see `seeing`). */
+  async audienceOf(realmId: number, userId: number, tx?: PgTransaction | Transaction): Promise<{ id: number; role: number }[]> {
+    return this.seeing(realmId, userId, await this.users.activeOfRealm(realmId, tx));
+  }
 
   /**
    * Of `recipients`, those `userId` is not hidden from: a change to a user is announced only to
@@ -24,9 +34,12 @@ export class UserAccess {
     return blind.size === 0 ? recipients : recipients.filter((recipient) => !blind.has(typeof recipient === 'number' ? recipient : recipient.id));
   }
 
-  /** The users hidden from the viewer: none from members and above, nor from spectators (as in Zulip). */
-  async hiddenFrom(realmId: number, viewer: Pick<AuthUser, 'id' | 'role'> | null): Promise<Set<number>> {
+  /**
+   * The users hidden from the viewer (among `among`, when given: asked about a few, the statement
+   * reads only those): none from members and above, nor from spectators (as in Zulip).
+   */
+  async hiddenFrom(realmId: number, viewer: Pick<AuthUser, 'id' | 'role'> | null, among?: number[]): Promise<Set<number>> {
     if (!viewer || viewer.role !== Role.GUEST) return new Set();
-    return new Set(await this.access.hiddenFrom(realmId, viewer.id));
+    return new Set(await this.access.hiddenFrom(realmId, viewer.id, among));
   }
 }

@@ -2,7 +2,7 @@ import type { AuthUser, UserRecord } from '@teamchat/contracts';
 import type { ProfileValueRow } from '../data/profile-fields.repository';
 import type { UserRow } from '../data/users.repository';
 import { Role, avatarUrl } from '@teamchat/zulip';
-import { apiEmail, canSeeDeliveryEmail } from '@teamchat/contracts';
+import { UNKNOWN_USER_AVATAR_PATH, apiEmail, canSeeDeliveryEmail, dummyEmail } from '@teamchat/contracts';
 import { resolveSettings } from '@teamchat/contracts';
 
 export interface RecordOptions {
@@ -61,4 +61,29 @@ export function toUserRecord(user: UserRow, options: RecordOptions): UserRecord 
     record.profile_data = options.profileData.get(user.id) ?? {};
   }
   return record;
+}
+
+/**
+ * Zulip's record of a user the viewer may not see (zerver/lib/users.py
+ * get_data_for_inaccessible_user): active, a member, "Unknown user", nothing of theirs but the id.
+ */
+export function unknownUserRecord(userId: number, realm: { host: string; url: string }): UserRecord {
+  return {
+    user_id: userId,
+    email: dummyEmail(userId, realm.host),
+    delivery_email: null,
+    full_name: 'Unknown user',
+    avatar_url: new URL(UNKNOWN_USER_AVATAR_PATH, realm.url).href,
+    avatar_version: 1,
+    date_joined: '1970-01-01T00:00:00+00:00',
+    is_active: true,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: Role.MEMBER,
+    bot_type: null,
+    timezone: '',
+    profile_data: {},
+  };
 }

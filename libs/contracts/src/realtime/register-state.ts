@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authUserSchema, defineCommand, realmRefSchema } from '../command';
 import type { ServiceName } from '../services';
+import type { UserRecord } from '../users-groups/users';
 
 /**
  * What POST /register asks each owning service for: the parts of the initial state it owns,
@@ -65,18 +66,19 @@ export interface RegisterPeoplePage {
 export const registerPeople = defineCommand<RegisterPeopleRequest, RegisterPeoplePage>('users-groups', 'register_people', registerPeopleRequestSchema);
 
 /**
- * The people POST /register shows this guest as "Unknown user" (or leaves out, for clients with
- * the `user_list_incomplete` capability), and the guest may not write to: those the
- * organization's can_access_all_users_group hides from them. Asked for guests only: nobody is
- * hidden from members and above.
+ * The people the organization's can_access_all_users_group hides from this guest (among
+ * `among`, when given), each as Zulip's "Unknown user" record: POST /register shows them so (or
+ * leaves them out, for clients with `user_list_incomplete`), and the guest may not write to
+ * them. Asked for guests only: nobody is hidden from members and above.
  */
 export const hiddenPeopleRequestSchema = z.object({
   realm: realmRefSchema,
   user: authUserSchema,
+  among: z.array(z.number().int()).optional(),
   requestId: z.string(),
 });
 export type HiddenPeopleRequest = z.input<typeof hiddenPeopleRequestSchema>;
-export const hiddenPeople = defineCommand<HiddenPeopleRequest, { userIds: number[] }>('users-groups', 'hidden_people', hiddenPeopleRequestSchema);
+export const hiddenPeople = defineCommand<HiddenPeopleRequest, { people: UserRecord[] }>('users-groups', 'hidden_people', hiddenPeopleRequestSchema);
 
 /** Whether the client asked for the state of the kind `fetchKey` (Zulip's `want()`). */
 export function wants(request: Pick<RegisterStateRequest, 'fetchEventTypes'>, fetchKey: string): boolean {

@@ -37,5 +37,8 @@ export function canSeeDeliveryEmail(
  */
 export function apiEmail(user: { id: number; deliveryEmail: string; isBot: boolean }, visibility: number, realmHost: string): string {
   if (user.isBot || visibility === EmailVisibility.EVERYONE) return user.deliveryEmail;
-  return `user${user.id}@${realmHost}`;
+  return dummyEmail(user.id, realmHost);
 }
+
+/** Zulip's dummy address for a user: `user<id>@<realm host>`. */
+export const dummyEmail = (userId: number, realmHost: string): string => `user${userId}@${realmHost}`;

@@ -33,6 +33,9 @@ export const userSchema = apiSchema(
 );
 export type UserRecord = z.output<typeof userSchema>;
 
+/** Zulip's image for a user the viewer may not see (get_avatar_for_inaccessible_user), served by the gateway. */
+export const UNKNOWN_USER_AVATAR_PATH = '/static/images/unknown-user-avatar.png';
+
 export const listUsersParams = {
   client_gravatar: param.bool().default(true),
   include_custom_profile_fields: param.bool().default(false),
