@@ -1,5 +1,6 @@
 import { eventStreamName } from '@teamchat/contracts';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
+import { deleteStream } from './system-records';
 
 const codec = JSONCodec();
 
@@ -94,13 +95,6 @@ export class EventRecorder {
 }
 
 /** Removes a test system's event stream once it is done with it. */
-export async function deleteEventStream(natsUrl: string, subjectPrefix: string): Promise<void> {
-  const streamName = eventStreamName(subjectPrefix);
-  const connection = await connect({ servers: natsUrl });
-  try {
-    const manager = await connection.jetstreamManager();
-    await manager.streams.delete(streamName).catch(() => undefined);
-  } finally {
-    await connection.drain();
-  }
+export function deleteEventStream(natsUrl: string, subjectPrefix: string): Promise<void> {
+  return deleteStream(natsUrl, eventStreamName(subjectPrefix));
 }

@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { appendFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Redis } from 'ioredis';
-import { SERVICES, type ServiceName } from '@teamchat/contracts';
+import { SERVICES, eventStreamName, type ServiceName } from '@teamchat/contracts';
 import { PgService, openPrisma, type PrismaService } from '@teamchat/db';
 import { nodeOptionsOf } from '@teamchat/platform';
-import { createTestDatabase, dropTestDatabase } from './databases';
+import { createTestDatabase, emptyTestDatabase } from './databases';
 import { ApiClient } from './api-client';
-import { EventRecorder, deleteEventStream } from './event-recorder';
+import { EventRecorder } from './event-recorder';
+import { deleteRedisKeys, recordSystem, removeSystem } from './system-records';
 import { TEST_NATS_URL, TEST_REDIS_URL, TEST_ROOT_HOST, workspaceRoot } from './test-environment';
 
 const root = workspaceRoot();
@@ -67,21 +67,6 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
-/** Removes a test system's Redis keys (queues, caches, BullMQ jobs), all under its own prefix. */
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /**
  * The whole system as real processes, built from dist/, against real Postgres, Redis and NATS.
  * Each instance has its own database, NATS subject namespace and Redis key prefix, so test
@@ -97,6 +82,8 @@ export class TestSystem {
   /** Settings of one process only (an extra uploads replica's own file listener port). */
   private readonly processEnv = new Map<ProcessName, Record<string, string>>();
   private pgService?: PgService;
+  /** Whether the next test file may take this system up after this one (see TestSystem.start). */
+  private keepable = false;
 
   private constructor(
     private readonly database: { name: string; url: string },
@@ -115,8 +102,27 @@ export class TestSystem {
     return (this.pgService ??= new PgService(this.database.url));
   }
 
+  /**
+   * A system of its own for a test file. Inside Jest, a file that asks for the ordinary system
+   * (no options) takes up the one an earlier file of its Jest process handed back, if any: its
+   * processes still running, its database emptied (every table truncated; the sequences go on,
+   * so no id is handed out twice and nothing a service remembers by id can be taken for the new
+   * file's), its logs, recorders and clients new. Starting seven processes costs 5–6 s of a
+   * busy 2-core machine, most of a small file's time. A file that stops, starts or adds a
+   * process, or deletes Redis keys, hands back nothing: its system is stopped.
+   */
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const startedAt = Date.now();
+    const keepable = process.env.JEST_WORKER_ID !== undefined && Object.keys(options).length === 0;
+    const kept = keepable ? await takeKeptSystem() : undefined;
+    if (kept) {
+      const system = new TestSystem(kept.database, kept.env, kept.ports, kept.gatewayNames);
+      for (const [name, child] of kept.processes) system.watch(name, child);
+      system.keepable = true;
+      await system.waitUntilReady();
+      recordTiming('start', startedAt);
+      return system;
+    }
     const database = await createTestDatabase();
     const namespace = randomBytes(4).toString('hex');
     const gatewayNames: ProcessName[] = ['gateway'];
@@ -153,7 +159,8 @@ export class TestSystem {
       ...options.env,
     };
     const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? []);
-    await Promise.all(names.map((name) => system.startService(name, false)));
+    system.keepable = keepable;
+    names.forEach((name) => system.spawn(name));
     try {
       await system.waitUntilReady();
       recordTiming('start', startedAt);
@@ -179,7 +186,14 @@ export class TestSystem {
 
   /** Starts one process (again), and by default waits until the gateways are ready; `env` adds settings for this process only. */
   async startService(name: ProcessName, waitForReady = true, env?: Record<string, string>): Promise<void> {
+    this.keepable = false;
     if (env) this.processEnv.set(name, { ...this.processEnv.get(name), ...env });
+    this.spawn(name);
+    // A process started again is waited for itself too: a test's next request may need it.
+    if (waitForReady) await this.waitUntilReady(undefined, [name]);
+  }
+
+  private spawn(name: ProcessName): void {
     const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
     const child = spawn(process.execPath, [...nodeOptionsOf(service), ...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
@@ -187,21 +201,28 @@ export class TestSystem {
       env: { PATH: process.env.PATH ?? '', ...this.env, ...this.processEnv.get(name), [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    this.watch(name, child);
+    recordSystem({ env: this.env, database: this.database.name, stream: eventStreamName(this.env.NATS_SUBJECT_PREFIX), pids: [...this.pids().values()] });
+  }
+
+  /** Makes `child` this system's process `name`, its last log lines kept for logOf (an earlier file's listeners dropped). */
+  private watch(name: ProcessName, child: ChildProcess): void {
     const log: string[] = [];
     this.logs.set(name, log);
     const keep = (chunk: Buffer) => {
       log.push(chunk.toString());
       if (log.length > 200) log.shift();
     };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.removeAllListeners('data');
+      stream?.on('data', keep);
+    }
     this.processes.set(name, child);
-    // A process started again is waited for itself too: a test's next request may need it.
-    if (waitForReady) await this.waitUntilReady(undefined, [name]);
   }
 
   /** Starts one more replica of a service (`<service>#<n>`), beside the ones running; gateways only through `gateways`. */
   async startReplica(service: Exclude<ServiceName, 'gateway'>): Promise<ProcessName> {
+    this.keepable = false;
     let replica = 1;
     while (this.processes.has(`${service}#${replica}`)) replica++;
     const name: ProcessName = `${service}#${replica}`;
@@ -215,11 +236,17 @@ export class TestSystem {
 
   /** Deletes this system's Redis keys under `<REDIS_KEY_PREFIX><suffix>` (e.g. `bull:` for every BullMQ job). */
   deleteRedisKeys(suffix: string): Promise<void> {
+    this.keepable = false;
     return deleteRedisKeys(`${this.env.REDIS_KEY_PREFIX}${suffix}`);
   }
 
   /** Stops one process with SIGTERM (or `signal`) and waits for it to exit. */
-  async stopService(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  stopService(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    this.keepable = false;
+    return this.terminate(name, signal);
+  }
+
+  private async terminate(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.processes.get(name);
     if (!child || child.exitCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -273,18 +300,81 @@ export class TestSystem {
     return recorder;
   }
 
+  /** Stops the system, or empties it and hands it to the next test file (see TestSystem.start). */
   async stop(): Promise<void> {
     const stoppingAt = Date.now();
-    await Promise.all([...this.processes.keys()].map((service) => this.stopService(service)));
     await Promise.all(this.recorders.map((recorder) => recorder.stop()));
-    await deleteEventStream(this.env.NATS_URL, this.env.NATS_SUBJECT_PREFIX);
-    await deleteRedisKeys(this.env.REDIS_KEY_PREFIX);
     await this.db.$disconnect();
     await this.pgService?.onApplicationShutdown();
-    await dropTestDatabase(this.database.name);
-    await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
+    if (this.keepable && (await this.empty())) {
+      keptSystems().push({ database: this.database, env: this.env, ports: this.ports, gatewayNames: this.gatewayNames, processes: this.processes, emptiedAt: Date.now() });
+    } else {
+      await stopProcesses({ database: this.database, env: this.env, processes: this.processes });
+    }
     recordTiming('stop', stoppingAt);
   }
+
+  /** Empties the database and the uploads, with every process still running; false if any is not (or Postgres refused). */
+  private async empty(): Promise<boolean> {
+    if (![...this.processes.values()].every(isRunning)) return false;
+    try {
+      await emptyTestDatabase(this.database.url);
+    } catch {
+      return false;
+    }
+    await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
+    return true;
+  }
+}
+
+const isRunning = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
+
+/** A system a test file handed back, for the next file of its Jest process (TestSystem.start). */
+interface KeptSystem {
+  database: { name: string; url: string };
+  env: Record<string, string>;
+  ports: Record<ProcessName, number>;
+  gatewayNames: ProcessName[];
+  processes: Map<ProcessName, ChildProcess>;
+  emptiedAt: number;
+}
+
+/**
+ * The systems handed back in this process. Jest gives each test file its own globals and module
+ * registry, but Node's own modules are the process's: the list hangs on `spawn`.
+ */
+function keptSystems(): KeptSystem[] {
+  const holder = spawn as unknown as Record<symbol, KeptSystem[] | undefined>;
+  return (holder[Symbol.for('teamchat.keptTestSystems')] ??= []);
+}
+
+/**
+ * A kept system whose processes all still run (any other is stopped), once what its services
+ * remembered of the last file's organizations has run out: the credential cache remembers a
+ * host's organization for AUTH_CACHE_TTL_SECONDS, and the next file may make one at that host.
+ */
+async function takeKeptSystem(): Promise<KeptSystem | undefined> {
+  const kept = keptSystems();
+  for (let system = kept.shift(); system; system = kept.shift()) {
+    if (![...system.processes.values()].every(isRunning)) {
+      await stopProcesses(system);
+      continue;
+    }
+    const forgotten = system.emptiedAt + Number(system.env.AUTH_CACHE_TTL_SECONDS) * 1000 + 100;
+    if (Date.now() < forgotten) await new Promise((resolve) => setTimeout(resolve, forgotten - Date.now()));
+    return system;
+  }
+  return undefined;
+}
+
+type RunningSystem = Pick<KeptSystem, 'database' | 'env' | 'processes'>;
+
+/** Stops a system's processes and removes everything it made: its stream, Redis keys, database and uploads. */
+async function stopProcesses(system: RunningSystem): Promise<void> {
+  await Promise.all(
+    [...system.processes.values()].filter(isRunning).map((child) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+  );
+  await removeSystem({ env: system.env, database: system.database.name, stream: eventStreamName(system.env.NATS_SUBJECT_PREFIX) });
 }
 
 /**
