@@ -28,6 +28,7 @@ describe("who a guest may see (can_access_all_users_group)", () => {
   let guest: TestUser;
   let otherGuest: TestUser;
   let outsider: TestUser;
+  let lobbyId: number;
   const on = { subdomain: 'access' };
   const as = (user: TestUser) => ({ ...on, auth: user });
 
@@ -57,7 +58,7 @@ describe("who a guest may see (can_access_all_users_group)", () => {
     guest = await factory.user(realm, { role: Role.GUEST, fullName: 'Gil Guest' });
     otherGuest = await factory.user(realm, { role: Role.GUEST, fullName: 'Gwen Guest' });
     outsider = await factory.user(await factory.organization({ subdomain: 'access-elsewhere' }));
-    await factory.channel(realm, { name: 'lobby', subscribers: [guest, channelmate, formerChannelmate, owner] });
+    lobbyId = (await factory.channel(realm, { name: 'lobby', subscribers: [guest, channelmate, formerChannelmate, owner] })).id;
     await factory.channel(realm, { name: 'back office', subscribers: [stranger, owner, correspondent] });
     // A conversation of three (Zulip's direct message group) makes its members known to each other.
     const members = [guest.id, correspondent.id, owner.id].sort((a, b) => a - b);
@@ -84,6 +85,16 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expectError(await system.api.get(`/users/user${stranger.id}@access.testserver.local`, {}, as(guest)), 400, 'BAD_REQUEST', 'Insufficient permission');
       expect((expectSuccess(await system.api.get(`/users/${channelmate.id}`, {}, as(guest))).user as Person).full_name).toBe('Carla Channelmate');
       expect((expectSuccess(await system.api.get(`/users/${bot.id}`, {}, as(guest))).user as Person).full_name).toBe('Helper Bot');
+    });
+
+    it("refuses a guest a hidden person's status and channel subscription, and serves the others'", async () => {
+      expectError(await system.api.get(`/users/${stranger.id}/status`, {}, as(guest)), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expectError(await system.api.get(`/users/${stranger.id}/subscriptions/${lobbyId}`, {}, as(guest)), 400, 'BAD_REQUEST', 'Insufficient permission');
+      expect(expectSuccess(await system.api.get(`/users/${channelmate.id}/status`, {}, as(guest))).status).toEqual({});
+      expect(expectSuccess(await system.api.get(`/users/${channelmate.id}/subscriptions/${lobbyId}`, {}, as(guest))).is_subscribed).toBe(true);
+      // A member is restricted by nothing.
+      expect(expectSuccess(await system.api.get(`/users/${stranger.id}/subscriptions/${lobbyId}`, {}, as(channelmate))).is_subscribed).toBe(false);
+      expect(expectSuccess(await system.api.get(`/users/${stranger.id}/status`, {}, as(channelmate))).status).toEqual({});
     });
 
     it('shows hidden people to POST /register as "Unknown user", active or not', async () => {
@@ -173,6 +184,7 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expect(await listed(otherGuest)).toContain(stranger.id);
       expect((expectSuccess(await system.api.get(`/users/${stranger.id}`, {}, as(guest))).user as Person).full_name).toBe('Sam Stranger');
       expect((await registered(guest)).active.get(stranger.id)?.full_name).toBe('Sam Stranger');
+      expectSuccess(await system.api.get(`/users/${stranger.id}/status`, {}, as(guest)));
     });
   });
 });

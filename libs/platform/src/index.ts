@@ -17,6 +17,7 @@ export * from './commands/command-deadline';
 export * from './commands/command-connection';
 export * from './commands/command-handler.decorator';
 export * from './commands/command-server';
+export * from './commands/hidden-from-guest';
 export * from './events/event-bus';
 export * from './events/durable-consumer';
 export * from './bullmq';

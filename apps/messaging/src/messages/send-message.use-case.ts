@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Messaging, MessagingEvents, Realtime, linkedPathIds, type UserCommand } from '@teamchat/contracts';
+import { Messaging, MessagingEvents, linkedPathIds, type UserCommand } from '@teamchat/contracts';
 import { EventOutbox, NEW_MESSAGE_ID, outboxDraft, type StreamModel } from '@teamchat/db';
-import { CommandClient, type StoredEvent } from '@teamchat/platform';
-import { Role, ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
+import { CommandClient, hidesAnyFromGuest, type StoredEvent } from '@teamchat/platform';
+import { ZulipError, badRequest, clientComputesAvatar, type DecodedParams } from '@teamchat/zulip';
 import { accessFrom, channelFrom } from '../core/channel-access';
 import { ChannelsRepository } from '../data/channels.repository';
 import { DirectMessageGroupsRepository } from '../data/direct-message-groups.repository';
@@ -319,10 +319,9 @@ export class SendMessage {
         ? await this.users.byIds(realm.id, targets.ids, (id) => `Invalid user ID ${id}`)
         : await this.users.byEmails(realm.id, targets.emails, (email) => `Invalid email '${email}'`);
     // Zulip's check_sender_can_access_recipients: whom can_access_all_users_group hides from a
-    // guest (users-groups' UserAccess) is no one they may write to; nobody is hidden from others.
-    if (user.role === Role.GUEST && recipients.length > 0) {
-      const { people: hidden } = await this.commands.call(Realtime.hiddenPeople, { realm, user, among: recipients.map((recipient) => recipient.id), requestId });
-      if (hidden.length > 0) throw badRequest('You do not have permission to access some of the recipients.');
+    // guest is no one they may write to.
+    if (await hidesAnyFromGuest(this.commands, realm, user, recipients.map((recipient) => recipient.id), requestId)) {
+      throw badRequest('You do not have permission to access some of the recipients.');
     }
     const members = [...new Set([user.id, ...recipients.map((r) => r.id)])].sort((a, b) => a - b);
     return {

@@ -15,8 +15,8 @@ export class GetUserStatus {
     private readonly statuses: UserStatusRepository,
   ) {}
 
-  async execute({ realm, user, params }: UserCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
-    const target = await this.rules.target(realm, user, params.user_id, { forAdmin: false });
+  async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<{ status: Presence.UserStatusRecord }> {
+    const target = await this.rules.target(realm, user, params.user_id, { forAdmin: false, requestId });
     return { status: toStatusRecord(await this.statuses.find(target.id), target.settings.presence_enabled) };
   }
 }

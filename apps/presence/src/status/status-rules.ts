@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PresenceEvents, type AuthUser, type ClientEvent, type EventDef, type RealmRef } from '@teamchat/contracts';
+import { CommandClient, hidesAnyFromGuest } from '@teamchat/platform';
 import { badRequest, isAdminRole } from '@teamchat/zulip';
 import type { Person } from '../core/person';
 import { CustomEmojiReadonlyRepository } from '../data/custom-emoji.readonly.repository';
@@ -19,18 +20,22 @@ export class StatusRules {
   constructor(
     private readonly people: PeopleReadonlyRepository,
     private readonly customEmoji: CustomEmojiReadonlyRepository,
+    private readonly commands: CommandClient,
   ) {}
 
   /**
    * The user whose status is asked for: an active human of the organization ("No such user"
    * for anyone else, bots included; "User is deactivated"). Setting another's status takes an
-   * administrator ("Insufficient permission").
+   * administrator, and a guest may not read the status of someone can_access_all_users_group
+   * hides from them ("Insufficient permission" both).
    */
-  async target(realm: RealmRef, caller: AuthUser, userId: number, { forAdmin }: { forAdmin: boolean }): Promise<Person> {
+  async target(realm: RealmRef, caller: AuthUser, userId: number, { forAdmin, requestId }: { forAdmin: boolean; requestId: string }): Promise<Person> {
     const target = await this.people.byId(realm, userId);
     if (!target || target.isBot) throw badRequest('No such user');
     if (!target.isActive) throw badRequest('User is deactivated');
-    if (forAdmin && !isAdminRole(caller.role)) throw badRequest('Insufficient permission');
+    if (forAdmin ? !isAdminRole(caller.role) : await hidesAnyFromGuest(this.commands, realm, caller, [target.id], requestId)) {
+      throw badRequest('Insufficient permission');
+    }
     return target;
   }
 

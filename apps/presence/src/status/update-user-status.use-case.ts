@@ -22,7 +22,7 @@ export class UpdateUserStatus {
 
   async execute({ realm, user, params, requestId }: UserCommand<Params>): Promise<Record<string, never>> {
     const { user_id: userId, ...fields } = params;
-    const target = await this.rules.target(realm, user, userId, { forAdmin: true });
+    const target = await this.rules.target(realm, user, userId, { forAdmin: true, requestId });
     const change = await this.rules.check(realm.id, fields);
     const event = await this.rules.changedEvent(realm.id, target.id, change);
     return this.outbox.runCold(async (tx) => {
