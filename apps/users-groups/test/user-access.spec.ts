@@ -45,6 +45,25 @@ describe("who a guest may see (can_access_all_users_group)", () => {
     return { active: new Map(body.realm_users.map((p) => [p.user_id, p])), nonActive: new Map(body.realm_non_active_users.map((p) => [p.user_id, p])), ids: body.realm_users.map((p) => p.user_id) };
   };
 
+  /** Zulip's get_data_for_inaccessible_user. */
+  const unknownUser = (userId: number) => ({
+    user_id: userId,
+    email: `user${userId}@access.testserver.local`,
+    delivery_email: null,
+    full_name: 'Unknown user',
+    avatar_url: 'http://access.testserver.local/static/images/unknown-user-avatar.png',
+    avatar_version: 1,
+    date_joined: '1970-01-01T00:00:00+00:00',
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    role: Role.MEMBER,
+    bot_type: null,
+    timezone: '',
+    profile_data: {},
+  });
+
   beforeAll(async () => {
     system = await TestSystem.start();
     factory = new Factory(system.db);
@@ -100,23 +119,7 @@ describe("who a guest may see (can_access_all_users_group)", () => {
     it('shows hidden people to POST /register as "Unknown user", active or not', async () => {
       const { active, nonActive } = await registered(guest);
       for (const hidden of [stranger, formerChannelmate, otherGuest]) {
-        expect(active.get(hidden.id)).toEqual({
-          user_id: hidden.id,
-          email: `user${hidden.id}@access.testserver.local`,
-          delivery_email: null,
-          full_name: 'Unknown user',
-          avatar_url: 'http://access.testserver.local/static/images/unknown-user-avatar.png',
-          avatar_version: 1,
-          date_joined: '1970-01-01T00:00:00+00:00',
-          is_admin: false,
-          is_owner: false,
-          is_guest: false,
-          is_bot: false,
-          role: Role.MEMBER,
-          bot_type: null,
-          timezone: '',
-          profile_data: {},
-        });
+        expect(active.get(hidden.id)).toEqual(unknownUser(hidden.id));
       }
       expect(nonActive.has(formerChannelmate.id)).toBe(false);
       // The placeholder's avatar is served (Zulip's static image path).
@@ -164,6 +167,29 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       // The member's queue has all three: the guest's has had time for them too (one organization's events go in order).
       expect(people(await guestQueue.settle())).toEqual([{ user_id: channelmate.id, full_name: 'Carla Renamed' }]);
       expectSuccess(await system.api.patch(`/users/${channelmate.id}`, { full_name: 'Carla Channelmate' }, as(owner)));
+    });
+
+    it('announces a new person to a guest as "Unknown user", to a guest with user_list_incomplete not at all, and to members as they are', async () => {
+      const watch = (user: TestUser, capabilities: Record<string, boolean> = {}) =>
+        EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']), client_capabilities: JSON.stringify(capabilities) });
+      const [guestQueue, incompleteQueue, memberQueue] = await Promise.all([watch(guest), watch(guest, { user_list_incomplete: true }), watch(channelmate)]);
+      const created = expectSuccess(
+        await system.api.post('/users', { email: 'nina@access.example.test', password: 'a long and unguessable password', full_name: 'Nina Newcomer' }, as(owner)),
+      ) as { user_id: number };
+      const added = async (queue: EventQueueClient, userId: number) => {
+        for (let count = 1; ; count++) {
+          const found = (await queue.waitFor('realm_user', count)).find((event) => (event.person as Person).user_id === userId);
+          if (found) return found;
+        }
+      };
+      expect(await added(memberQueue, created.user_id)).toMatchObject({ op: 'add', person: { user_id: created.user_id, full_name: 'Nina Newcomer', email: 'nina@access.example.test' } });
+      const shownToGuest = await added(guestQueue, created.user_id);
+      expect(shownToGuest).toEqual({ id: shownToGuest.id, type: 'realm_user', op: 'add', person: { ...unknownUser(created.user_id), is_active: true } });
+      // The guest's other queue has had time for it (one organization's events go in order).
+      expect((await incompleteQueue.settle()).map((event) => (event.person as Person).user_id)).not.toContain(created.user_id);
+      // A bot is hidden from nobody: every queue gets it as it is.
+      const newBot = expectSuccess(await system.api.post('/bots', { full_name: 'Newer Bot', short_name: 'newer' }, as(owner))) as { user_id: number };
+      expect(await added(incompleteQueue, newBot.user_id)).toMatchObject({ op: 'add', person: { user_id: newBot.user_id, full_name: 'Newer Bot', is_bot: true } });
     });
 
     it('hides nobody from members and above, nor across organizations', async () => {

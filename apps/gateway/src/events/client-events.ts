@@ -18,12 +18,16 @@ export function accepts(queue: QueueDescriptor, event: ClientEvent['event']): bo
  * being reactivated (for queues that were told it was removed).
  */
 export function deliveriesOf(event: ClientEvent['event'], queues: QueueDescriptor[], group?: unknown): Delivery[] {
-  const text = JSON.stringify(event);
+  // A new person shown as "Unknown user" to the guests who may not see them (users-groups marks
+  // it): a client with `user_list_incomplete` is sent nothing, the others the event without the
+  // mark (Zulip's process_realm_user_add_event).
+  const inaccessible = event.type === 'realm_user' && event.op === 'add' && event.inaccessible_user === true;
+  const text = JSON.stringify(inaccessible ? { ...event, inaccessible_user: undefined } : event);
   const oneByOne = event.type === 'delete_message' && Array.isArray(event.message_ids) ? unbulked(event) : undefined;
   const withoutDeactivatedGroups = event.type === 'user_group' ? deactivationAsSeenWithout(event, group) : undefined;
   const presence = event.type === 'presence' ? presenceFormats(event) : undefined;
   return queues
-    .filter((queue) => accepts(queue, event))
+    .filter((queue) => accepts(queue, event) && !(inaccessible && queue.capabilities.user_list_incomplete))
     .flatMap((queue) => {
       if (oneByOne && !queue.capabilities.bulk_message_deletion) return oneByOne.map((single) => ({ queueId: queue.queueId, event: single }));
       if (withoutDeactivatedGroups && !queue.capabilities.include_deactivated_groups) {

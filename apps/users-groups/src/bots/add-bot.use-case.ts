@@ -5,13 +5,11 @@ import { avatarUrl, badRequest, type DecodedParams } from '@teamchat/zulip';
 import { generateApiKey } from '../auth/api-keys';
 import { checkMemberOrAdmin } from '../groups/member-or-admin';
 import { BotsRepository } from '../data/bots.repository';
-import { onConnection } from '../data/transactions';
-import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { CreateUser } from '../users/create-user.use-case';
 import { checkFullName } from '../users/full-name';
-import { userCreatedEvents } from '../users/user-created-events';
+import { UserCreatedEvents } from '../users/user-created-events';
 import { BotRecords, realmBotAdd } from './bot-records';
 import { BotAccess, BotCreationPolicy, botEmail, checkInterfaceType, checkUrl } from './bot-rules';
 
@@ -34,13 +32,13 @@ export class AddBot {
   constructor(
     private readonly users: UsersRepository,
     private readonly bots: BotsRepository,
-    private readonly groups: UserGroupsRepository,
     private readonly create: CreateUser,
     private readonly realms: RealmDirectory,
     private readonly access: BotAccess,
     private readonly policy: BotCreationPolicy,
     private readonly records: BotRecords,
     private readonly outbox: EventOutbox,
+    private readonly created: UserCreatedEvents,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: UserCommand<Params>): Promise<{
@@ -91,15 +89,9 @@ export class AddBot {
         },
         tx,
       );
-      const pgTx = onConnection(tx);
-      const row = (await this.users.inRealm(realm.id, bot.id, pgTx))!;
-      const recipients = await this.users.activeOfRealm(realm.id, tx);
-      const groupIds = await this.groups.directNamedGroupsOf(bot.id, pgTx);
+      const { row, events } = await this.created.of(realm, bot.id, tx);
       const record = await this.records.one(realm.id, bot.id, tx);
-      return {
-        value: { row, record },
-        events: [...userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groupIds), realmBotAdd(realm.id, administrators, record)],
-      };
+      return { value: { row, record }, events: [...events, realmBotAdd(realm.id, administrators, record)] };
     }, requestId);
     return {
       user_id: row.id,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PgService, statement } from '@teamchat/db';
+import { onConnection, type PgTransaction, type Transaction } from './transactions';
 
 /**
  * Who is hidden from whom while the organization's can_access_all_users_group is role:members
@@ -47,7 +48,7 @@ export class UserAccessReadonlyRepository {
   }
 
   /** The organization's active guests this user is hidden from (see `hiddenPairs`). */
-  async guestsNotSeeing(realmId: number, userId: number): Promise<number[]> {
-    return (await this.pg.run(hiddenPairs, realmId, null, [userId])).map((row) => row.viewer);
+  async guestsNotSeeing(realmId: number, userId: number, tx: PgTransaction | Transaction = this.pg): Promise<number[]> {
+    return (await onConnection(tx).run(hiddenPairs, realmId, null, [userId])).map((row) => row.viewer);
   }
 }

@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import { hashPassword, isStrongEnough } from '../auth/passwords';
 import { InvitesRepository } from '../data/invites.repository';
 import { OrganizationsRepository } from '../data/organizations.repository';
-import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { WelcomeBot } from '../realm-settings/welcome-bot';
@@ -15,7 +14,7 @@ import { RealmDirectory } from '../realms/realm-directory';
 import { NotificationBot } from '../system-bots/notification-bot.use-case';
 import { CreateUser } from '../users/create-user.use-case';
 import { checkFullName } from '../users/full-name';
-import { userCreatedEvents } from '../users/user-created-events';
+import { UserCreatedEvents } from '../users/user-created-events';
 import { InvitesChanged } from './invites-changed';
 import { checkKeyShape, checkPendingSignup } from './signup-links';
 
@@ -53,6 +52,7 @@ export class RegisterAccount {
     private readonly changed: InvitesChanged,
     private readonly organizations: OrganizationsRepository,
     private readonly welcomeBot: WelcomeBot,
+    private readonly created: UserCreatedEvents,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -82,11 +82,7 @@ export class RegisterAccount {
 
       // Zulip's notify_created_user and the account's group memberships, then invites_changed (the
       // invitation is used), each read with the account in place.
-      const pgTx = onConnection(tx);
-      const row = (await this.users.inRealm(realm.id, user.id, pgTx))!;
-      const recipients = await this.users.activeOfRealm(realm.id, tx);
-      const groupIds = await this.groups.directNamedGroupsOf(user.id, pgTx);
-      const events: OutboxEvent[] = userCreatedEvents(realm.id, row, recipients, this.realms.hostnameOf(realm.subdomain), groupIds);
+      const events: OutboxEvent[] = (await this.created.of(realm, user.id, tx)).events;
       if (prereg.referredById !== null) events.push(await this.changed.event(realm.id, prereg.referredById, tx));
       return { value: { user, prereg }, events };
     }, requestId);

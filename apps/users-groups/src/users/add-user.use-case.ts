@@ -5,19 +5,16 @@ import { CommandClient, LOGGER, outsideCommand } from '@teamchat/platform';
 import { badRequest, type DecodedParams } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { isStrongEnough, withPasswordHashing } from '../auth/passwords';
-import { onConnection } from '../data/transactions';
 import { OrganizationsRepository } from '../data/organizations.repository';
 import { RealmSettingsRepository } from '../data/realm-settings.repository';
-import { UserGroupsRepository } from '../data/user-groups.repository';
 import { emailAllowedByDomains } from '../realm-settings/realm-domain-rules';
 import { WelcomeBot } from '../realm-settings/welcome-bot';
 import { UsersRepository } from '../data/users.repository';
 import { isValidEmailAddress } from '../email-changes/email-address';
-import { RealmDirectory } from '../realms/realm-directory';
 import { CreateUser } from './create-user.use-case';
 import { checkFullName } from './full-name';
 import { requireAdministrator } from './user-admin-events';
-import { userCreatedEvents } from './user-created-events';
+import { UserCreatedEvents } from './user-created-events';
 
 type Params = DecodedParams<typeof UsersGroups.createUserParams>;
 
@@ -40,14 +37,13 @@ type Params = DecodedParams<typeof UsersGroups.createUserParams>;
 export class AddUser {
   constructor(
     private readonly users: UsersRepository,
-    private readonly groups: UserGroupsRepository,
     private readonly create: CreateUser,
-    private readonly realms: RealmDirectory,
     private readonly outbox: EventOutbox,
     private readonly commands: CommandClient,
     private readonly organizations: OrganizationsRepository,
     private readonly realmSettings: RealmSettingsRepository,
     private readonly welcomeBot: WelcomeBot,
+    private readonly created: UserCreatedEvents,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -70,11 +66,8 @@ export class AddUser {
     });
     const row = await this.outbox.runCold(async (tx) => {
       const created = await this.create.execute({ realmId: realm.id, email, fullName, passwordHash }, tx);
-      const pgTx = onConnection(tx);
-      const stored = (await this.users.inRealm(realm.id, created.id, pgTx))!;
-      const recipients = await this.users.activeOfRealm(realm.id, tx);
-      const groups = await this.groups.directNamedGroupsOf(created.id, pgTx);
-      return { value: stored, events: userCreatedEvents(realm.id, stored, recipients, this.realms.hostnameOf(realm.subdomain), groups) };
+      const { row: stored, events } = await this.created.of(realm, created.id, tx);
+      return { value: stored, events };
     }, requestId);
     // Then the organization's default channels, through messaging's subscription path (Zulip's
     // process_new_human_user), answered in time for this command's own answer. The account

@@ -30,8 +30,13 @@ export class UserAccess {
    * them (Zulip sends a person's `realm_user` updates to get_user_ids_who_can_access_user).
    */
   async seeing<R extends number | { id: number }>(realmId: number, userId: number, recipients: R[]): Promise<R[]> {
-    const blind = new Set(await this.access.guestsNotSeeing(realmId, userId));
+    const blind = await this.guestsNotSeeing(realmId, userId);
     return blind.size === 0 ? recipients : recipients.filter((recipient) => !blind.has(typeof recipient === 'number' ? recipient : recipient.id));
+  }
+
+  /** The organization's active guests this user is hidden from (`tx`: as a transaction that made the user sees it). */
+  async guestsNotSeeing(realmId: number, userId: number, tx?: PgTransaction | Transaction): Promise<Set<number>> {
+    return new Set(await this.access.guestsNotSeeing(realmId, userId, tx));
   }
 
   /**

@@ -1,29 +1,65 @@
+import { Injectable } from '@nestjs/common';
 import { UsersGroupsEvents, type ClientEvent, type EventDef } from '@teamchat/contracts';
-import type { UserRow } from '../data/users.repository';
+import { onConnection, type PgTransaction, type Transaction } from '../data/transactions';
+import { UserGroupsRepository } from '../data/user-groups.repository';
+import { UsersRepository, type UserRow } from '../data/users.repository';
+import { RealmDirectory } from '../realms/realm-directory';
 import { groupMembershipEvents } from './system-group-events';
-import { toUserRecord } from './user-record';
+import { UserAccess } from './user-access';
+import { toUserRecord, unknownUserRecord } from './user-record';
+
+type Announcement = { def: EventDef<ClientEvent>; payload: ClientEvent };
+
+/** What a new account's creation announces, read in the transaction that made it (see userCreatedEvents). */
+@Injectable()
+export class UserCreatedEvents {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly groups: UserGroupsRepository,
+    private readonly access: UserAccess,
+    private readonly realms: RealmDirectory,
+  ) {}
+
+  async of(realm: { id: number; subdomain: string }, userId: number, tx: PgTransaction | Transaction): Promise<{ row: UserRow; events: Announcement[] }> {
+    const pgTx = onConnection(tx);
+    const row = (await this.users.inRealm(realm.id, userId, pgTx))!;
+    const recipients = await this.users.activeOfRealm(realm.id, tx);
+    const groupIds = await this.groups.directNamedGroupsOf(userId, pgTx);
+    const hiddenFrom = await this.access.guestsNotSeeing(realm.id, userId, tx);
+    const shown = { id: realm.id, host: this.realms.hostnameOf(realm.subdomain), url: this.realms.urlOf(realm.subdomain) };
+    return { row, events: userCreatedEvents(shown, row, recipients, groupIds, hiddenFrom) };
+  }
+}
 
 /**
  * What Zulip's do_create_user announces of a new account, human or bot: `realm_user` add to
  * every active user (one event per distinct record: the real address is shown to some viewers
- * and not others), then `user_group` add_members for the named groups the account is in.
+ * and not others), then `user_group` add_members for the named groups the account is in. The
+ * guests can_access_all_users_group hides the account from (`hiddenFrom`) are sent Zulip's
+ * "Unknown user" record instead, marked `inaccessible_user`: the gateway sends it on without the
+ * mark, and not at all to clients with `user_list_incomplete` (Zulip's notify_created_user).
  */
 export function userCreatedEvents(
-  realmId: number,
+  realm: { id: number; host: string; url: string },
   row: UserRow,
   recipients: { id: number; role: number }[],
-  realmHost: string,
   groupIds: number[],
-): { def: EventDef<ClientEvent>; payload: ClientEvent }[] {
+  hiddenFrom: ReadonlySet<number>,
+): Announcement[] {
   const byPerson = new Map<string, number[]>();
+  const unknownTo = recipients.filter((viewer) => hiddenFrom.has(viewer.id)).map((viewer) => viewer.id);
   for (const viewer of recipients) {
-    const person = JSON.stringify(toUserRecord(row, { viewer, realmHost, clientGravatar: false }));
+    if (hiddenFrom.has(viewer.id)) continue;
+    const person = JSON.stringify(toUserRecord(row, { viewer, realmHost: realm.host, clientGravatar: false }));
     byPerson.set(person, [...(byPerson.get(person) ?? []), viewer.id]);
   }
-  const published: { def: EventDef<ClientEvent>; payload: ClientEvent }[] = [...byPerson].map(([person, users]) => ({
-    def: UsersGroupsEvents.realmUserChanged,
-    payload: { realmId, users, event: { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> } },
-  }));
-  published.push(...groupMembershipEvents(realmId, row.id, [], groupIds, recipients.map((recipient) => recipient.id)));
+  const added = (users: number[], event: ClientEvent['event']) => ({ def: UsersGroupsEvents.realmUserChanged, payload: { realmId: realm.id, users, event } });
+  const published: Announcement[] = [...byPerson].map(([person, users]) =>
+    added(users, { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> }),
+  );
+  if (unknownTo.length > 0) {
+    published.push(added(unknownTo, { type: 'realm_user', op: 'add', person: unknownUserRecord(row.id, realm), inaccessible_user: true }));
+  }
+  published.push(...groupMembershipEvents(realm.id, row.id, [], groupIds, recipients.map((recipient) => recipient.id)));
   return published;
 }
