@@ -169,6 +169,24 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expectSuccess(await system.api.patch(`/users/${channelmate.id}`, { full_name: 'Carla Channelmate' }, as(owner)));
     });
 
+    it("sends a guest no deactivation or reactivation of someone hidden from them, and a channelmate's return", async () => {
+      const hidden = await factory.user(realm, { fullName: 'Rita Returning' });
+      const watch = (user: TestUser) => EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']) });
+      const [guestQueue, memberQueue] = await Promise.all([watch(guest), watch(channelmate)]);
+      expectSuccess(await system.api.delete(`/users/${hidden.id}`, {}, as(owner)));
+      expectSuccess(await system.api.post(`/users/${hidden.id}/reactivate`, {}, as(owner)));
+      // Back, the former channelmate shares the channel with the guest again.
+      expectSuccess(await system.api.post(`/users/${formerChannelmate.id}/reactivate`, {}, as(owner)));
+      const activity = (events: QueueEvent[]) => events.map((event) => [(event.person as { user_id: number }).user_id, (event.person as { is_active?: boolean }).is_active]);
+      expect(activity(await memberQueue.waitFor('realm_user', 3))).toEqual([
+        [hidden.id, false],
+        [hidden.id, true],
+        [formerChannelmate.id, true],
+      ]);
+      expect(activity(await guestQueue.settle())).toEqual([[formerChannelmate.id, true]]);
+      expectSuccess(await system.api.delete(`/users/${formerChannelmate.id}`, {}, as(owner)));
+    });
+
     it('announces a new person to a guest as "Unknown user", to a guest with user_list_incomplete not at all, and to members as they are', async () => {
       const watch = (user: TestUser, capabilities: Record<string, boolean> = {}) =>
         EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']), client_capabilities: JSON.stringify(capabilities) });

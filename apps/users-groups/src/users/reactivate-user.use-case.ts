@@ -6,6 +6,7 @@ import { onConnection } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository } from '../data/users.repository';
 import { groupMembershipEvents } from './system-group-events';
+import { UserAccess } from './user-access';
 import { realmUserUpdate, requireAdministrator, type PublishedEvent } from './user-admin-events';
 import { UserLookup } from './user-lookup';
 import { BotAccess } from '../bots/bot-rules';
@@ -34,6 +35,7 @@ export class ReactivateUser {
     private readonly lookup: UserLookup,
     private readonly bots: BotAccess,
     private readonly botActivity: BotActivityEvents,
+    private readonly access: UserAccess,
   ) {}
 
   async execute({ realm, user: caller, params, requestId }: ApiCommand<Params>): Promise<Record<string, never>> {
@@ -59,6 +61,8 @@ export class ReactivateUser {
         }
       }
       const recipients = (await this.users.activeOfRealm(realm.id, tx)).map((user) => user.id);
+      // Zulip's get_user_ids_who_can_access_user, with the user active again.
+      const audience = await this.access.seeing(realm.id, row.id, recipients, tx);
 
       // For a bot, its administrators (and a new owner, Zulip's send_bot_owner_update_events) between the two.
       const botEvents: PublishedEvent[] = [];
@@ -68,7 +72,7 @@ export class ReactivateUser {
       }
       return {
         value: undefined,
-        events: [realmUserUpdate(realm.id, recipients, row.id, { is_active: true }), ...botEvents, ...groupMembershipEvents(realm.id, row.id, before, after, recipients)],
+        events: [realmUserUpdate(realm.id, audience, row.id, { is_active: true }), ...botEvents, ...groupMembershipEvents(realm.id, row.id, before, after, recipients)],
       };
     }, requestId);
     return {};

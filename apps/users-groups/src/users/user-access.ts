@@ -20,17 +20,20 @@ export class UserAccess {
     private readonly users: UsersRepository,
   ) {}
 
-  /** Who hears of a change to this user: the organization's active users it is not hidden from (see `seeing`). */
+  /**
+   * Who hears of a change to this user: the organization's active users it is not hidden from
+   * (see `seeing`), as `tx` sees them (a reactivation's own transaction sees the user active).
+   */
   async audienceOf(realmId: number, userId: number, tx?: PgTransaction | Transaction): Promise<{ id: number; role: number }[]> {
-    return this.seeing(realmId, userId, await this.users.activeOfRealm(realmId, tx));
+    return this.seeing(realmId, userId, await this.users.activeOfRealm(realmId, tx), tx);
   }
 
   /**
    * Of `recipients`, those `userId` is not hidden from: a change to a user is announced only to
    * them (Zulip sends a person's `realm_user` updates to get_user_ids_who_can_access_user).
    */
-  async seeing<R extends number | { id: number }>(realmId: number, userId: number, recipients: R[]): Promise<R[]> {
-    const blind = await this.guestsNotSeeing(realmId, userId);
+  async seeing<R extends number | { id: number }>(realmId: number, userId: number, recipients: R[], tx?: PgTransaction | Transaction): Promise<R[]> {
+    const blind = await this.guestsNotSeeing(realmId, userId, tx);
     return blind.size === 0 ? recipients : recipients.filter((recipient) => !blind.has(typeof recipient === 'number' ? recipient : recipient.id));
   }
 
