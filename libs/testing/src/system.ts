@@ -104,7 +104,7 @@ export class TestSystem {
 
   /**
    * A system of its own for a test file. Inside Jest, a file that asks for the ordinary system
-   * (no options) takes up the one an earlier file of its Jest process handed back, if any: its
+   * (no options, or only settings it has already) takes up the one an earlier file of its Jest process handed back, if any: its
    * processes still running, its database emptied (every table truncated; the sequences go on,
    * so no id is handed out twice and nothing a service remembers by id can be taken for the new
    * file's), its logs, recorders and clients new. Starting seven processes costs 5–6 s of a
@@ -113,7 +113,7 @@ export class TestSystem {
    */
   static async start(options: SystemOptions = {}): Promise<TestSystem> {
     const startedAt = Date.now();
-    const keepable = process.env.JEST_WORKER_ID !== undefined && Object.keys(options).length === 0;
+    const keepable = process.env.JEST_WORKER_ID !== undefined && isOrdinary(options);
     const kept = keepable ? await takeKeptSystem() : undefined;
     if (kept) {
       const system = new TestSystem(kept.database, kept.env, kept.ports, kept.gatewayNames);
@@ -141,21 +141,7 @@ export class TestSystem {
       NATS_SUBJECT_PREFIX: `t${namespace}.`,
       REDIS_KEY_PREFIX: `test:${namespace}:`,
       EXTERNAL_URL: `http://${TEST_ROOT_HOST}`,
-      RATE_LIMIT_ENABLED: 'false',
-      AUTH_CACHE_TTL_SECONDS: '1',
-      // Tests change the database behind the services' backs (factories), which no event tells
-      // messaging's send-context cache about; send-context-cache.spec turns it on.
-      SEND_CONTEXT_CACHE_SECONDS: '0',
-      // The same for the gateway's cache of each organization's people (POST /register);
-      // register-people-cache.spec turns it on.
-      REGISTER_CACHE_MAX_AGE_SECONDS: '0',
-      SHUTDOWN_GRACE_SECONDS: '0',
-      // Two test files run side by side, each with six processes that own tables: smaller pools
-      // keep them within the machine's Postgres connection limit (pools open connections only as needed).
-      DATABASE_POOL_SIZE: '5',
-      DATABASE_COLD_POOL_SIZE: '4',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
+      ...ORDINARY_SETTINGS,
       ...options.env,
     };
     const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? []);
@@ -325,6 +311,31 @@ export class TestSystem {
     await rm(this.env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
     return true;
   }
+}
+
+/** The settings every test system runs with, unless a file's options say otherwise. */
+const ORDINARY_SETTINGS: Record<string, string> = {
+  RATE_LIMIT_ENABLED: 'false',
+  AUTH_CACHE_TTL_SECONDS: '1',
+  // Tests change the database behind the services' backs (factories), which no event tells
+  // messaging's send-context cache about; send-context-cache.spec turns it on.
+  SEND_CONTEXT_CACHE_SECONDS: '0',
+  // The same for the gateway's cache of each organization's people (POST /register);
+  // register-people-cache.spec turns it on.
+  REGISTER_CACHE_MAX_AGE_SECONDS: '0',
+  SHUTDOWN_GRACE_SECONDS: '0',
+  // Two test files run side by side, each with six processes that own tables: smaller pools
+  // keep them within the machine's Postgres connection limit (pools open connections only as needed).
+  DATABASE_POOL_SIZE: '5',
+  DATABASE_COLD_POOL_SIZE: '4',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+};
+
+/** Whether `options` ask for the ordinary system: nothing but settings it has already. */
+function isOrdinary(options: SystemOptions): boolean {
+  const { env = {}, ...others } = options;
+  return Object.keys(others).length === 0 && Object.entries(env).every(([name, value]) => ORDINARY_SETTINGS[name] === value);
 }
 
 const isRunning = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
