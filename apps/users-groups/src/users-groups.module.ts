@@ -19,6 +19,7 @@ import { UserLookup } from './users/user-lookup';
 import { GetUser } from './users/get-user.use-case';
 import { UserAccess } from './users/user-access';
 import { UserCreatedEvents } from './users/user-created-events';
+import { SubscriptionAccessConsumer } from './users/subscription-access.consumer';
 import { GetOwnUser } from './users/get-own-user.use-case';
 import { UpdateUser } from './users/update-user.use-case';
 import { DeactivateUser } from './users/deactivate-user.use-case';
@@ -58,7 +59,7 @@ import { REALM_SETTINGS_PROVIDERS, RealmSettingsHandler } from './realm-settings
 import { RealmGroupSettings } from './realm-settings/realm-group-settings';
 
 /** One user and what administrators change about users (GET/PATCH /users/{user_id|email}, GET /users/me, deactivation). */
-const USER_ADMINISTRATION = [UserLookup, UserAccess, UserCreatedEvents, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
+const USER_ADMINISTRATION = [UserLookup, UserAccess, UserCreatedEvents, SubscriptionAccessConsumer, GetUser, GetOwnUser, UpdateUser, DeactivateUser, ReactivateUser];
 
 /** Bots (POST/GET /bots, PATCH/DELETE /bots/{bot_id}, the bot's key) and the rules user administration shares with them. */
 const BOTS = [RegenerateApiKey, AddBot, ListBots, UpdateBot, DeactivateBot, RegenerateBotApiKey, BotAccess, BotCreationPolicy, BotRecords, BotActivityEvents];

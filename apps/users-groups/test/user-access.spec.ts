@@ -187,6 +187,33 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expectSuccess(await system.api.delete(`/users/${formerChannelmate.id}`, {}, as(owner)));
     });
 
+    it('tells a guest of the people a channel shows them when they or others join it, and of those it stops showing when they leave', async () => {
+      const watch = (user: TestUser) => EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']) });
+      const guestQueue = await watch(guest);
+      const join = (channel: string, user: TestUser) =>
+        system.api.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: channel }]), principals: JSON.stringify([user.id]) }, as(owner));
+      const leave = (channel: string, user: TestUser) =>
+        system.api.delete('/users/me/subscriptions', { subscriptions: JSON.stringify([channel]), principals: JSON.stringify([user.id]) }, as(owner));
+      const seen = (events: QueueEvent[]) => events.map((event) => [event.op, (event.person as Person).user_id, (event.person as Person).full_name]);
+
+      // The guest joins the annex: of its members only Anna is new to them (the owner shares the lobby).
+      const anna = await factory.user(realm, { fullName: 'Anna Annex' });
+      await factory.channel(realm, { name: 'annex', subscribers: [owner, anna] });
+      expectSuccess(await join('annex', guest));
+      expect(seen(await guestQueue.waitFor('realm_user', 1))).toEqual([['add', anna.id, 'Anna Annex']]);
+      expect(await listed(guest)).toContain(anna.id);
+      expectSuccess(await leave('annex', guest));
+      expect(seen(await guestQueue.waitFor('realm_user', 2)).slice(1)).toEqual([['remove', anna.id, 'Unknown user']]);
+      expect(await listed(guest)).not.toContain(anna.id);
+
+      // Another guest joins the lobby: the guest there now sees them, until they leave.
+      expectSuccess(await join('lobby', otherGuest));
+      expect(seen(await guestQueue.waitFor('realm_user', 3)).slice(2)).toEqual([['add', otherGuest.id, 'Gwen Guest']]);
+      expectSuccess(await leave('lobby', otherGuest));
+      expect(seen(await guestQueue.waitFor('realm_user', 4)).slice(3)).toEqual([['remove', otherGuest.id, 'Unknown user']]);
+      expect(await guestQueue.settle()).toHaveLength(4);
+    });
+
     it('announces a new person to a guest as "Unknown user", to a guest with user_list_incomplete not at all, and to members as they are', async () => {
       const watch = (user: TestUser, capabilities: Record<string, boolean> = {}) =>
         EventQueueClient.register(system.api, { auth: user, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']), client_capabilities: JSON.stringify(capabilities) });

@@ -9,8 +9,19 @@ import { onConnection, type PgTransaction, type Transaction } from './transactio
  * viewer who share no active channel subscription with them (an active user only) and no
  * direct-message conversation, among `targets` (null: everyone). Nothing when the organization
  * lets everyone see everyone. Reads messaging's `subscriptions` and `direct_message_groups`.
+ * `withoutUser`'s subscriptions to `withoutChannels` are left out, when given: who was hidden
+ * before they were made.
  */
-const hiddenPairs = statement<{ viewer: number; hidden: number }, [realmId: number, viewerIds: number[] | null, targetIds: number[] | null]>(
+const channelSubscribers = statement<{ id: number }, [channelIds: number[]]>(
+  'users_groups.channel_subscribers',
+  `SELECT DISTINCT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
+    WHERE s.stream_id = ANY($1::int[]) AND s.active AND u.is_active ORDER BY 1`,
+);
+
+const hiddenPairs = statement<
+  { viewer: number; hidden: number },
+  [realmId: number, viewerIds: number[] | null, targetIds: number[] | null, withoutUser: number | null, withoutChannels: number[] | null]
+>(
   'users_groups.users_hidden_from',
   `WITH restricted AS (
      SELECT 1 FROM realms r JOIN user_groups g ON g.id = r.can_access_all_users_group_id
@@ -18,13 +29,15 @@ const hiddenPairs = statement<{ viewer: number; hidden: number }, [realmId: numb
    ),
    viewers AS (
      SELECT id FROM users
-     WHERE EXISTS (SELECT 1 FROM restricted) AND realm_id = $1
-       AND CASE WHEN $2::int[] IS NULL THEN role = 600 AND is_active ELSE id = ANY($2::int[]) END
+     WHERE EXISTS (SELECT 1 FROM restricted) AND realm_id = $1 AND role = 600 AND is_active
+       AND ($2::int[] IS NULL OR id = ANY($2::int[]))
    ),
    via_channels AS (
      SELECT DISTINCT v.id AS viewer, theirs.user_id AS id FROM viewers v
      JOIN subscriptions mine ON mine.user_id = v.id AND mine.active
      JOIN subscriptions theirs ON theirs.stream_id = mine.stream_id AND theirs.active
+     WHERE NOT coalesce(mine.user_id = $4::int AND mine.stream_id = ANY($5::int[]), false)
+       AND NOT coalesce(theirs.user_id = $4::int AND theirs.stream_id = ANY($5::int[]), false)
    ),
    via_direct_messages AS (
      SELECT DISTINCT v.id AS viewer, unnest(d.member_ids) AS id FROM viewers v
@@ -44,11 +57,29 @@ export class UserAccessReadonlyRepository {
 
   /** The ids of the users hidden from this viewer (see `hiddenPairs`), among `among` when given, in id order. */
   async hiddenFrom(realmId: number, viewerId: number, among?: number[]): Promise<number[]> {
-    return (await this.pg.run(hiddenPairs, realmId, [viewerId], among ?? null)).map((row) => row.hidden);
+    return (await this.pg.run(hiddenPairs, realmId, [viewerId], among ?? null, null, null)).map((row) => row.hidden);
   }
 
   /** The organization's active guests this user is hidden from (see `hiddenPairs`). */
   async guestsNotSeeing(realmId: number, userId: number, tx: PgTransaction | Transaction = this.pg): Promise<number[]> {
-    return (await onConnection(tx).run(hiddenPairs, realmId, null, [userId])).map((row) => row.viewer);
+    return (await onConnection(tx).run(hiddenPairs, realmId, null, [userId], null, null)).map((row) => row.viewer);
+  }
+
+  /**
+   * The pairs (viewer, hidden) among `people`: who of them is hidden from which guest of them,
+   * now, or (`without`) before a user's subscriptions to some channels were made.
+   */
+  async pairsAmong(
+    realmId: number,
+    people: number[],
+    without: { userId: number; channelIds: number[] } | null,
+    tx: PgTransaction | Transaction = this.pg,
+  ): Promise<{ viewer: number; hidden: number }[]> {
+    return onConnection(tx).run(hiddenPairs, realmId, people, people, without?.userId ?? null, without?.channelIds ?? null);
+  }
+
+  /** The active users subscribed to any of these channels, in id order. */
+  async subscribersOf(channelIds: number[], tx: PgTransaction | Transaction = this.pg): Promise<number[]> {
+    return (await onConnection(tx).run(channelSubscribers, channelIds)).map((row) => row.id);
   }
 }

@@ -1,0 +1,113 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { MessagingEvents, UsersGroupsEvents, clientEventSchema, type ClientEvent, type EventDef } from '@teamchat/contracts';
+import { EventOutbox } from '@teamchat/db';
+import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
+import { Role } from '@teamchat/zulip';
+import type { Logger } from 'pino';
+import { OrganizationsRepository } from '../data/organizations.repository';
+import type { PgTransaction } from '../data/transactions';
+import { UserAccessReadonlyRepository } from '../data/user-access.readonly.repository';
+import { UsersRepository } from '../data/users.repository';
+import { RealmDirectory } from '../realms/realm-directory';
+import { toUserRecord } from './user-record';
+
+const CONSUMER = 'users-groups-subscription-access';
+
+type Announcement = { def: EventDef<ClientEvent>; payload: ClientEvent };
+type Pair = { viewer: number; hidden: number };
+
+/**
+ * Who a guest may see changes with their channels (can_access_all_users_group, see UserAccess):
+ * when a user joins channels, the guests who see someone new through them get that person's
+ * `realm_user` add; when a user leaves channels, those who no longer see someone get
+ * `realm_user` remove with Zulip's "Unknown user" name (Zulip's
+ * send_user_creation_events_on_adding_subscriptions and
+ * send_user_remove_events_on_removing_subscriptions). Both ways: a guest who joins sees the
+ * channel's members, and the members who are guests see them. Read from messaging's
+ * `subscription` add and remove events by a durable JetStream consumer the replicas share,
+ * after the change committed: who was hidden before a join is the same statement with the
+ * join left out; a leave ended a shared channel, so whoever is hidden now lost sight. Nothing
+ * is announced in an organization that lets everyone see everyone (the statement finds no pair).
+ */
+@Injectable()
+export class SubscriptionAccessConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private consumer?: DurableConsumer;
+
+  constructor(
+    private readonly access: UserAccessReadonlyRepository,
+    private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsRepository,
+    private readonly realms: RealmDirectory,
+    private readonly outbox: EventOutbox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.consumer = new DurableConsumer({
+      natsUrl: this.config.NATS_URL,
+      name: CONSUMER,
+      subject: MessagingEvents.subscriptionChanged.subject,
+      logger: this.logger,
+      handle: (payload) => this.handle(payload),
+    });
+    await this.consumer.start();
+  }
+
+  async handle(payload: unknown): Promise<void> {
+    const parsed = clientEventSchema.safeParse(payload);
+    if (!parsed.success) return;
+    const { realmId, users, event } = parsed.data;
+    // The add and remove events go to the user who joined or left, one user each.
+    if (event.type !== 'subscription' || (event.op !== 'add' && event.op !== 'remove') || users.length !== 1) return;
+    const channelIds = (event.subscriptions as { stream_id?: unknown }[] | undefined)?.map((s) => s.stream_id).filter((id): id is number => typeof id === 'number') ?? [];
+    if (channelIds.length === 0) return;
+    const [userId] = users;
+    await this.outbox.run(async (tx) => ({ value: undefined, events: await this.announcements(realmId, userId, event.op as 'add' | 'remove', channelIds, tx) }));
+  }
+
+  private async announcements(realmId: number, userId: number, op: 'add' | 'remove', channelIds: number[], tx: PgTransaction): Promise<Announcement[]> {
+    const people = [...new Set([userId, ...(await this.access.subscribersOf(channelIds, tx))])];
+    const involving = (pair: Pair) => pair.viewer === userId || pair.hidden === userId;
+    const hiddenNow = (await this.access.pairsAmong(realmId, people, null, tx)).filter(involving);
+    if (op === 'remove') {
+      return [...byHidden(hiddenNow)].map(([hidden, viewers]) =>
+        realmUserEvent(realmId, viewers, { type: 'realm_user', op: 'remove', person: { user_id: hidden, full_name: 'Unknown user' } }),
+      );
+    }
+    const stillHidden = new Set(hiddenNow.map(keyOf));
+    const before = await this.access.pairsAmong(realmId, people, { userId, channelIds }, tx);
+    const gained = before.filter((pair) => involving(pair) && !stillHidden.has(keyOf(pair)));
+    if (gained.length === 0) return [];
+    const subdomain = (await this.organizations.subdomainOf(realmId)) ?? '';
+    const realmHost = this.realms.hostnameOf(subdomain);
+    const announcements: Announcement[] = [];
+    for (const [target, viewers] of byHidden(gained)) {
+      const row = await this.users.inRealm(realmId, target, tx);
+      if (!row) continue;
+      // The viewers are guests, all alike in what the record shows them.
+      const person = toUserRecord(row, { viewer: { id: viewers[0], role: Role.GUEST }, realmHost, clientGravatar: false });
+      announcements.push(realmUserEvent(realmId, viewers, { type: 'realm_user', op: 'add', person }));
+    }
+    return announcements;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.consumer?.stop();
+  }
+}
+
+const keyOf = (pair: Pair): string => `${pair.viewer}:${pair.hidden}`;
+
+/** Each hidden person with the viewers of the pairs, in id order. */
+function byHidden(pairs: Pair[]): Map<number, number[]> {
+  const grouped = new Map<number, number[]>();
+  for (const { viewer, hidden } of pairs) grouped.set(hidden, [...(grouped.get(hidden) ?? []), viewer]);
+  for (const viewers of grouped.values()) viewers.sort((a, b) => a - b);
+  return grouped;
+}
+
+const realmUserEvent = (realmId: number, users: number[], event: ClientEvent['event']): Announcement => ({
+  def: UsersGroupsEvents.realmUserChanged,
+  payload: { realmId, users, event },
+});
