@@ -12,6 +12,12 @@ import { onConnection, type PgTransaction, type Transaction } from './transactio
  * `withoutUser`'s subscriptions to `withoutChannels` are left out, when given: who was hidden
  * before they were made.
  */
+/** Whether organization $1 restricts its guests (can_access_all_users_group is role:members). */
+const RESTRICTED = `SELECT 1 FROM realms r JOIN user_groups g ON g.id = r.can_access_all_users_group_id
+     WHERE r.id = $1 AND g.is_system_group AND g.name = 'role:members'`;
+
+const restrictsGuests = statement<{ restricted: boolean }, [realmId: number]>('users_groups.restricts_guests', `SELECT EXISTS (${RESTRICTED}) AS restricted`);
+
 const channelSubscribers = statement<{ id: number }, [channelIds: number[]]>(
   'users_groups.channel_subscribers',
   `SELECT DISTINCT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
@@ -23,10 +29,7 @@ const hiddenPairs = statement<
   [realmId: number, viewerIds: number[] | null, targetIds: number[] | null, withoutUser: number | null, withoutChannels: number[] | null]
 >(
   'users_groups.users_hidden_from',
-  `WITH restricted AS (
-     SELECT 1 FROM realms r JOIN user_groups g ON g.id = r.can_access_all_users_group_id
-     WHERE r.id = $1 AND g.is_system_group AND g.name = 'role:members'
-   ),
+  `WITH restricted AS (${RESTRICTED}),
    viewers AS (
      SELECT id FROM users
      WHERE EXISTS (SELECT 1 FROM restricted) AND realm_id = $1 AND role = 600 AND is_active
@@ -76,6 +79,12 @@ export class UserAccessReadonlyRepository {
     tx: PgTransaction | Transaction = this.pg,
   ): Promise<{ viewer: number; hidden: number }[]> {
     return onConnection(tx).run(hiddenPairs, realmId, people, people, without?.userId ?? null, without?.channelIds ?? null);
+  }
+
+  /** Whether the organization hides anyone from its guests at all (see `hiddenPairs`). */
+  async restrictsGuests(realmId: number, tx: PgTransaction | Transaction = this.pg): Promise<boolean> {
+    const [row] = await onConnection(tx).run(restrictsGuests, realmId);
+    return row?.restricted === true;
   }
 
   /** The active users subscribed to any of these channels, in id order. */
