@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Messaging } from '@teamchat/contracts';
-import { APP_CONFIG, DurableConsumer, LOGGER, bullmqConnection, withTraceData, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, bullmqConnection, withTraceData, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 
@@ -13,14 +13,15 @@ const CONSUMER = 'messaging-outgoing-webhooks';
  * twice queues one call. The send itself never waits for any of this.
  */
 @Injectable()
-export class OutgoingWebhooksQueue implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class OutgoingWebhooksQueue extends EventConsumers implements OnModuleInit {
   private queue!: Queue<Messaging.OutgoingWebhookJob>;
-  private consumer?: DurableConsumer;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+    @Inject(LOGGER) protected readonly logger: Logger,
+  ) {
+    super();
+  }
 
   onModuleInit(): void {
     const { connection, prefix } = bullmqConnection(this.config);
@@ -28,16 +29,9 @@ export class OutgoingWebhooksQueue implements OnModuleInit, OnApplicationBootstr
     this.queue.on('error', (err) => this.logger.error({ err }, 'outgoing webhooks queue'));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  protected consumedEvents(): ConsumedEvents {
     const def = Messaging.OutgoingWebhookEvents.outgoingWebhookTriggered;
-    this.consumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: CONSUMER,
-      subject: def.subject,
-      logger: this.logger,
-      handle: (payload) => this.triggered(def.payload.parse(payload)),
-    });
-    await this.consumer.start();
+    return [{ name: CONSUMER, subject: def.subject, handle: (payload) => this.triggered(def.payload.parse(payload)) }];
   }
 
   /** One job per triggered bot, retried with backoff (see DeliverOutgoingWebhook for which failures retry). */
@@ -58,8 +52,8 @@ export class OutgoingWebhooksQueue implements OnModuleInit, OnApplicationBootstr
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
+  override async onApplicationShutdown(): Promise<void> {
+    await super.onApplicationShutdown();
     await this.queue?.close().catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { UsersGroupsEvents, clientEventSchema } from '@teamchat/contracts';
-import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { RealmsReadonlyRepository } from '../data/realms.readonly.repository';
 import { PresenceAnnouncer } from './presence-announcer';
@@ -19,27 +19,20 @@ const CONSUMER = 'presence-setting-changes';
  * turning it off reaches clients only through the event.
  */
 @Injectable()
-export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private consumer?: DurableConsumer;
-
+export class PresenceSettingConsumer extends EventConsumers {
   constructor(
     private readonly realms: RealmsReadonlyRepository,
     private readonly store: PresenceStore,
     private readonly people: PresencePeople,
     private readonly announcer: PresenceAnnouncer,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+    @Inject(LOGGER) protected readonly logger: Logger,
+  ) {
+    super();
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: CONSUMER,
-      subject: UsersGroupsEvents.userSettingsChanged.subject,
-      logger: this.logger,
-      handle: (payload) => this.handle(payload),
-    });
-    await this.consumer.start();
+  protected consumedEvents(): ConsumedEvents {
+    return [{ name: CONSUMER, subject: UsersGroupsEvents.userSettingsChanged.subject, handle: (payload) => this.handle(payload) }];
   }
 
   async handle(payload: unknown): Promise<void> {
@@ -59,9 +52,5 @@ export class PresenceSettingConsumer implements OnApplicationBootstrap, OnApplic
         : await this.store.setAt(realmId, person.id, 0, now - PRESENCE.offlineThresholdSeconds - 120);
       await this.announcer.announce(realmId, person, entry, `presence-setting-${person.id}`, { force: true });
     }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
   }
 }

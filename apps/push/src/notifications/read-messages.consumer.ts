@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { MessagingEvents } from '@teamchat/contracts';
-import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { PushNotifiedRepository } from '../data/push-notified.repository';
 import { MobilePushQueue } from './mobile-push.queue';
@@ -16,33 +16,22 @@ const DELETED_CONSUMER = 'push-deleted-messages';
  * events), for every user shown them. A redelivered event finds them taken already and queues nothing.
  */
 @Injectable()
-export class ReadMessagesConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private consumer?: DurableConsumer;
-  private deletedConsumer?: DurableConsumer;
-
+export class ReadMessagesConsumer extends EventConsumers {
   constructor(
     private readonly notified: PushNotifiedRepository,
     private readonly pushes: MobilePushQueue,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+    @Inject(LOGGER) protected readonly logger: Logger,
+  ) {
+    super();
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: CONSUMER,
-      subject: MessagingEvents.messageFlagsChanged.subject,
-      logger: this.logger,
-      handle: (payload) => this.flagsChanged(MessagingEvents.messageFlagsChanged.payload.parse(payload)),
-    });
-    this.deletedConsumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: DELETED_CONSUMER,
-      subject: MessagingEvents.messagesDeleted.subject,
-      logger: this.logger,
-      handle: (payload) => this.deleted(MessagingEvents.messagesDeleted.payload.parse(payload)),
-    });
-    await Promise.all([this.consumer.start(), this.deletedConsumer.start()]);
+  protected consumedEvents(): ConsumedEvents {
+    const { messageFlagsChanged: flags, messagesDeleted: deleted } = MessagingEvents;
+    return [
+      { name: CONSUMER, subject: flags.subject, handle: (payload) => this.flagsChanged(flags.payload.parse(payload)) },
+      { name: DELETED_CONSUMER, subject: deleted.subject, handle: (payload) => this.deleted(deleted.payload.parse(payload)) },
+    ];
   }
 
   /** Deleted messages drop off every phone that shows them (one statement for all their users). */
@@ -64,9 +53,5 @@ export class ReadMessagesConsumer implements OnApplicationBootstrap, OnApplicati
         await this.pushes.removal({ realmId, userId, messageIds: shown });
       }
     }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.consumer?.stop(), this.deletedConsumer?.stop()]);
   }
 }

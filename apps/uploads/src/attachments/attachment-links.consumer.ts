@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { MessagingEvents } from '@teamchat/contracts';
-import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import type { Logger } from 'pino';
 import { AttachmentsRepository } from '../data/attachments.repository';
 import { AttachmentAccess } from './attachment-access';
@@ -16,25 +16,19 @@ const CONSUMER = 'uploads-attachment-links';
  * shares nothing. Inserting a link twice changes nothing, so redeliveries are harmless.
  */
 @Injectable()
-export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private consumer?: DurableConsumer;
-
+export class AttachmentLinksConsumer extends EventConsumers {
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly access: AttachmentAccess,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+    @Inject(LOGGER) protected readonly logger: Logger,
+  ) {
+    super();
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: CONSUMER,
-      subject: MessagingEvents.attachmentsLinked.subject,
-      logger: this.logger,
-      handle: (payload) => this.link(MessagingEvents.attachmentsLinked.payload.parse(payload)),
-    });
-    await this.consumer.start();
+  protected consumedEvents(): ConsumedEvents {
+    const def = MessagingEvents.attachmentsLinked;
+    return [{ name: CONSUMER, subject: def.subject, handle: (payload) => this.link(def.payload.parse(payload)) }];
   }
 
   async link(event: { realmId: number; messageId: number; senderId: number; dateSent: number; pathIds: string[] }): Promise<void> {
@@ -57,9 +51,5 @@ export class AttachmentLinksConsumer implements OnApplicationBootstrap, OnApplic
       if (await this.access.mayRead(sender, others)) allowed.push(attachment.id);
     }
     if (allowed.length > 0) await this.attachments.link(allowed, event.messageId, new Date(event.dateSent));
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
   }
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { MessagingEvents, UsersGroupsEvents, clientEventSchema, type ClientEvent, type EventDef } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
-import { APP_CONFIG, DurableConsumer, LOGGER, type AppConfig } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { OrganizationsRepository } from '../data/organizations.repository';
@@ -30,28 +30,21 @@ type Pair = { viewer: number; hidden: number };
  * is announced in an organization that lets everyone see everyone (asked first, in one read).
  */
 @Injectable()
-export class SubscriptionAccessConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private consumer?: DurableConsumer;
-
+export class SubscriptionAccessConsumer extends EventConsumers {
   constructor(
     private readonly access: UserAccessReadonlyRepository,
     private readonly users: UsersRepository,
     private readonly organizations: OrganizationsRepository,
     private readonly realms: RealmDirectory,
     private readonly outbox: EventOutbox,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
+    @Inject(LOGGER) protected readonly logger: Logger,
+  ) {
+    super();
+  }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.consumer = new DurableConsumer({
-      natsUrl: this.config.NATS_URL,
-      name: CONSUMER,
-      subject: MessagingEvents.subscriptionChanged.subject,
-      logger: this.logger,
-      handle: (payload) => this.handle(payload),
-    });
-    await this.consumer.start();
+  protected consumedEvents(): ConsumedEvents {
+    return [{ name: CONSUMER, subject: MessagingEvents.subscriptionChanged.subject, handle: (payload) => this.handle(payload) }];
   }
 
   async handle(payload: unknown): Promise<void> {
@@ -92,10 +85,6 @@ export class SubscriptionAccessConsumer implements OnApplicationBootstrap, OnApp
       announcements.push(realmUserEvent(realmId, viewers, { type: 'realm_user', op: 'add', person }));
     }
     return announcements;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.consumer?.stop();
   }
 }
 

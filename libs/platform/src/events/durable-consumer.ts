@@ -1,6 +1,8 @@
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STREAM } from '@teamchat/contracts';
 import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
+import type { AppConfig } from '../config';
 
 /**
  * How long a pull request to JetStream lives (nats.js's default is 30 s; heartbeats are expected
@@ -72,5 +74,30 @@ export class DurableConsumer {
       }
       if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+  }
+}
+
+/** What a provider reads for as long as its service runs: one durable consumer each (see EventConsumers). */
+export type ConsumedEvents = Pick<DurableConsumerOptions, 'name' | 'subject' | 'handle'>[];
+
+/**
+ * A provider's durable consumers, started once its service has bootstrapped and stopped when it
+ * shuts down. The provider names what it reads in `consumedEvents`, and has the service's
+ * config and logger.
+ */
+export abstract class EventConsumers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private running: DurableConsumer[] = [];
+  protected abstract readonly config: AppConfig;
+  protected abstract readonly logger: Logger;
+
+  protected abstract consumedEvents(): ConsumedEvents;
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.running = this.consumedEvents().map((events) => new DurableConsumer({ natsUrl: this.config.NATS_URL, logger: this.logger, ...events }));
+    await Promise.all(this.running.map((consumer) => consumer.start()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.running.map((consumer) => consumer.stop()));
   }
 }
