@@ -16,12 +16,23 @@ describe('on a three-node NATS cluster', () => {
   let subdomain: string;
 
   const as = (user: TestUser) => ({ auth: user, subdomain });
+  /**
+   * The event stream's state. JetStream's API does not answer while the cluster elects its
+   * leaders after a node is lost (a request times out), so it is asked again, for up to 30 s.
+   */
   const streamInfo = async () => {
-    const connection = await connect({ servers: cluster.url.split(',') });
-    try {
-      return await (await connection.jetstreamManager()).streams.info(eventStreamName(system.env.NATS_SUBJECT_PREFIX));
-    } finally {
-      await connection.close();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const connection = await connect({ servers: cluster.url.split(',') });
+      try {
+        return await (await connection.jetstreamManager()).streams.info(eventStreamName(system.env.NATS_SUBJECT_PREFIX));
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code !== 'TIMEOUT' && code !== '503') || Date.now() > deadline) throw error;
+      } finally {
+        await connection.close();
+      }
+      await sleep(500);
     }
   };
   /** Sends until one is acknowledged (a send meeting the moment of the kill may be refused with 503). */
