@@ -58,8 +58,11 @@ describe('on a three-node NATS cluster', () => {
     await factory.channel(realm, { name: 'general', subscribers: [alice, bob] });
   }, 90_000);
   afterAll(async () => {
-    await system?.stop();
-    await cluster?.stop();
+    try {
+      await system?.stop();
+    } finally {
+      await cluster?.stop();
+    }
   });
 
   it('keeps the event stream and its durable consumers on three nodes', async () => {

@@ -32,13 +32,20 @@ export function recordSystem(record: SystemRecord): void {
   writeFileSync(recordFile(record.env), JSON.stringify(record));
 }
 
-/** Removes what a stopped system made: its event stream, Redis keys, database, uploads and record. */
+/**
+ * Removes what a stopped system made: its event stream, Redis keys, database, uploads and
+ * record. Each step is tried whatever the others did (a file's own NATS cluster may be gone by
+ * now); the first failure is thrown at the end, once the record is removed.
+ */
 export async function removeSystem({ env, database, stream }: Omit<SystemRecord, 'pids'>): Promise<void> {
-  await deleteStream(env.NATS_URL, stream);
-  await deleteRedisKeys(env.REDIS_KEY_PREFIX);
-  await dropTestDatabase(database);
-  await rm(env.LOCAL_UPLOADS_DIR, { recursive: true, force: true });
+  const failures: unknown[] = [];
+  const attempt = (step: Promise<unknown>) => step.catch((error: unknown) => void failures.push(error));
+  await attempt(deleteStream(env.NATS_URL, stream));
+  await attempt(deleteRedisKeys(env.REDIS_KEY_PREFIX));
+  await attempt(dropTestDatabase(database));
+  await attempt(rm(env.LOCAL_UPLOADS_DIR, { recursive: true, force: true }));
   rmSync(recordFile(env), { force: true });
+  if (failures.length > 0) throw failures[0];
 }
 
 /** Stops and removes every system the run's records name (the global teardown). */
@@ -49,13 +56,15 @@ export async function stopRecordedSystems(): Promise<void> {
   } catch {
     return; // none was started
   }
-  for (const file of files) {
-    const record = JSON.parse(readFileSync(path.join(recordsFolder(), file), 'utf8')) as SystemRecord;
-    const running = record.pids.filter(isAlive);
-    for (const pid of running) process.kill(pid, 'SIGTERM');
-    for (let waited = 0; waited < 10_000 && running.some(isAlive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    for (const pid of running.filter(isAlive)) process.kill(pid, 'SIGKILL');
-    await removeSystem(record);
+  const records = files.map((file) => JSON.parse(readFileSync(path.join(recordsFolder(), file), 'utf8')) as SystemRecord);
+  // Every process first, so that nothing outlives the run whatever a removal below does.
+  const running = records.flatMap((record) => record.pids).filter(isAlive);
+  for (const pid of running) process.kill(pid, 'SIGTERM');
+  for (let waited = 0; waited < 10_000 && running.some(isAlive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const pid of running.filter(isAlive)) process.kill(pid, 'SIGKILL');
+  for (const record of records) {
+    // What cannot be removed (a file's own NATS cluster, stopped with the file) is left, and said.
+    await removeSystem(record).catch((error: unknown) => process.stderr.write(`test system ${record.env.REDIS_KEY_PREFIX} not wholly removed: ${String(error)}\n`));
   }
   rmSync(recordsFolder(), { recursive: true, force: true });
 }
