@@ -188,7 +188,7 @@ export class TestSystem {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.watch(name, child);
-    recordSystem({ env: this.env, database: this.database.name, stream: eventStreamName(this.env.NATS_SUBJECT_PREFIX), pids: [...this.pids().values()] });
+    recordSystem({ ...remainsOf({ database: this.database, env: this.env }), pids: [...this.pids().values()] });
   }
 
   /** Makes `child` this system's process `name`, its last log lines kept for logOf (an earlier file's listeners dropped). */
@@ -227,17 +227,11 @@ export class TestSystem {
   }
 
   /** Stops one process with SIGTERM (or `signal`) and waits for it to exit. */
-  stopService(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  async stopService(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     this.keepable = false;
-    return this.terminate(name, signal);
-  }
-
-  private async terminate(name: ProcessName, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.processes.get(name);
     if (!child || child.exitCode !== null) return child?.exitCode ?? null;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill(signal);
-    const code = await exited;
+    const code = await terminate(child, signal);
     this.processes.delete(name);
     return code;
   }
@@ -295,7 +289,7 @@ export class TestSystem {
     if (this.keepable && (await this.empty())) {
       keptSystems().push({ database: this.database, env: this.env, ports: this.ports, gatewayNames: this.gatewayNames, processes: this.processes, emptiedAt: Date.now() });
     } else {
-      await stopProcesses({ database: this.database, env: this.env, processes: this.processes });
+      await stopAndRemove({ database: this.database, env: this.env, processes: this.processes });
     }
     recordTiming('stop', stoppingAt);
   }
@@ -368,7 +362,7 @@ async function takeKeptSystem(): Promise<KeptSystem | undefined> {
   const kept = keptSystems();
   for (let system = kept.shift(); system; system = kept.shift()) {
     if (![...system.processes.values()].every(isRunning)) {
-      await stopProcesses(system);
+      await stopAndRemove(system);
       continue;
     }
     const forgotten = system.emptiedAt + Number(system.env.AUTH_CACHE_TTL_SECONDS) * 1000 + 100;
@@ -381,11 +375,23 @@ async function takeKeptSystem(): Promise<KeptSystem | undefined> {
 type RunningSystem = Pick<KeptSystem, 'database' | 'env' | 'processes'>;
 
 /** Stops a system's processes and removes everything it made: its stream, Redis keys, database and uploads. */
-async function stopProcesses(system: RunningSystem): Promise<void> {
-  await Promise.all(
-    [...system.processes.values()].filter(isRunning).map((child) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
-  );
-  await removeSystem({ env: system.env, database: system.database.name, stream: eventStreamName(system.env.NATS_SUBJECT_PREFIX) });
+async function stopAndRemove(system: RunningSystem): Promise<void> {
+  await Promise.all([...system.processes.values()].filter(isRunning).map((child) => terminate(child)));
+  await removeSystem(remainsOf(system));
+}
+
+/** What a system leaves to remove once stopped (see system-records). */
+const remainsOf = (system: Pick<RunningSystem, 'database' | 'env'>) => ({
+  env: system.env,
+  database: system.database.name,
+  stream: eventStreamName(system.env.NATS_SUBJECT_PREFIX),
+});
+
+/** Signals a running process and waits for it to exit; its exit code. */
+function terminate(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill(signal);
+  return exited;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EmailVisibility, Realtime, canSeeDeliveryEmail, type AuthUser, type RealmRef, type UserRecord } from '@teamchat/contracts';
-import { Role } from '@teamchat/zulip';
-import { APP_CONFIG, CommandClient, type AppConfig, type CommandTime } from '@teamchat/platform';
+import { APP_CONFIG, CommandClient, hiddenFromGuest, type AppConfig, type CommandTime } from '@teamchat/platform';
 
 /** One list of people, serialised: the JSON array's text, and where each record is in it. */
 interface PeopleText {
@@ -60,12 +59,12 @@ export class RegisterPeople {
     requestId: string,
     within?: CommandTime,
   ): Promise<PeopleLists> {
-    // Only a guest may have people hidden from them (can_access_all_users_group): asked beside the cache.
+    // Those can_access_all_users_group hides from a guest, asked beside the cache.
     const [cached, hidden] = await Promise.all([
       this.people(realm, viewer.role, clientGravatar, version, requestId, within),
-      viewer.role === Role.GUEST ? this.commands.call(Realtime.hiddenPeople, { realm, user: viewer, requestId }, { within }) : undefined,
+      hiddenFromGuest(this.commands, realm, viewer, requestId, { within }),
     ]);
-    const people = hidden && hidden.people.length > 0 ? withoutHidden(cached, hidden.people, !userListIncomplete) : cached;
+    const people = hidden.length > 0 ? withoutHidden(cached, hidden, !userListIncomplete) : cached;
     return {
       withOwnRecord: (viewerId, ownDeliveryEmail) => ({
         realm_users: withOwnRecord(people.active, viewerId, ownDeliveryEmail),

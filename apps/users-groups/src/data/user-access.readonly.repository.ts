@@ -2,28 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { PgService, statement } from '@teamchat/db';
 import { onConnection, type PgTransaction, type Transaction } from './transactions';
 
-/**
- * Who is hidden from whom while the organization's can_access_all_users_group is role:members
- * (Zulip's get_inaccessible_users_queryset and get_accessible_user_ids): for each viewer (the
- * given ones, or every active guest of the organization when null), the humans other than the
- * viewer who share no active channel subscription with them (an active user only) and no
- * direct-message conversation, among `targets` (null: everyone). Nothing when the organization
- * lets everyone see everyone. Reads messaging's `subscriptions` and `direct_message_groups`.
- * `withoutUser`'s subscriptions to `withoutChannels` are left out, when given: who was hidden
- * before they were made.
- */
 /** Whether organization $1 restricts its guests (can_access_all_users_group is role:members). */
 const RESTRICTED = `SELECT 1 FROM realms r JOIN user_groups g ON g.id = r.can_access_all_users_group_id
      WHERE r.id = $1 AND g.is_system_group AND g.name = 'role:members'`;
 
 const restrictsGuests = statement<{ restricted: boolean }, [realmId: number]>('users_groups.restricts_guests', `SELECT EXISTS (${RESTRICTED}) AS restricted`);
 
+/** The active users subscribed to any of the channels. */
 const channelSubscribers = statement<{ id: number }, [channelIds: number[]]>(
   'users_groups.channel_subscribers',
   `SELECT DISTINCT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
     WHERE s.stream_id = ANY($1::int[]) AND s.active AND u.is_active ORDER BY 1`,
 );
 
+/**
+ * Who is hidden from whom while the organization's can_access_all_users_group is role:members
+ * (Zulip's get_inaccessible_users_queryset and get_accessible_user_ids): for each viewer (the
+ * organization's active guests, among `viewers` when given), the humans other than the
+ * viewer who share no active channel subscription with them (an active user only) and no
+ * direct-message conversation, among `targets` (null: everyone). Nothing when the organization
+ * lets everyone see everyone. Reads messaging's `subscriptions` and `direct_message_groups`.
+ * `withoutUser`'s subscriptions to `withoutChannels` are left out, when given: who was hidden
+ * before they were made.
+ */
 const hiddenPairs = statement<
   { viewer: number; hidden: number },
   [realmId: number, viewerIds: number[] | null, targetIds: number[] | null, withoutUser: number | null, withoutChannels: number[] | null]

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MessagingEvents, UsersGroupsEvents, clientEventSchema, type ClientEvent, type EventDef } from '@teamchat/contracts';
+import { MessagingEvents, clientEventSchema } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
 import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
@@ -9,11 +9,11 @@ import type { PgTransaction } from '../data/transactions';
 import { UserAccessReadonlyRepository } from '../data/user-access.readonly.repository';
 import { UsersRepository } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
-import { toUserRecord } from './user-record';
+import { realmUserEvent, type ClientAnnouncement } from './user-admin-events';
+import { UNKNOWN_USER_NAME, toUserRecord } from './user-record';
 
 const CONSUMER = 'users-groups-subscription-access';
 
-type Announcement = { def: EventDef<ClientEvent>; payload: ClientEvent };
 type Pair = { viewer: number; hidden: number };
 
 /**
@@ -59,32 +59,26 @@ export class SubscriptionAccessConsumer extends EventConsumers {
     await this.outbox.run(async (tx) => ({ value: undefined, events: await this.announcements(realmId, userId, event.op as 'add' | 'remove', channelIds, tx) }));
   }
 
-  private async announcements(realmId: number, userId: number, op: 'add' | 'remove', channelIds: number[], tx: PgTransaction): Promise<Announcement[]> {
+  private async announcements(realmId: number, userId: number, op: 'add' | 'remove', channelIds: number[], tx: PgTransaction): Promise<ClientAnnouncement[]> {
     // Most organizations hide nobody: one cheap read, not the channels' subscribers per joining user.
     if (!(await this.access.restrictsGuests(realmId, tx))) return [];
     const people = [...new Set([userId, ...(await this.access.subscribersOf(channelIds, tx))])];
     const involving = (pair: Pair) => pair.viewer === userId || pair.hidden === userId;
     const hiddenNow = (await this.access.pairsAmong(realmId, people, null, tx)).filter(involving);
     if (op === 'remove') {
-      return [...byHidden(hiddenNow)].map(([hidden, viewers]) =>
-        realmUserEvent(realmId, viewers, { type: 'realm_user', op: 'remove', person: { user_id: hidden, full_name: 'Unknown user' } }),
-      );
+      return [...byHidden(hiddenNow)].map(([hidden, viewers]) => realmUserEvent(realmId, viewers, 'remove', { user_id: hidden, full_name: UNKNOWN_USER_NAME }));
     }
     const stillHidden = new Set(hiddenNow.map(keyOf));
     const before = await this.access.pairsAmong(realmId, people, { userId, channelIds }, tx);
     const gained = before.filter((pair) => involving(pair) && !stillHidden.has(keyOf(pair)));
     if (gained.length === 0) return [];
-    const subdomain = (await this.organizations.subdomainOf(realmId)) ?? '';
-    const realmHost = this.realms.hostnameOf(subdomain);
-    const announcements: Announcement[] = [];
-    for (const [target, viewers] of byHidden(gained)) {
-      const row = await this.users.inRealm(realmId, target, tx);
-      if (!row) continue;
-      // The viewers are guests, all alike in what the record shows them.
-      const person = toUserRecord(row, { viewer: { id: viewers[0], role: Role.GUEST }, realmHost, clientGravatar: false });
-      announcements.push(realmUserEvent(realmId, viewers, { type: 'realm_user', op: 'add', person }));
-    }
-    return announcements;
+    const realmHost = this.realms.hostnameOf((await this.organizations.subdomainOf(realmId)) ?? '');
+    const viewersOf = byHidden(gained);
+    // The people seen now, in one read; their viewers are guests, all alike in what a record shows them.
+    return (await this.users.ofRealmByIds(realmId, [...viewersOf.keys()], tx)).map((row) => {
+      const viewers = viewersOf.get(row.id)!;
+      return realmUserEvent(realmId, viewers, 'add', toUserRecord(row, { viewer: { id: viewers[0], role: Role.GUEST }, realmHost, clientGravatar: false }));
+    });
   }
 }
 
@@ -97,8 +91,3 @@ function byHidden(pairs: Pair[]): Map<number, number[]> {
   for (const viewers of grouped.values()) viewers.sort((a, b) => a - b);
   return grouped;
 }
-
-const realmUserEvent = (realmId: number, users: number[], event: ClientEvent['event']): Announcement => ({
-  def: UsersGroupsEvents.realmUserChanged,
-  payload: { realmId, users, event },
-});

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { UsersGroupsEvents, type ClientEvent, type EventDef } from '@teamchat/contracts';
 import { onConnection, type PgTransaction, type Transaction } from '../data/transactions';
 import { UserGroupsRepository } from '../data/user-groups.repository';
 import { UsersRepository, type UserRow } from '../data/users.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { groupMembershipEvents } from './system-group-events';
 import { UserAccess } from './user-access';
+import { realmUserEvent, type ClientAnnouncement } from './user-admin-events';
 import { toUserRecord, unknownUserRecord } from './user-record';
-
-type Announcement = { def: EventDef<ClientEvent>; payload: ClientEvent };
 
 /** What a new account's creation announces, read in the transaction that made it (see userCreatedEvents). */
 @Injectable()
@@ -20,7 +18,7 @@ export class UserCreatedEvents {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async of(realm: { id: number; subdomain: string }, userId: number, tx: PgTransaction | Transaction): Promise<{ row: UserRow; events: Announcement[] }> {
+  async of(realm: { id: number; subdomain: string }, userId: number, tx: PgTransaction | Transaction): Promise<{ row: UserRow; events: ClientAnnouncement[] }> {
     const pgTx = onConnection(tx);
     const row = (await this.users.inRealm(realm.id, userId, pgTx))!;
     const recipients = await this.users.activeOfRealm(realm.id, tx);
@@ -45,21 +43,19 @@ export function userCreatedEvents(
   recipients: { id: number; role: number }[],
   groupIds: number[],
   hiddenFrom: ReadonlySet<number>,
-): Announcement[] {
+): ClientAnnouncement[] {
   const byPerson = new Map<string, number[]>();
-  const unknownTo = recipients.filter((viewer) => hiddenFrom.has(viewer.id)).map((viewer) => viewer.id);
+  const unknownTo: number[] = [];
   for (const viewer of recipients) {
-    if (hiddenFrom.has(viewer.id)) continue;
+    if (hiddenFrom.has(viewer.id)) {
+      unknownTo.push(viewer.id);
+      continue;
+    }
     const person = JSON.stringify(toUserRecord(row, { viewer, realmHost: realm.host, clientGravatar: false }));
     byPerson.set(person, [...(byPerson.get(person) ?? []), viewer.id]);
   }
-  const added = (users: number[], event: ClientEvent['event']) => ({ def: UsersGroupsEvents.realmUserChanged, payload: { realmId: realm.id, users, event } });
-  const published: Announcement[] = [...byPerson].map(([person, users]) =>
-    added(users, { type: 'realm_user', op: 'add', person: JSON.parse(person) as Record<string, unknown> }),
-  );
-  if (unknownTo.length > 0) {
-    published.push(added(unknownTo, { type: 'realm_user', op: 'add', person: unknownUserRecord(row.id, realm), inaccessible_user: true }));
-  }
+  const published = [...byPerson].map(([person, users]) => realmUserEvent(realm.id, users, 'add', JSON.parse(person) as Record<string, unknown>));
+  if (unknownTo.length > 0) published.push(realmUserEvent(realm.id, unknownTo, 'add', unknownUserRecord(row.id, realm), { inaccessible_user: true }));
   published.push(...groupMembershipEvents(realm.id, row.id, [], groupIds, recipients.map((recipient) => recipient.id)));
   return published;
 }

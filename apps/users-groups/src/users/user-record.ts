@@ -63,6 +63,9 @@ export function toUserRecord(user: UserRow, options: RecordOptions): UserRecord 
   return record;
 }
 
+/** The name Zulip shows for a user the viewer may not see (UserProfile.INACCESSIBLE_USER_NAME). */
+export const UNKNOWN_USER_NAME = 'Unknown user';
+
 /**
  * Zulip's record of a user the viewer may not see (zerver/lib/users.py
  * get_data_for_inaccessible_user): active, a member, "Unknown user", nothing of theirs but the id.
@@ -72,7 +75,7 @@ export function unknownUserRecord(userId: number, realm: { host: string; url: st
     user_id: userId,
     email: dummyEmail(userId, realm.host),
     delivery_email: null,
-    full_name: 'Unknown user',
+    full_name: UNKNOWN_USER_NAME,
     avatar_url: new URL(UNKNOWN_USER_AVATAR_PATH, realm.url).href,
     avatar_version: 1,
     date_joined: '1970-01-01T00:00:00+00:00',
