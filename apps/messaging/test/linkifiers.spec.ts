@@ -68,7 +68,7 @@ describe('linkifiers and code playgrounds', () => {
   afterAll(() => system.stop());
   beforeEach(async () => {
     await removeAll();
-    events.clear();
+    await events.clearPublished();
   });
 
   describe('POST /realm/filters and GET /realm/linkifiers', () => {

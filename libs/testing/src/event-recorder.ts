@@ -49,6 +49,16 @@ export class EventRecorder {
     this.events.length = 0;
   }
 
+  /**
+   * Forgets every event published before now, those still on their way here included (a
+   * change a test's setup just made announces itself before it answers, but reaches this
+   * connection a moment later): `clear` after one round trip.
+   */
+  async clearPublished(): Promise<void> {
+    await this.allPublishedArrived();
+    this.clear();
+  }
+
   /** Events whose subject (without the namespace) is `subject`, e.g. `event.messaging.message_sent.v1`. */
   of<T = Record<string, unknown>>(subject: string): T[] {
     return this.events.filter((e) => e.subject === subject).map((e) => e.payload as T);
@@ -82,10 +92,15 @@ export class EventRecorder {
    * them in. The grace covers what is published on core NATS without waiting (typing).
    */
   async publishedByNow<T = Record<string, unknown>>(subject: string, graceMs = 50): Promise<T[]> {
-    await this.connection.flush();
-    while (this.subscription.getPending() > 0) await new Promise((resolve) => setImmediate(resolve));
+    await this.allPublishedArrived();
     await new Promise((resolve) => setTimeout(resolve, graceMs));
     return this.of<T>(subject);
+  }
+
+  /** One round trip to the server, then until every message it routed here is recorded. */
+  private async allPublishedArrived(): Promise<void> {
+    await this.connection.flush();
+    while (this.subscription.getPending() > 0) await new Promise((resolve) => setImmediate(resolve));
   }
 
   async stop(): Promise<void> {
