@@ -12,7 +12,8 @@
  * statements planned) is not counted as the first rate's latency.
  * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 10,20,50,100),
  * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5), BENCH_GATEWAYS
- * (1), BENCH_FLOOR=0 to skip the floor, BENCH_WARMUP_SECONDS (0: none); EVENT_FANOUT_MAX_IN_FLIGHT
+ * (1), BENCH_FLOOR=0 to skip the floor, BENCH_FLOOR_SERVER=net for the floor without node:http
+ * (bench/floor-net-server.ts), BENCH_PROJECT=0 for the floor alone, BENCH_WARMUP_SECONDS (0: none); EVENT_FANOUT_MAX_IN_FLIGHT
  * is passed on to the gateways.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +21,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Factory } from '@teamchat/testing';
 import { PollConnection } from './poll-connection';
-import { cpuSnapshot, printCpu, type CpuSnapshot } from './process-cpu';
+import { cpuSnapshot, cpuUsed, printCpu, type CpuSnapshot } from './process-cpu';
 import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
 
 interface Client {
@@ -55,6 +56,8 @@ interface RateResult {
   sendP50: number;
   sendP99: number;
   cpuPerDeliveryUs: number;
+  /** The kernel's part of it (system calls: the sockets' reads and writes, mostly). */
+  kernelPerDeliveryUs: number;
   /** Deliveries per answered poll: above 1 where a poll finds several events waiting. */
   perPoll: number;
 }
@@ -186,7 +189,9 @@ async function drive(target: Target): Promise<RateResult[]> {
       const after = cpuSnapshot(target.pids());
       cpu.push({ rate, before, after, seconds: (Date.now() - started) / 1000 });
       // The server side: every process but the bench client.
-      const serverCpu = [...after].filter(([name]) => name !== 'bench client').reduce((sum, [name, total]) => sum + total - (before.get(name) ?? 0), 0);
+      const server = cpuUsed(before, after).filter(([name]) => name !== 'bench client');
+      const serverCpu = server.reduce((sum, [, cpu]) => sum + cpu.total, 0);
+      const serverKernel = server.reduce((sum, [, cpu]) => sum + cpu.kernel, 0);
       const sorted = [...latencies].sort((a, b) => a - b);
       const row = {
         rate,
@@ -200,6 +205,7 @@ async function drive(target: Target): Promise<RateResult[]> {
         sendP50: percentile([...sendTimes].sort((a, b) => a - b), 50),
         sendP99: percentile([...sendTimes].sort((a, b) => a - b), 99),
         cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
+        kernelPerDeliveryUs: (serverKernel / Math.max(delivered, 1)) * 1e6,
         perPoll: delivered / Math.max(answered, 1),
       };
       results.push(row);
@@ -212,9 +218,15 @@ async function drive(target: Target): Promise<RateResult[]> {
     for (const { rate, before, after, seconds: elapsed } of cpu) {
       console.log(`\n  at ${rate} messages/s:`);
       printCpu(before, after, elapsed);
-      const gatewayCpu = [...after].filter(([name]) => name.startsWith('gateway')).reduce((sum, [name, total]) => sum + total - (before.get(name) ?? 0), 0);
-      const got = results.find((r) => r.rate === rate)?.delivered ?? 0;
-      if (gatewayCpu > 0) console.log(`    gateways' CPU per delivery (fan-out, append, poll, answer): ${((gatewayCpu / Math.max(got, 1)) * 1e6).toFixed(0)} µs`);
+      const gateways = cpuUsed(before, after).filter(([name]) => name.startsWith('gateway'));
+      const gatewayCpu = gateways.reduce((sum, [, cpu]) => sum + cpu.total, 0);
+      const gatewayKernel = gateways.reduce((sum, [, cpu]) => sum + cpu.kernel, 0);
+      const got = Math.max(results.find((r) => r.rate === rate)?.delivered ?? 0, 1);
+      if (gatewayCpu > 0) {
+        console.log(
+          `    gateways' CPU per delivery (fan-out, append, poll, answer): ${((gatewayCpu / got) * 1e6).toFixed(0)} µs, of which the kernel's ${((gatewayKernel / got) * 1e6).toFixed(0)} µs`,
+        );
+      }
     }
   } finally {
     stopping = true;
@@ -229,14 +241,15 @@ async function drive(target: Target): Promise<RateResult[]> {
 async function startFloor(userCount: number): Promise<Target & { stop(): void }> {
   // BENCH_NODE_ARGS reach the floor too (as the services): `--cpu-prof` compares their profiles.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = process.env.BENCH_FLOOR_SERVER === 'net';
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, bare ? 'floor-net-server.js' : 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
   });
   const users = Array.from({ length: userCount }, (_, i) => ({ email: `floor-${i}@example.test`, apiKey: 'floor' }));
   return {
-    name: 'floor (one process, in memory)',
+    name: `floor (one process, in memory${bare ? ', bare sockets' : ''})`,
     host: '127.0.0.1',
     gateways: [new URL(`http://127.0.0.1:${port}`)],
     users,
@@ -258,6 +271,7 @@ async function main() {
       target.stop();
     }
   }
+  if (process.env.BENCH_PROJECT === '0') return;
 
   const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
   const system = await startBenchSystem(
@@ -296,13 +310,13 @@ async function main() {
     console.log(`  domain events waited ${((lagSum / Math.max(lagCount, 1)) * 1000).toFixed(1)} ms on average from publication to fan-out (${lagCount} events)`);
     if (floor) {
       console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
-      console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project');
+      console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project   of which kernel floor/project');
       for (const mine of project) {
         const theirs = floor.find((row) => row.rate === mine.rate);
         if (!theirs) continue;
         const share = (row: RateResult) => `${((100 * row.delivered) / Math.max(row.expected, 1)).toFixed(0)}%`;
         console.log(
-          `  ${String(mine.rate).padStart(10)}   ${`${theirs.p50.toFixed(0)} / ${theirs.p99.toFixed(0)}`.padStart(16)}   ${`${mine.p50.toFixed(0)} / ${mine.p99.toFixed(0)}`.padStart(18)}   ${(mine.p99 / theirs.p99).toFixed(1).padStart(8)}×   ${`${share(theirs)} / ${share(mine)}`.padStart(23)}   ${`${theirs.cpuPerDeliveryUs.toFixed(0)} / ${mine.cpuPerDeliveryUs.toFixed(0)}`.padStart(30)}`,
+          `  ${String(mine.rate).padStart(10)}   ${`${theirs.p50.toFixed(0)} / ${theirs.p99.toFixed(0)}`.padStart(16)}   ${`${mine.p50.toFixed(0)} / ${mine.p99.toFixed(0)}`.padStart(18)}   ${(mine.p99 / theirs.p99).toFixed(1).padStart(8)}×   ${`${share(theirs)} / ${share(mine)}`.padStart(23)}   ${`${theirs.cpuPerDeliveryUs.toFixed(0)} / ${mine.cpuPerDeliveryUs.toFixed(0)}`.padStart(30)}   ${`${theirs.kernelPerDeliveryUs.toFixed(0)} / ${mine.kernelPerDeliveryUs.toFixed(0)}`.padStart(29)}`,
         );
       }
     }

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { cpuSnapshot, type CpuSnapshot } from './process-cpu';
+import { cpuSnapshot, cpuUsed, type CpuSnapshot } from './process-cpu';
 import { percentile, postForm, runBenchmark, startBenchSystem } from './support';
 
 interface PhaseResult {
@@ -106,12 +106,9 @@ function report(name: string, { latencies, errors, elapsed }: PhaseResult, befor
   console.log(`\n${name}`);
   console.log(`  reports: ${count - errors} (errors: ${errors}) in ${elapsed.toFixed(1)} s`);
   console.log(`  latency: p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}, p99 ${fmt(percentile(latencies, 99))}`);
-  const byName = new Map<string, number>();
-  for (const [key, total] of after) {
-    const process = key.split('#')[0];
-    byName.set(process, (byName.get(process) ?? 0) + total - (before.get(key) ?? 0));
-  }
-  const used = [...byName].filter(([, cpu]) => cpu >= 0.005).sort((a, b) => b[1] - a[1]);
+  const used = cpuUsed(before, after)
+    .map(([process, cpu]): [string, number] => [process, cpu.total])
+    .filter(([, cpu]) => cpu >= 0.005);
   const sum = used.reduce((total, [, cpu]) => total + cpu, 0);
   console.log(`  CPU per report: ${((sum * 1e6) / count).toFixed(0)} µs in all`);
   for (const [process, cpu] of used) console.log(`    ${process.padEnd(16)} ${((cpu * 1e6) / count).toFixed(0).padStart(6)} µs`);

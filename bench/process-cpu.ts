@@ -6,21 +6,41 @@ const TICKS_PER_SECOND = 100;
 /** The servers the system runs on, summed over all their processes (Postgres has one per connection). */
 const SERVERS: Record<string, string> = { postgres: 'postgres', 'redis-server': 'redis', 'nats-server': 'nats' };
 
-/**
- * CPU seconds (user + system) used so far, per process: `name` for a service, `server#pid` for
- * each process of a server (a Postgres backend may start or end between two snapshots).
- */
-export type CpuSnapshot = Map<string, number>;
+/** A process's CPU seconds so far: in all (user + system), and the kernel's part (system). */
+export interface CpuTimes {
+  total: number;
+  kernel: number;
+}
 
-function cpuSecondsOf(pid: number): number | undefined {
+/**
+ * CPU times used so far, per process: `name` for a service, `server#pid` for each process of a
+ * server (a Postgres backend may start or end between two snapshots).
+ */
+export type CpuSnapshot = Map<string, CpuTimes>;
+
+function cpuTimesOf(pid: number): CpuTimes | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces), numbered from 3: utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const kernel = Number(fields[12]) / TICKS_PER_SECOND;
+    return { total: Number(fields[11]) / TICKS_PER_SECOND + kernel, kernel };
   } catch {
     return undefined; // the process is gone
   }
+}
+
+/** CPU used between two snapshots, per process name (a server's processes summed), busiest first. */
+export function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): [string, CpuTimes][] {
+  // A process that started meanwhile counts from zero; one that ended is not counted.
+  const byName = new Map<string, CpuTimes>();
+  for (const [key, now] of after) {
+    const name = key.split('#')[0];
+    const then = before.get(key) ?? { total: 0, kernel: 0 };
+    const sum = byName.get(name) ?? { total: 0, kernel: 0 };
+    byName.set(name, { total: sum.total + now.total - then.total, kernel: sum.kernel + now.kernel - then.kernel });
+  }
+  return [...byName].sort((a, b) => b[1].total - a[1].total);
 }
 
 /**
@@ -30,8 +50,8 @@ function cpuSecondsOf(pid: number): number | undefined {
 export function cpuSnapshot(services: Map<string, number>, self = 'bench client'): CpuSnapshot {
   const snapshot: CpuSnapshot = new Map();
   for (const [name, pid] of services) {
-    const seconds = cpuSecondsOf(pid);
-    if (seconds !== undefined) snapshot.set(name, seconds);
+    const times = cpuTimesOf(pid);
+    if (times) snapshot.set(name, times);
   }
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -43,27 +63,25 @@ export function cpuSnapshot(services: Map<string, number>, self = 'bench client'
     }
     const server = SERVERS[command];
     if (!server) continue;
-    const seconds = cpuSecondsOf(Number(entry));
-    if (seconds !== undefined) snapshot.set(`${server}#${entry}`, seconds);
+    const times = cpuTimesOf(Number(entry));
+    if (times) snapshot.set(`${server}#${entry}`, times);
   }
   const usage = process.cpuUsage();
-  snapshot.set(self, (usage.user + usage.system) / 1e6);
+  snapshot.set(self, { total: (usage.user + usage.system) / 1e6, kernel: usage.system / 1e6 });
   return snapshot;
 }
 
-/** Prints the CPU seconds each process used between two snapshots, busiest first, and its share of `seconds`. */
+/**
+ * Prints the CPU seconds each process used between two snapshots, busiest first, its share of
+ * `seconds`, and the kernel's part of it (system calls: on a long-poll server, mostly sockets).
+ */
 export function printCpu(before: CpuSnapshot, after: CpuSnapshot, seconds: number): void {
-  // A process that started meanwhile counts from zero; one that ended is not counted.
-  const byName = new Map<string, number>();
-  for (const [key, total] of after) {
-    const name = key.split('#')[0];
-    byName.set(name, (byName.get(name) ?? 0) + total - (before.get(key) ?? 0));
-  }
-  const used = [...byName].sort((a, b) => b[1] - a[1]);
-  const sum = used.reduce((total, [, cpu]) => total + cpu, 0);
+  const used = cpuUsed(before, after);
+  const sum = used.reduce((total, [, cpu]) => total + cpu.total, 0);
   console.log(`  CPU seconds over ${seconds.toFixed(1)} s (2 cores = ${(2 * seconds).toFixed(1)} s available; all: ${sum.toFixed(2)} s):`);
   for (const [name, cpu] of used) {
-    if (cpu < 0.005) continue;
-    console.log(`    ${name.padEnd(16)} ${cpu.toFixed(2).padStart(7)} s  (${((100 * cpu) / seconds).toFixed(0).padStart(3)}% of a core)`);
+    if (cpu.total < 0.005) continue;
+    const kernel = `kernel ${cpu.kernel.toFixed(2)} s`;
+    console.log(`    ${name.padEnd(16)} ${cpu.total.toFixed(2).padStart(7)} s  (${((100 * cpu.total) / seconds).toFixed(0).padStart(3)}% of a core; ${kernel})`);
   }
 }
