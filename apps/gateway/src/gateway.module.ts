@@ -14,6 +14,7 @@ import { SignupPages } from './http/signup-pages';
 import { WebApp } from './http/web-app';
 import { EmojiAssets } from './http/emoji-assets';
 import { StaticImages } from './http/static-images';
+import { PollSockets } from './events/poll-sockets';
 import { FrontDoor } from './http/front-door';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { OpenApiController } from './openapi/openapi.controller';
@@ -34,6 +35,7 @@ import { OpenApiController } from './openapi/openapi.controller';
   providers: [
     CommandRoutes,
     FrontDoor,
+    PollSockets,
     UploadsProxy,
     AccountPages,
     BrowserLogin,

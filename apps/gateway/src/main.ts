@@ -9,6 +9,7 @@ import { configureBodyParsing } from './http/body-parsing';
 import { CommandRoutes } from './http/command-routes';
 import { EXACT_ROUTING } from './http/exact-routing';
 import { answerClientErrors } from './http/client-errors';
+import { PollSockets } from './events/poll-sockets';
 import { FrontDoor } from './http/front-door';
 import { UploadsProxy } from './http/uploads-proxy';
 import { AccountPages } from './http/account-pages';
@@ -71,6 +72,7 @@ async function bootstrap() {
   const server = app.getHttpServer() as import('node:http').Server;
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  if (config.EVENT_POLL_SOCKETS) app.get(PollSockets).installOn(server);
   answerClientErrors(server);
   await app.listen(config.GATEWAY_PORT, '0.0.0.0');
   logger.info({ port: config.GATEWAY_PORT }, 'gateway ready');

@@ -76,6 +76,12 @@ export const configSchema = z.object({
   EVENT_QUEUE_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
   /** A long-poll with nothing to deliver gets a heartbeat after this, plus up to 10 s of jitter (Zulip: 45 s). */
   EVENT_HEARTBEAT_SECONDS: z.coerce.number().positive().default(45),
+  /**
+   * The gateway serves GET /events straight off its connections (PollSockets), handing any
+   * connection to node:http at its first request that is not a plain poll; false: node:http
+   * serves every request.
+   */
+  EVENT_POLL_SOCKETS: bool(true),
   /** After SIGTERM: how long a process answers not-ready while still serving, before it closes. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(2),
   /**

@@ -77,6 +77,17 @@ export class MetricsService {
   });
 
   /**
+   * Gateway: connections its poll server (PollSockets) took, and those it handed to node:http at
+   * a request that was not a plain poll.
+   */
+  readonly pollConnections = new Counter({
+    name: 'event_poll_connections_total',
+    help: 'Connections the gateway took to serve polls off the socket (opened), and those then handed to node:http (handed_over)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  /**
    * Gateway: long-polls waiting on this replica, and client events handed over by them. Both
    * are read when scraped (`countLongPolls`, `delivered`), not counted through prom-client on
    * every poll: its label hashing was a measurable part of a poll.
