@@ -39,6 +39,11 @@ class RawConnection {
     this.socket.destroy();
   }
 
+  /** Sends the client's last byte (a half-close), the connection left open for the answers. */
+  halfClose(): void {
+    this.socket.end();
+  }
+
   /** The next answer, its body parsed as JSON. */
   async answer(ms = 10_000): Promise<Answer> {
     const { text, ...answer } = await this.answerText(ms);
@@ -259,6 +264,15 @@ describe('polls served off the socket', () => {
     expect(await connection.endsWithin(2000)).toBe(true);
   });
 
+  it('answers what a client sent before it half-closed, then ends the connection', async () => {
+    const queue = await register();
+    const connection = open();
+    connection.write(pollHead(queue, -1, '', '&dont_block=true'));
+    connection.halfClose();
+    expect((await connection.answer()).body).toMatchObject({ result: 'success', queue_id: queue.queueId });
+    expect(await connection.endsWithin(2000)).toBe(true);
+  });
+
   it('loses nothing when a client goes away during its poll: the next poll, on another connection, gets the event', async () => {
     const queue = await register();
     const gone = open();
@@ -269,6 +283,26 @@ describe('polls served off the socket', () => {
     const again = open();
     again.write(pollHead(queue, -1));
     expect(messagesOf(await again.answer())).toEqual([sent]);
+  });
+
+  // Last: it stops the gateway.
+  it('lets the gateway stop at once with connections it holds, idle or polling, ending each after its answer', async () => {
+    const queue = await register();
+    const idle = open();
+    idle.write(pollHead(queue, -1, '', '&dont_block=true'));
+    await idle.answer();
+    const waiting = open();
+    waiting.write(pollHead(queue, -1));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await system.stopService('gateway');
+    // The waiting poll is answered (with nothing) and its connection ended; the idle one is closed.
+    const answer = await waiting.answer();
+    expect(answer.body).toMatchObject({ result: 'success', events: [] });
+    expect(await idle.endsWithin(1000)).toBe(true);
+    expect(await waiting.endsWithin(1000)).toBe(true);
+    // Well before the keep-alive timeout (65 s) that would otherwise hold the server open.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 
@@ -281,24 +315,26 @@ describe('plainPoll', () => {
       headers: { host: 'a.test', authorization: 'Basic eA==', 'content-length': '0' },
       keepAlive: true,
     });
-    expect(plainPoll('GET /json/events HTTP/1.1')).toEqual({ url: '/json/events', headers: {}, keepAlive: true });
-    expect(plainPoll(head(['Connection: Keep-Alive, close']))?.keepAlive).toBe(false);
+    expect(plainPoll('GET /json/events HTTP/1.1\r\nHost: a.test')).toEqual({ url: '/json/events', headers: { host: 'a.test' }, keepAlive: true });
+    expect(plainPoll(head(['Host: a.test', 'Connection: Keep-Alive, close']))?.keepAlive).toBe(false);
   });
 
   it.each([
-    ['another route', 'GET /api/v1/users HTTP/1.1'],
-    ['another method', 'POST /api/v1/events HTTP/1.1'],
-    ['a path that only starts like it', 'GET /api/v1/eventsx HTTP/1.1'],
-    ['HTTP/1.0', 'GET /api/v1/events HTTP/1.0'],
-    ['a target with a space or a control character', 'GET /api/v1/events?a=\x01 HTTP/1.1'],
-    ['a body', head(['Content-Length: 3'])],
-    ['a chunked body', head(['Transfer-Encoding: chunked'])],
-    ['Expect', head(['Expect: 100-continue'])],
-    ['an upgrade', head(['Connection: Upgrade', 'Upgrade: websocket'])],
+    ['another route', 'GET /api/v1/users HTTP/1.1\r\nHost: a.test'],
+    ['another method', 'POST /api/v1/events HTTP/1.1\r\nHost: a.test'],
+    ['a path that only starts like it', 'GET /api/v1/eventsx HTTP/1.1\r\nHost: a.test'],
+    ['HTTP/1.0', 'GET /api/v1/events HTTP/1.0\r\nHost: a.test'],
+    ['a target with a space or a control character', 'GET /api/v1/events?a=\x01 HTTP/1.1\r\nHost: a.test'],
+    ['a body', head(['Host: a.test', 'Content-Length: 3'])],
+    ['a chunked body', head(['Host: a.test', 'Transfer-Encoding: chunked'])],
+    ['Expect', head(['Host: a.test', 'Expect: 100-continue'])],
+    ['an upgrade', head(['Host: a.test', 'Connection: Upgrade'])],
     ['a header given twice', head(['Host: a.test', 'host: b.test'])],
-    ['a malformed header line', head(['Host a.test'])],
+    ['a malformed header line', head(['Host: a.test', 'Not a header'])],
     ['a folded header line', head(['Host: a.test', ' continued'])],
-    ['a control character in a value', head(['Host: a\x00.test'])],
+    ['a control character in a value', head(['Host: a.test', 'X-A: b\x00c'])],
+    ['no Host', head(['Authorization: Basic eA=='])],
+    ['no headers at all', 'GET /api/v1/events HTTP/1.1'],
   ])('leaves %s to node:http', (_, text) => {
     expect(plainPoll(text)).toBeUndefined();
   });

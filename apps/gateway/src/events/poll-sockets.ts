@@ -24,7 +24,7 @@ export interface PollHeaders {
 /**
  * A request head (up to its blank line, latin1 as node reads it) that is a plain poll: GET of
  * /api/v1/events or /json/events over HTTP/1.1, no body (no Content-Length but 0, no
- * Transfer-Encoding), no Expect or Upgrade, every header well formed and given once. Anything
+ * Transfer-Encoding), no Expect or Upgrade, a Host, every header well formed and given once. Anything
  * else answers undefined, for node:http to serve or refuse as it does any request.
  */
 export function plainPoll(head: string): (PollHeaders & { url: string }) | undefined {
@@ -43,7 +43,7 @@ function pollTarget(requestLine: string): string | undefined {
 function plainHeaders(lines: string): PollHeaders | undefined {
   const headers: IncomingHttpHeaders = {};
   let keepAlive = true;
-  if (lines === '') return { headers, keepAlive };
+  if (lines === '') return undefined;
   for (const line of lines.split('\r\n')) {
     const header = HEADER_LINE.exec(line);
     if (!header) return undefined;
@@ -58,7 +58,8 @@ function plainHeaders(lines: string): PollHeaders | undefined {
     }
     headers[name] = value;
   }
-  return { headers, keepAlive };
+  // Node:http refuses an HTTP/1.1 request without Host (400).
+  return 'host' in headers ? { headers, keepAlive } : undefined;
 }
 
 let dateSecond = 0;
@@ -199,6 +200,9 @@ class PollConnection {
   private gone = false;
   private readonly onData = (chunk: Buffer) => this.received(chunk);
   private readonly onClose = () => this.closed();
+  /** The client has sent its last byte (a half-close): the connection ends after what it asked is answered. */
+  private clientEnded = false;
+  private readonly onEnd = () => this.ended();
   private readonly onTimeout = () => this.socket.destroy();
   private readonly onError = () => this.socket.destroy();
 
@@ -210,6 +214,7 @@ class PollConnection {
     socket.on('close', this.onClose);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
+    socket.on('end', this.onEnd);
   }
 
   start(): void {
@@ -273,14 +278,15 @@ class PollConnection {
     const reply = new PollReply(this, headers.keepAlive);
     this.reply = reply;
     this.socket.setTimeout(0);
-    void this.owner.route.serve(request, reply as unknown as ServerResponse);
+    // serve answers every failure itself; one it could not answer leaves nothing to wait for.
+    this.owner.route.serve(request, reply as unknown as ServerResponse).catch(() => this.socket.destroy());
   }
 
   /** The current poll's answer, as text: written, then the next request served (or the connection ended). */
   answered(text: string, keepAlive: boolean): void {
     this.reply = undefined;
     if (this.gone) return;
-    if (!keepAlive) {
+    if (!keepAlive || this.clientEnded) {
       this.socket.end(text);
       this.detach();
       return;
@@ -288,6 +294,12 @@ class PollConnection {
     this.socket.write(text);
     if (this.socket.isPaused()) this.socket.resume();
     this.next();
+  }
+
+  private ended(): void {
+    this.clientEnded = true;
+    // Nothing pending: what was sent has been served (a head left unfinished never will be).
+    if (!this.reply) this.socket.end();
   }
 
   private closed(): void {
@@ -311,6 +323,7 @@ class PollConnection {
     this.socket.removeListener('close', this.onClose);
     this.socket.removeListener('error', this.onError);
     this.socket.removeListener('timeout', this.onTimeout);
+    this.socket.removeListener('end', this.onEnd);
     // Ended by us (Connection: close): errors until it is closed are of no interest.
     if (!this.gone) this.socket.on('error', () => undefined);
     this.owner.forget(this);
