@@ -264,11 +264,12 @@ describe('polls served off the socket', () => {
     expect(await connection.endsWithin(2000)).toBe(true);
   });
 
-  it('answers what a client sent before it half-closed, then ends the connection', async () => {
+  it('answers all a client sent before it half-closed, then ends the connection', async () => {
     const queue = await register();
     const connection = open();
-    connection.write(pollHead(queue, -1, '', '&dont_block=true'));
+    connection.write(pollHead(queue, -1, '', '&dont_block=true') + pollHead(queue, -1, '', '&dont_block=true'));
     connection.halfClose();
+    expect((await connection.answer()).body).toMatchObject({ result: 'success', queue_id: queue.queueId });
     expect((await connection.answer()).body).toMatchObject({ result: 'success', queue_id: queue.queueId });
     expect(await connection.endsWithin(2000)).toBe(true);
   });

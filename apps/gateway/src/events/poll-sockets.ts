@@ -234,8 +234,9 @@ class PollConnection {
     return Math.floor(this.owner.keepAliveMs() / 1000);
   }
 
+  /** Ends an idle connection (the server closing). */
   end(): void {
-    this.socket.end();
+    this.finish();
   }
 
   private received(chunk: Buffer): void {
@@ -248,13 +249,16 @@ class PollConnection {
   /** Serves the next request read, if its head is all here. */
   private next(): void {
     const bytes = this.pending;
-    // Waiting for a request, or for the rest of one: the keep-alive timeout runs.
-    this.socket.setTimeout(this.owner.keepAliveMs());
-    if (!bytes) return;
-    const headEnd = bytes.indexOf(HEAD_END, 0, 'latin1');
-    // A head beyond node's limit is node's to refuse (431), whole or not.
-    if (headEnd < 0 ? bytes.length > MAX_HEAD_BYTES : headEnd > MAX_HEAD_BYTES) return this.handOver();
-    if (headEnd < 0) return;
+    const headEnd = bytes ? bytes.indexOf(HEAD_END, 0, 'latin1') : -1;
+    if (!bytes || headEnd < 0) {
+      // A head beyond node's limit is node's to refuse (431).
+      if (bytes && bytes.length > MAX_HEAD_BYTES) return this.handOver();
+      // Half-closed by the client: all it sent has been answered (a head left unfinished never will be).
+      if (this.clientEnded) return this.finish();
+      // Waiting for a request, or for the rest of one: the keep-alive timeout runs.
+      return void this.socket.setTimeout(this.owner.keepAliveMs());
+    }
+    if (headEnd > MAX_HEAD_BYTES) return this.handOver();
     const head = bytes.toString('latin1', 0, headEnd);
     const lineEnd = head.indexOf('\r\n');
     const url = pollTarget(lineEnd < 0 ? head : head.slice(0, lineEnd));
@@ -286,11 +290,7 @@ class PollConnection {
   answered(text: string, keepAlive: boolean): void {
     this.reply = undefined;
     if (this.gone) return;
-    if (!keepAlive || this.clientEnded) {
-      this.socket.end(text);
-      this.detach();
-      return;
-    }
+    if (!keepAlive) return this.finish(text);
     this.socket.write(text);
     if (this.socket.isPaused()) this.socket.resume();
     this.next();
@@ -298,8 +298,16 @@ class PollConnection {
 
   private ended(): void {
     this.clientEnded = true;
-    // Nothing pending: what was sent has been served (a head left unfinished never will be).
-    if (!this.reply) this.socket.end();
+    if (!this.reply) this.next();
+  }
+
+  /** Ends the connection, after a last answer if any. */
+  private finish(text?: string): void {
+    this.detach();
+    // Ended by us: errors until it is closed are of no interest.
+    this.socket.on('error', () => undefined);
+    if (text === undefined) this.socket.end();
+    else this.socket.end(text);
   }
 
   private closed(): void {
@@ -324,8 +332,6 @@ class PollConnection {
     this.socket.removeListener('error', this.onError);
     this.socket.removeListener('timeout', this.onTimeout);
     this.socket.removeListener('end', this.onEnd);
-    // Ended by us (Connection: close): errors until it is closed are of no interest.
-    if (!this.gone) this.socket.on('error', () => undefined);
     this.owner.forget(this);
   }
 }
