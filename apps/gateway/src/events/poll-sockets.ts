@@ -28,10 +28,16 @@ export interface PollHeaders {
  * else answers undefined, for node:http to serve or refuse as it does any request.
  */
 export function plainPoll(head: string): (PollHeaders & { url: string }) | undefined {
-  const lineEnd = head.indexOf('\r\n');
-  const url = pollTarget(lineEnd < 0 ? head : head.slice(0, lineEnd));
-  const headers = url === undefined ? undefined : plainHeaders(lineEnd < 0 ? '' : head.slice(lineEnd + 2));
+  const [requestLine, lines] = splitHead(head);
+  const url = pollTarget(requestLine);
+  const headers = url === undefined ? undefined : plainHeaders(lines);
   return headers && { url: url!, ...headers };
+}
+
+/** A head's request line, and its header lines (empty when it has none). */
+function splitHead(head: string): [string, string] {
+  const lineEnd = head.indexOf('\r\n');
+  return lineEnd < 0 ? [head, ''] : [head.slice(0, lineEnd), head.slice(lineEnd + 2)];
 }
 
 /** The request line's target, if it is a poll's. */
@@ -43,7 +49,6 @@ function pollTarget(requestLine: string): string | undefined {
 function plainHeaders(lines: string): PollHeaders | undefined {
   const headers: IncomingHttpHeaders = {};
   let keepAlive = true;
-  if (lines === '') return undefined;
   for (const line of lines.split('\r\n')) {
     const header = HEADER_LINE.exec(line);
     if (!header) return undefined;
@@ -81,36 +86,20 @@ function httpDate(): string {
  */
 class PollCall {
   readonly method = 'GET';
-  readonly httpVersion = '1.1';
   readonly complete = true;
-  readonly readableEnded = true;
-  readonly destroyed = false;
 
   constructor(
     public url: string,
     readonly headers: IncomingHttpHeaders,
-    readonly socket: Socket,
   ) {}
 
   resume(): this {
     return this;
   }
-
-  once(): this {
-    return this;
-  }
-
-  on(): this {
-    return this;
-  }
-
-  removeAllListeners(): this {
-    return this;
-  }
 }
 
 /**
- * The answer to a poll, written on the socket as one piece (status line, headers, body): the
+ * The answer to a poll, handed to its connection as its status line, headers and body: the
  * members of ServerResponse the poll's rules use (sendSuccessJson, sendError, LongPoll's
  * `close`, traceRequest). `close` comes once, when the answer is written or the client has gone.
  */
@@ -118,26 +107,15 @@ class PollReply {
   statusCode = 200;
   headersSent = false;
   writableEnded = false;
-  shouldKeepAlive: boolean;
-  readonly locals: Record<string, unknown> = {};
   private readonly headers = new Map<string, string>();
   private closeListeners?: (() => void)[];
   private closed = false;
 
-  constructor(
-    private readonly connection: PollConnection,
-    keepAlive: boolean,
-  ) {
-    this.shouldKeepAlive = keepAlive;
-  }
+  constructor(private readonly connection: PollConnection) {}
 
   setHeader(name: string, value: string | number): this {
     this.headers.set(name, headerValue(value));
     return this;
-  }
-
-  getHeader(name: string): string | undefined {
-    return this.headers.get(name);
   }
 
   writeHead(status: number, headers?: Record<string, string | number> | string[]): this {
@@ -151,12 +129,10 @@ class PollReply {
     if (this.writableEnded) return this;
     this.headersSent = true;
     this.writableEnded = true;
-    const keepAlive = this.shouldKeepAlive && !this.connection.draining();
     let head = `HTTP/1.1 ${this.statusCode} ${STATUS_CODES[this.statusCode] ?? 'Unknown'}\r\n`;
     if (!this.headers.has('Content-Length')) this.headers.set('Content-Length', String(Buffer.byteLength(body)));
     for (const [name, value] of this.headers) head += `${name}: ${value}\r\n`;
-    head += `Date: ${httpDate()}\r\n${keepAlive ? `Connection: keep-alive\r\nKeep-Alive: timeout=${this.connection.keepAliveSeconds()}` : 'Connection: close'}\r\n\r\n`;
-    this.connection.answered(head + body, keepAlive);
+    this.connection.answered(head, body);
     process.nextTick(() => this.close());
     return this;
   }
@@ -194,6 +170,8 @@ function headerValue(value: string | number): string {
 class PollConnection {
   private pending?: Buffer;
   private reply?: PollReply;
+  /** Whether the poll being answered asked to keep the connection (no `Connection: close`). */
+  private keepAlive = true;
   /** The header lines of the last request read, and what they said (undefined: not a plain poll's). */
   private lastLines?: string;
   private lastHeaders?: PollHeaders;
@@ -226,14 +204,6 @@ class PollConnection {
     return !this.reply && !this.pending;
   }
 
-  draining(): boolean {
-    return this.owner.draining();
-  }
-
-  keepAliveSeconds(): number {
-    return Math.floor(this.owner.keepAliveMs() / 1000);
-  }
-
   /** Ends an idle connection (the server closing). */
   end(): void {
     this.finish();
@@ -259,37 +229,43 @@ class PollConnection {
       return void this.socket.setTimeout(this.owner.keepAliveMs());
     }
     if (headEnd > MAX_HEAD_BYTES) return this.handOver();
-    const head = bytes.toString('latin1', 0, headEnd);
-    const lineEnd = head.indexOf('\r\n');
-    const url = pollTarget(lineEnd < 0 ? head : head.slice(0, lineEnd));
+    const [requestLine, lines] = splitHead(bytes.toString('latin1', 0, headEnd));
+    const url = pollTarget(requestLine);
     if (url === undefined) return this.handOver();
     // A client's polls repeat their headers: read once per connection, the same strings then
     // find the caller's credential without hashing them again (CredentialCache.knownBasic).
-    const lines = lineEnd < 0 ? '' : head.slice(lineEnd + 2);
     if (lines !== this.lastLines) {
       this.lastLines = lines;
       this.lastHeaders = plainHeaders(lines);
     }
     const headers = this.lastHeaders;
     if (!headers) return this.handOver();
-    const call = new PollCall(url, headers.headers, this.socket);
+    const call = new PollCall(url, headers.headers);
     const request = call as unknown as IncomingMessage;
     // /json/events is /api/v1/events admitted by the session, as FrontDoor makes it for any request.
     enterJson(request);
     if (!this.owner.route.handles(request)) return this.handOver();
     const rest = headEnd + HEAD_END.length;
     this.pending = rest < bytes.length ? bytes.subarray(rest) : undefined;
-    const reply = new PollReply(this, headers.keepAlive);
+    const reply = new PollReply(this);
     this.reply = reply;
+    this.keepAlive = headers.keepAlive;
     this.socket.setTimeout(0);
     // serve answers every failure itself; one it could not answer leaves nothing to wait for.
     this.owner.route.serve(request, reply as unknown as ServerResponse).catch(() => this.socket.destroy());
   }
 
-  /** The current poll's answer, as text: written, then the next request served (or the connection ended). */
-  answered(text: string, keepAlive: boolean): void {
+  /**
+   * The current poll's answer (its status line and headers, its body), written in one piece
+   * with the connection's own headers as node writes them; then the next request is served, or
+   * the connection ended (`Connection: close`, or the gateway draining).
+   */
+  answered(head: string, body: string): void {
     this.reply = undefined;
     if (this.gone) return;
+    const keepAlive = this.keepAlive && !this.owner.draining();
+    const connection = keepAlive ? `keep-alive\r\nKeep-Alive: timeout=${Math.floor(this.owner.keepAliveMs() / 1000)}` : 'close';
+    const text = `${head}Date: ${httpDate()}\r\nConnection: ${connection}\r\n\r\n${body}`;
     if (!keepAlive) return this.finish(text);
     this.socket.write(text);
     if (this.socket.isPaused()) this.socket.resume();

@@ -87,7 +87,11 @@ const keyOf = (pair: Pair): string => `${pair.viewer}:${pair.hidden}`;
 /** Each hidden person with the viewers of the pairs, in id order. */
 function byHidden(pairs: Pair[]): Map<number, number[]> {
   const grouped = new Map<number, number[]>();
-  for (const { viewer, hidden } of pairs) grouped.set(hidden, [...(grouped.get(hidden) ?? []), viewer]);
+  for (const { viewer, hidden } of pairs) {
+    const viewers = grouped.get(hidden);
+    if (viewers) viewers.push(viewer);
+    else grouped.set(hidden, [viewer]);
+  }
   for (const viewers of grouped.values()) viewers.sort((a, b) => a - b);
   return grouped;
 }
