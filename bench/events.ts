@@ -240,7 +240,8 @@ async function drive(target: Target): Promise<RateResult[]> {
 /** The floor server as its own process, and a target for it. */
 async function startFloor(userCount: number): Promise<Target & { stop(): void }> {
   // BENCH_NODE_ARGS reach the floor too (as the services): `--cpu-prof` compares their profiles.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const only = process.env.BENCH_NODE_ARGS_SERVICES?.split(',');
+  const nodeArgs = !only || only.includes('floor') ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
   const bare = process.env.BENCH_FLOOR_SERVER === 'net';
   const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, bare ? 'floor-net-server.js' : 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {

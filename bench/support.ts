@@ -8,11 +8,13 @@ export async function startBenchSystem(env: Record<string, string> = {}, gateway
   await createTemplateDatabase();
   // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_NODE_ARGS_SERVICES=gateway: only those (a profile of each process slows the others down).
+  const nodeArgsServices = process.env.BENCH_NODE_ARGS_SERVICES?.split(',').filter(Boolean);
   // OTEL_* reach them too: OTEL_EXPORTER_OTLP_ENDPOINT=http://… measures the cost of tracing.
   const otel = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('OTEL_') && e[1] !== undefined));
   // The caches keep their deployment defaults (the tests shorten or turn them off, to see
   // changes made behind the services' backs).
-  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', DATABASE_POOL_SIZE: '10', DATABASE_COLD_POOL_SIZE: '4', ...otel, ...env }, gateways, nodeArgs, databaseVia });
+  return TestSystem.start({ env: { LOG_LEVEL: 'error', AUTH_CACHE_TTL_SECONDS: '5', SEND_CONTEXT_CACHE_SECONDS: '5', REGISTER_CACHE_MAX_AGE_SECONDS: '300', DATABASE_POOL_SIZE: '10', DATABASE_COLD_POOL_SIZE: '4', ...otel, ...env }, gateways, nodeArgs, nodeArgsServices, databaseVia });
 }
 
 export function percentile(sorted: number[], p: number): number {

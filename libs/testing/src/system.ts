@@ -23,6 +23,8 @@ export interface SystemOptions {
   gateways?: number;
   /** Extra node options for every process (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /** The services `nodeArgs` reach, when not all (a profile of one service disturbs the others less). */
+  nodeArgsServices?: string[];
   /**
    * DATABASE_REPLICA_URL: the test database again, under the application name
    * `teamchat-replica`, so a test can see which statements went to "the replica".
@@ -91,6 +93,7 @@ export class TestSystem {
     readonly ports: Record<ProcessName, number>,
     readonly gatewayNames: ProcessName[],
     private readonly nodeArgs: string[] = [],
+    private readonly nodeArgsServices?: string[],
   ) {
     this.env = env;
     this.api = new ApiClient(`http://127.0.0.1:${ports.gateway}`, TEST_ROOT_HOST);
@@ -144,7 +147,7 @@ export class TestSystem {
       ...ORDINARY_SETTINGS,
       ...options.env,
     };
-    const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? []);
+    const system = new TestSystem(database, env, ports, gatewayNames, options.nodeArgs ?? [], options.nodeArgsServices);
     system.keepable = keepable;
     names.forEach((name) => system.spawn(name));
     try {
@@ -182,7 +185,8 @@ export class TestSystem {
   private spawn(name: ProcessName): void {
     const service = name.split('#')[0] as ServiceName;
     const portVariable = service === 'gateway' ? 'GATEWAY_PORT' : 'HEALTH_PORT';
-    const child = spawn(process.execPath, [...nodeOptionsOf(service), ...this.nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
+    const nodeArgs = !this.nodeArgsServices || this.nodeArgsServices.includes(service) ? this.nodeArgs : [];
+    const child = spawn(process.execPath, [...nodeOptionsOf(service), ...nodeArgs, path.join(root, 'dist/apps', service, 'src/main.js')], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...this.env, ...this.processEnv.get(name), [portVariable]: String(this.ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
