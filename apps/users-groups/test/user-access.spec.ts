@@ -1,6 +1,8 @@
 import type { RealmModel } from '@teamchat/db';
 import { EventQueueClient, Factory, TestSystem, expectError, expectMatchesOpenApi, expectSuccess, type QueueEvent, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
+import { eventStreamName } from '@teamchat/contracts';
+import { DeliverPolicy, connect } from 'nats';
 
 interface Person {
   user_id: number;
@@ -213,6 +215,54 @@ describe("who a guest may see (can_access_all_users_group)", () => {
       expect(seen(await guestQueue.waitFor('realm_user', 4)).slice(3)).toEqual([['remove', otherGuest.id, 'Unknown user']]);
       expect(await guestQueue.settle()).toHaveLength(4);
     });
+
+    it('announces nothing twice when the subscription event comes again (the consumer started over from before it)', async () => {
+      const guestQueue = await EventQueueClient.register(system.api, { auth: guest, subdomain: on.subdomain }, { event_types: JSON.stringify(['realm_user']) });
+      const nina = await factory.user(realm, { fullName: 'Nina Nook' });
+      await factory.channel(realm, { name: 'nook', subscribers: [owner, nina] });
+      const principals = JSON.stringify([guest.id]);
+      const seen = (events: QueueEvent[]) => events.map((event) => [event.op, (event.person as Person).user_id]);
+
+      const nats = await connect({ servers: system.env.NATS_URL });
+      try {
+        const manager = await nats.jetstreamManager();
+        const stream = eventStreamName(system.env.NATS_SUBJECT_PREFIX);
+        const before = (await manager.streams.info(stream)).state.last_seq;
+        expectSuccess(await system.api.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'nook' }]), principals }, as(owner)));
+        expect(seen(await guestQueue.waitFor('realm_user', 1))).toEqual([['add', nina.id]]);
+
+        // JetStream delivers the join again: the consumer, made anew from the event after `before`
+        // (as a consumer reset to its first unacknowledged event is), is found by users-groups'
+        // reader when it resumes.
+        const name = 'users-groups-subscription-access';
+        const { config } = await manager.consumers.info(stream, name);
+        await manager.consumers.delete(stream, name);
+        await manager.consumers.add(stream, {
+          durable_name: name,
+          ack_policy: config.ack_policy,
+          filter_subject: config.filter_subject,
+          deliver_policy: DeliverPolicy.StartSequence,
+          opt_start_seq: before + 1,
+        });
+        // Handled again once the new consumer has it acknowledged, while the guest is still in the channel.
+        const deadline = Date.now() + 15000;
+        for (;;) {
+          const info = await manager.consumers.info(stream, name);
+          if (info.delivered.consumer_seq > 0 && info.num_pending === 0 && info.num_ack_pending === 0) break;
+          if (Date.now() > deadline) throw new Error('the subscription event was not delivered again');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        // Then the guest leaves: its announcement comes after any the replayed join made.
+        expectSuccess(await system.api.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['nook']), principals }, as(owner)));
+        expect(seen(await guestQueue.waitFor('realm_user', 2))).toEqual([
+          ['add', nina.id],
+          ['remove', nina.id],
+        ]);
+        expect(await guestQueue.settle()).toHaveLength(2);
+      } finally {
+        await nats.drain();
+      }
+    }, 30000);
 
     it('announces a new person to a guest as "Unknown user", to a guest with user_list_incomplete not at all, and to members as they are', async () => {
       const watch = (user: TestUser, capabilities: Record<string, boolean> = {}) =>

@@ -3,6 +3,7 @@ import type { EventDef } from '@teamchat/contracts';
 import { APP_CONFIG, EventBus, LOGGER, settleWithin, timeToAnswerMs, type AppConfig, type StoredEvent } from '@teamchat/platform';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
+import { claimConsumedEvent } from './consumed-events';
 import { PgService, queryableOf, statement, type Queryable } from './pg.service';
 import { PrismaService } from './prisma.service';
 import type { Prisma } from './generated/prisma/client';
@@ -253,6 +254,20 @@ export class EventOutbox implements BeforeApplicationShutdown {
     });
     await this.publish(staged, requestId);
     return value;
+  }
+
+  /**
+   * `run` for a durable consumer's event (see DurableConsumer): the event is recorded as handled
+   * in the same transaction, and a delivery of it found recorded runs nothing (undefined).
+   */
+  async runOnce<T>(
+    consumed: { consumer: string; eventKey: string },
+    work: (tx: Queryable) => Promise<{ value: T; events: OutboxEvent[] }>,
+  ): Promise<T | undefined> {
+    return this.run(async (tx) => {
+      if (!(await claimConsumedEvent(tx, consumed.consumer, consumed.eventKey))) return { value: undefined, events: [] };
+      return work(tx);
+    });
   }
 
   /**

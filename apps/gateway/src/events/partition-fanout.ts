@@ -1,5 +1,5 @@
 import { EVENT_STREAM, REALM_HEADER, eventSubject } from '@teamchat/contracts';
-import { MetricsService, PULL_EXPIRES_MS } from '@teamchat/platform';
+import { MetricsService, PULL_EXPIRES_MS, eventKeyOf } from '@teamchat/platform';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
@@ -148,7 +148,7 @@ export class PartitionFanout {
         try {
           // One append for the batch, in publication order: each queue is woken once for all its events.
           await this.store.appendBatch(
-            routed.map(({ message, deliveries, index }) => ({ deliveries, onceKey: onceKeyOf(message), index })),
+            routed.map(({ message, deliveries, index }) => ({ deliveries, onceKey: eventKeyOf(message), index })),
             this.lease,
           );
         } catch (error) {
@@ -211,5 +211,3 @@ function realmOf(message: JsMsg): number {
 const changesCachedState = (message: JsMsg): boolean => message.subject.startsWith(USERS_GROUPS_EVENTS);
 const USERS_GROUPS_EVENTS = eventSubject('users-groups', '').slice(0, -'.v1'.length);
 
-/** What keys an event's append: its message id if its publisher set one, else its stream sequence (which a redelivery keeps). */
-const onceKeyOf = (message: JsMsg): string => message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;

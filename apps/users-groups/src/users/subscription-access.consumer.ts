@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MessagingEvents, clientEventSchema } from '@teamchat/contracts';
 import { EventOutbox } from '@teamchat/db';
-import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents } from '@teamchat/platform';
+import { APP_CONFIG, EventConsumers, LOGGER, type AppConfig, type ConsumedEvents, type Delivery } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
 import type { Logger } from 'pino';
 import { OrganizationsRepository } from '../data/organizations.repository';
@@ -44,10 +44,11 @@ export class SubscriptionAccessConsumer extends EventConsumers {
   }
 
   protected consumedEvents(): ConsumedEvents {
-    return [{ name: CONSUMER, subject: MessagingEvents.subscriptionChanged.subject, handle: (payload) => this.handle(payload) }];
+    return [{ name: CONSUMER, subject: MessagingEvents.subscriptionChanged.subject, handle: (payload, delivery) => this.handle(payload, delivery) }];
   }
 
-  async handle(payload: unknown): Promise<void> {
+  /** Once per event: a redelivery of one already handled announces nothing again. */
+  async handle(payload: unknown, delivery: Delivery): Promise<void> {
     const parsed = clientEventSchema.safeParse(payload);
     if (!parsed.success) return;
     const { realmId, users, event } = parsed.data;
@@ -56,7 +57,10 @@ export class SubscriptionAccessConsumer extends EventConsumers {
     const channelIds = (event.subscriptions as { stream_id?: unknown }[] | undefined)?.map((s) => s.stream_id).filter((id): id is number => typeof id === 'number') ?? [];
     if (channelIds.length === 0) return;
     const [userId] = users;
-    await this.outbox.run(async (tx) => ({ value: undefined, events: await this.announcements(realmId, userId, event.op as 'add' | 'remove', channelIds, tx) }));
+    await this.outbox.runOnce({ consumer: CONSUMER, eventKey: delivery.key }, async (tx) => ({
+      value: undefined,
+      events: await this.announcements(realmId, userId, event.op as 'add' | 'remove', channelIds, tx),
+    }));
   }
 
   private async announcements(realmId: number, userId: number, op: 'add' | 'remove', channelIds: number[], tx: PgTransaction): Promise<ClientAnnouncement[]> {

@@ -1,6 +1,6 @@
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EVENT_STREAM } from '@teamchat/contracts';
-import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, connect, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 
@@ -19,9 +19,22 @@ export interface DurableConsumerOptions {
   /** The one event subject it reads. */
   subject: string;
   logger: Logger;
-  /** Handles one event's payload; a throw leaves it unacknowledged, retried a second later. */
-  handle: (payload: unknown) => Promise<void>;
+  /**
+   * Handles one event's payload; a throw leaves it unacknowledged, retried a second later. An
+   * event may come more than once (see Delivery): work that must not be done twice records
+   * `delivery.key` with it (EventOutbox.runOnce).
+   */
+  handle: (payload: unknown, delivery: Delivery) => Promise<void>;
 }
+
+/** Which event a delivery is: the same for every delivery of it. */
+export interface Delivery {
+  /** The event's Nats-Msg-Id (an outbox row's `outbox-<id>`), else `<stream>:<sequence>`. */
+  key: string;
+}
+
+/** An event's key, the same for every delivery of it (see Delivery.key). */
+export const eventKeyOf = (message: JsMsg): string => message.headers?.get('Nats-Msg-Id') || `${message.info.stream}:${message.seq}`;
 
 /**
  * A durable JetStream consumer of one event subject for a service: created on first start
@@ -62,7 +75,7 @@ export class DurableConsumer {
         this.messages = await consumer.consume({ max_messages: 50, expires: PULL_EXPIRES_MS });
         for await (const message of this.messages) {
           try {
-            await handle(message.json());
+            await handle(message.json(), { key: eventKeyOf(message) });
             message.ack();
           } catch (error) {
             logger.error({ err: error, consumer: name, seq: message.seq }, 'event not handled; will be retried');
