@@ -321,4 +321,30 @@ describe('the web app: autocomplete, moving topics, statuses and administration'
     const reactions = await system.db.reaction.findMany({ where: { userId: alice.id }, select: { emojiName: true, emojiCode: true } });
     expect(reactions).toContainEqual({ emojiName: 'octopus', emojiCode: '1f419' });
   });
+
+  it("shows a guest only the people the organization lets them see, and a person hidden from them since as \"Unknown user\"", async () => {
+    // Last: the organization restricts its guests from here on.
+    const membersOnly = await factory.systemGroupId(realm, 'role:members');
+    expectSuccess(await system.api.patch('/realm', { can_access_all_users_group: JSON.stringify({ new: membersOnly }) }, { subdomain: '', auth: alice }));
+    const guest = await factory.user(realm, { role: Role.GUEST, fullName: 'Gus Guest', email: 'gus@acme.test' });
+    const lena = await factory.user(realm, { fullName: 'Lena Lounge', email: 'lena@acme.test' });
+    await factory.user(realm, { fullName: 'Sam Secret', email: 'sam@acme.test' });
+    await factory.channel(realm, { name: 'lounge', subscribers: [alice, lena, guest] });
+    expectSuccess(await system.api.post('/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'general' }]), principals: JSON.stringify([guest.id]) }, { subdomain: '', auth: alice }));
+    expectSuccess(await system.api.post('/messages', { type: 'stream', to: 'lounge', topic: 'hello', content: 'Welcome to the lounge' }, { subdomain: '', auth: lena }));
+
+    const page = await loggedIn(guest);
+    const people = page.getByRole('navigation', { name: 'Direct messages' });
+    await people.getByRole('link', { name: 'Lena Lounge' }).waitFor({ timeout: LIVE_MS });
+    // Bobby and Sam share nothing with the guest: not in the list at all (the app asks with user_list_incomplete).
+    expect(await people.getByRole('link').allTextContents()).toEqual(['Alice Owner', 'Bob Member', 'Lena Lounge']);
+    const welcome = messages(page).filter({ hasText: 'Welcome to the lounge' });
+    await welcome.getByRole('button', { name: 'Lena Lounge' }).waitFor();
+
+    // Taken out of the lounge, the guest no longer sees Lena: she leaves the list, and her message is "Unknown user"'s.
+    expectSuccess(await system.api.delete('/users/me/subscriptions', { subscriptions: JSON.stringify(['lounge']), principals: JSON.stringify([guest.id]) }, { subdomain: '', auth: alice }));
+    await people.getByRole('link', { name: 'Lena Lounge' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+    expect(await people.getByRole('link').allTextContents()).toEqual(['Alice Owner', 'Bob Member']);
+    await welcome.getByRole('button', { name: 'Unknown user' }).waitFor({ timeout: LIVE_MS });
+  });
 });

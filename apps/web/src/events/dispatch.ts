@@ -345,8 +345,17 @@ export function dispatch(client: QueryClient, event: ServerEvent): void {
         return;
       }
       if (event.op === 'add') updateChatState(client, (s) => ({ ...s, users: { ...s.users, [person.user_id]: person as User } }));
-      else if (event.op === 'update' || event.op === 'remove') {
-        const change: Partial<User> = event.op === 'update' ? person : { is_active: false };
+      else if (event.op === 'remove') {
+        // The person is hidden from us now (a guest who stopped sharing a channel with them): as
+        // Zulip's web app, we keep them only as the "Unknown user" the event names, out of every
+        // list of people (user_list_incomplete: the ones hidden at registration never came).
+        updateChatState(client, (s) => {
+          const { [person.user_id]: known, ...others } = s.users;
+          if (!known) return s;
+          return { ...s, users: { ...others, [person.user_id]: { user_id: person.user_id, full_name: person.full_name ?? known.full_name, email: '', is_active: false, is_bot: false } } };
+        });
+      } else if (event.op === 'update') {
+        const change: Partial<User> = person;
         updateChatState(client, (st) => ({
           ...st,
           users: st.users[person.user_id] ? { ...st.users, [person.user_id]: { ...st.users[person.user_id], ...change } } : st.users,

@@ -12,7 +12,7 @@ const REGISTER = {
   include_subscribers: false,
   event_types: ['message', 'update_message_flags', 'delete_message', 'subscription', 'stream', 'realm_user', 'typing', 'reaction', 'update_message', 'drafts', 'scheduled_messages', 'realm', 'user_settings', 'user_topic', 'user_group', 'presence', 'user_status', 'channel_folder', 'navigation_view', 'realm_user_settings_defaults', 'muted_users', 'alert_words', 'saved_snippets', 'realm_emoji', 'realm_linkifiers', 'realm_playgrounds', 'custom_profile_fields', 'realm_bot', 'invites_changed', 'realm_export', 'reminders', 'submessage', 'realm_domains'],
   fetch_event_types: ['channel_folders', 'navigation_views', 'realm_user_settings_defaults', 'message', 'update_message_flags', 'subscription', 'realm_user', 'realm_user_groups', 'realm', 'drafts', 'scheduled_messages', 'user_settings', 'user_topic', 'presence', 'user_status', 'muted_users', 'alert_words', 'saved_snippets', 'realm_emoji', 'realm_linkifiers', 'realm_playgrounds', 'custom_profile_fields', 'realm_bot', 'reminders', 'realm_domains'],
-  client_capabilities: { user_settings_object: true, notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, simplified_presence_events: true, linkifier_url_template: true },
+  client_capabilities: { user_list_incomplete: true, user_settings_object: true, notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, simplified_presence_events: true, linkifier_url_template: true },
 };
 
 /** Waits before the n-th retry in a row: 1 s doubling to 30 s, with jitter, as Zulip's web app backs off. */

@@ -160,7 +160,8 @@ export function MessageItem({ message, narrow, state, selected }: { message: Mes
             t('Muted user')
           ) : (
             <button type="button" className="sender" aria-haspopup="dialog" aria-expanded={card} disabled={!sender} onClick={() => setCard(!card)}>
-              {message.sender_full_name}
+              {/* The name they have now (renamed, or "Unknown user" once hidden from us), as Zulip shows it. */}
+              {sender?.full_name ?? message.sender_full_name}
             </button>
           )}
         </strong>
