@@ -29,7 +29,11 @@ export interface DurableConsumerOptions {
 
 /** Which event a delivery is: the same for every delivery of it. */
 export interface Delivery {
-  /** The event's Nats-Msg-Id (an outbox row's `outbox-<id>`), else `<stream>:<sequence>`. */
+  /**
+   * The event's Nats-Msg-Id (an outbox row's `outbox-<id>`), else `<stream>:<sequence>`; only
+   * the first is unique for ever (a stream recreated after losing its store numbers from 1
+   * again), so what is recorded by key should be published through the outbox.
+   */
   key: string;
 }
 
