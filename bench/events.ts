@@ -1,10 +1,12 @@
 /**
  * `npm run bench:events`: 1,000 users subscribed to one channel, each with an event queue that
  * a client long-polls, while one sender posts to the channel at fixed rates. The same client
- * drives, in the same run, first the **floor** (bench/floor-server.ts: one Node process,
- * `node:http`, queues in memory, no database or broker: the least long-polling can cost here),
- * then the system as `npm start` runs it (one gateway; BENCH_GATEWAYS=2 spreads the queues over
- * two replicas). Prints, per rate and for each, the send-to-delivery latency over all queues
+ * drives, in the same run, the **floor** (bench/floor-server.ts: one Node process,
+ * `node:http`, queues in memory, no database or broker: the least long-polling can cost here)
+ * and the system as `npm start` runs it (one gateway; BENCH_GATEWAYS=2 spreads the queues over
+ * two replicas), rate by rate, the floor then the project at each rate: what the machine has to
+ * spare drifts over minutes (it shares its host), and measured a few seconds apart the two
+ * meet the same machine. Prints, per rate and for each, the send-to-delivery latency over all queues
  * (p50/p95/p99) and what was dropped, then the project's p99 as a multiple of the floor's, each
  * process's CPU and the server side's CPU per delivery.
  * Before the first rate, each target gets the same unmeasured warm-up: BENCH_WARMUP_SECONDS (3)
@@ -19,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { Factory } from '@teamchat/testing';
+import { Factory, type TestSystem } from '@teamchat/testing';
 import { PollConnection } from './poll-connection';
 import { cpuSnapshot, cpuUsed, printCpu, type CpuSnapshot } from './process-cpu';
 import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
@@ -73,9 +75,20 @@ const settings = () => ({
   warmUpSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
 });
 
-/** Registers a queue per user, long-polls them all, sends at each rate; prints and returns a row per rate. */
-async function drive(target: Target): Promise<RateResult[]> {
-  const { rates, seconds, graceMs, warmUpSeconds } = settings();
+/** A target with its queues registered, polled and warmed up: measured one rate at a time. */
+interface Session {
+  /** Sends at `rate` for BENCH_SECONDS and waits for the deliveries; returns and keeps the row. */
+  measure(rate: number): Promise<RateResult>;
+  /** Prints every row measured, then each process's CPU at each rate. */
+  report(): void;
+  /** The rows measured, in order. */
+  results: RateResult[];
+  close(): Promise<void>;
+}
+
+/** Registers a queue per user, long-polls them all, warms the target up. */
+async function open(target: Target): Promise<Session> {
+  const { seconds, graceMs, warmUpSeconds } = settings();
   // Registrations (50 at a time) and sends only: each client polls on a connection of its own.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   let stopping = false;
@@ -104,12 +117,18 @@ async function drive(target: Target): Promise<RateResult[]> {
   let delivered = 0;
   let answered = 0;
   let pollErrors = 0;
+  /** What the failed polls were: a status with the answer's `code`, or the connection's error. */
+  const pollFailures = new Map<string, number>();
+  const failed = (what: string) => {
+    pollErrors++;
+    pollFailures.set(what, (pollFailures.get(what) ?? 0) + 1);
+  };
   const poll = async (client: Client) => {
     while (!stopping) {
       try {
         const res = await client.connection.get(`/api/v1/events?queue_id=${client.queueId}&last_event_id=${client.lastEventId}`);
         if (res.status !== 200) {
-          pollErrors++;
+          failed(`${res.status} ${/"code":"([A-Z_]+)"/.exec(res.body)?.[1] ?? ''}`.trim());
           await sleep(500);
           continue;
         }
@@ -124,8 +143,8 @@ async function drive(target: Target): Promise<RateResult[]> {
             delivered++;
           }
         }
-      } catch {
-        if (!stopping) pollErrors++;
+      } catch (error) {
+        if (!stopping) failed((error as Error).message);
         await sleep(500);
       }
     }
@@ -175,46 +194,51 @@ async function drive(target: Target): Promise<RateResult[]> {
 
   const results: RateResult[] = [];
   const cpu: { rate: number; before: CpuSnapshot; after: CpuSnapshot; seconds: number }[] = [];
-  console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
-  console.log('  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   send p50/p99 ms   server µs/delivery   deliveries/poll');
-  try {
-    for (const rate of rates) {
-      const before = cpuSnapshot(target.pids());
-      latencies = [];
-      delivered = 0;
-      answered = 0;
-      const { sent, sendErrors, sendTimes, started } = await sendAt(rate, seconds, `rate ${rate}`);
-      const expected = (sent - sendErrors) * clients.length;
-      await settle(expected);
-      const after = cpuSnapshot(target.pids());
-      cpu.push({ rate, before, after, seconds: (Date.now() - started) / 1000 });
-      // The server side: every process but the bench client.
-      const server = cpuUsed(before, after).filter(([name]) => name !== 'bench client');
-      const serverCpu = server.reduce((sum, [, cpu]) => sum + cpu.total, 0);
-      const serverKernel = server.reduce((sum, [, cpu]) => sum + cpu.kernel, 0);
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const row = {
-        rate,
-        sent,
-        expected,
-        delivered,
-        sendErrors,
-        p50: percentile(sorted, 50),
-        p95: percentile(sorted, 95),
-        p99: percentile(sorted, 99),
-        sendP50: percentile([...sendTimes].sort((a, b) => a - b), 50),
-        sendP99: percentile([...sendTimes].sort((a, b) => a - b), 99),
-        cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
-        kernelPerDeliveryUs: (serverKernel / Math.max(delivered, 1)) * 1e6,
-        perPoll: delivered / Math.max(answered, 1),
-      };
-      results.push(row);
-      console.log(
-        `  ${String(rate).padStart(10)}   ${String(sent).padStart(4)}   ${String(expected).padStart(12)}/${String(delivered).padEnd(9)}   ${String(expected - delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(sendErrors).padStart(11)}   ${`${row.sendP50.toFixed(0)} / ${row.sendP99.toFixed(0)}`.padStart(15)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}   ${row.perPoll.toFixed(2).padStart(15)}`,
-      );
-      await sleep(1000);
-    }
-    console.log(`  poll errors: ${pollErrors}`);
+  const rowText = (row: RateResult) =>
+    `  ${String(row.rate).padStart(10)}   ${String(row.sent).padStart(4)}   ${String(row.expected).padStart(12)}/${String(row.delivered).padEnd(9)}   ${String(row.expected - row.delivered).padStart(7)}   ${row.p50.toFixed(0).padStart(6)}   ${row.p95.toFixed(0).padStart(6)}   ${row.p99.toFixed(0).padStart(6)}   ${String(row.sendErrors).padStart(11)}   ${`${row.sendP50.toFixed(0)} / ${row.sendP99.toFixed(0)}`.padStart(15)}   ${row.cpuPerDeliveryUs.toFixed(0).padStart(18)}   ${row.perPoll.toFixed(2).padStart(15)}`;
+  const header = '  rate msg/s   sent   deliveries expected/got   dropped   p50 ms   p95 ms   p99 ms   send errors   send p50/p99 ms   server µs/delivery   deliveries/poll';
+
+  const measure = async (rate: number): Promise<RateResult> => {
+    const before = cpuSnapshot(target.pids());
+    latencies = [];
+    delivered = 0;
+    answered = 0;
+    const { sent, sendErrors, sendTimes, started } = await sendAt(rate, seconds, `rate ${rate}`);
+    const expected = (sent - sendErrors) * clients.length;
+    await settle(expected);
+    const after = cpuSnapshot(target.pids());
+    cpu.push({ rate, before, after, seconds: (Date.now() - started) / 1000 });
+    // The server side: every process but the bench client.
+    const server = cpuUsed(before, after).filter(([name]) => name !== 'bench client');
+    const serverCpu = server.reduce((sum, [, cpu]) => sum + cpu.total, 0);
+    const serverKernel = server.reduce((sum, [, cpu]) => sum + cpu.kernel, 0);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const row = {
+      rate,
+      sent,
+      expected,
+      delivered,
+      sendErrors,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
+      sendP50: percentile([...sendTimes].sort((a, b) => a - b), 50),
+      sendP99: percentile([...sendTimes].sort((a, b) => a - b), 99),
+      cpuPerDeliveryUs: (serverCpu / Math.max(delivered, 1)) * 1e6,
+      kernelPerDeliveryUs: (serverKernel / Math.max(delivered, 1)) * 1e6,
+      perPoll: delivered / Math.max(answered, 1),
+    };
+    results.push(row);
+    console.log(`  ${target.name} at ${rate} messages/s: p50 ${row.p50.toFixed(0)} ms, p99 ${row.p99.toFixed(0)} ms, ${row.delivered} of ${row.expected} delivered`);
+    await sleep(1000);
+    return row;
+  };
+
+  const report = () => {
+    console.log(`\n${target.name}: ${clients.length} queues on ${target.gateways.length} server(s); sending for ${seconds} s per rate\n`);
+    console.log(header);
+    for (const row of results) console.log(rowText(row));
+    console.log(`  poll errors: ${pollErrors}${pollErrors > 0 ? ` (${[...pollFailures].map(([what, count]) => `${what}: ${count}`).join(', ')})` : ''}`);
     for (const { rate, before, after, seconds: elapsed } of cpu) {
       console.log(`\n  at ${rate} messages/s:`);
       printCpu(before, after, elapsed);
@@ -228,13 +252,15 @@ async function drive(target: Target): Promise<RateResult[]> {
         );
       }
     }
-  } finally {
+  };
+
+  const close = async () => {
     stopping = true;
     agent.destroy();
     for (const client of clients) client.connection.close();
     await Promise.race([Promise.allSettled(polling), sleep(1000)]);
-  }
-  return results;
+  };
+  return { measure, report, results, close };
 }
 
 /** The floor server as its own process, and a target for it. */
@@ -261,68 +287,85 @@ async function startFloor(userCount: number): Promise<Target & { stop(): void }>
 }
 
 async function main() {
-  const { userCount } = settings();
+  const { userCount, rates } = settings();
   const gatewayCount = Number(process.env.BENCH_GATEWAYS ?? 1);
-  let floor: RateResult[] | undefined;
-  if (process.env.BENCH_FLOOR !== '0') {
-    const target = await startFloor(userCount);
-    try {
-      floor = await drive(target);
-    } finally {
-      target.stop();
-    }
-  }
-  if (process.env.BENCH_PROJECT === '0') return;
-
-  const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
-  const system = await startBenchSystem(
-    { AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
-    gatewayCount,
-  );
+  const stops: (() => Promise<void> | void)[] = [];
   try {
-    const factory = new Factory(system.db);
-    const realm = await factory.organization({ subdomain: 'bench' });
-    const sender = await factory.user(realm, { fullName: 'Sender' });
-    const channel = await factory.channel(realm, { name: 'bench', subscribers: [sender] });
-    console.log(`\nbench:events  setting up ${userCount} users and queues…`);
-    const users = await createUsers(system, realm.id, channel.id, userCount);
-    await seedHistory(system, channel.id, sender.id, 200);
-    const project = await drive({
-      name: `the project (${gatewayCount} gateway${gatewayCount > 1 ? 's' : ''})`,
-      host: system.api.hostFor('bench'),
-      gateways: Array.from({ length: gatewayCount }, (_, i) => new URL(system.apiVia(i).baseUrl)),
-      users,
-      sender,
-      pids: () => system.pids(),
-    });
-    // The gateways' own account of the fan-out (Prometheus histogram on /metrics).
-    let count = 0;
-    let sum = 0;
-    let lagCount = 0;
-    let lagSum = 0;
-    for (let i = 0; i < gatewayCount; i++) {
-      const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
-      count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
-      sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
-      lagCount += Number(/^event_fanout_lag_seconds_count (\S+)/m.exec(text)?.[1] ?? 0);
-      lagSum += Number(/^event_fanout_lag_seconds_sum (\S+)/m.exec(text)?.[1] ?? 0);
+    const floorTarget = process.env.BENCH_FLOOR !== '0' ? await startFloor(userCount) : undefined;
+    if (floorTarget) stops.push(() => floorTarget.stop());
+    let projectTarget: Target | undefined;
+    let system: TestSystem | undefined;
+    if (process.env.BENCH_PROJECT !== '0') {
+      const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
+      const started = await startBenchSystem(
+        { AUTH_CACHE_TTL_SECONDS: '60', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
+        gatewayCount,
+      );
+      system = started;
+      stops.push(() => started.stop());
+      const factory = new Factory(started.db);
+      const realm = await factory.organization({ subdomain: 'bench' });
+      const sender = await factory.user(realm, { fullName: 'Sender' });
+      const channel = await factory.channel(realm, { name: 'bench', subscribers: [sender] });
+      console.log(`\nbench:events  setting up ${userCount} users and queues…`);
+      const users = await createUsers(started, realm.id, channel.id, userCount);
+      await seedHistory(started, channel.id, sender.id, 200);
+      projectTarget = {
+        name: `the project (${gatewayCount} gateway${gatewayCount > 1 ? 's' : ''})`,
+        host: started.api.hostFor('bench'),
+        gateways: Array.from({ length: gatewayCount }, (_, i) => new URL(started.apiVia(i).baseUrl)),
+        users,
+        sender,
+        pids: () => started.pids(),
+      };
     }
-    console.log(`\n  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
-    console.log(`  domain events waited ${((lagSum / Math.max(lagCount, 1)) * 1000).toFixed(1)} ms on average from publication to fan-out (${lagCount} events)`);
-    if (floor) {
-      console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
-      console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project   of which kernel floor/project');
-      for (const mine of project) {
-        const theirs = floor.find((row) => row.rate === mine.rate);
-        if (!theirs) continue;
-        const share = (row: RateResult) => `${((100 * row.delivered) / Math.max(row.expected, 1)).toFixed(0)}%`;
-        console.log(
-          `  ${String(mine.rate).padStart(10)}   ${`${theirs.p50.toFixed(0)} / ${theirs.p99.toFixed(0)}`.padStart(16)}   ${`${mine.p50.toFixed(0)} / ${mine.p99.toFixed(0)}`.padStart(18)}   ${(mine.p99 / theirs.p99).toFixed(1).padStart(8)}×   ${`${share(theirs)} / ${share(mine)}`.padStart(23)}   ${`${theirs.cpuPerDeliveryUs.toFixed(0)} / ${mine.cpuPerDeliveryUs.toFixed(0)}`.padStart(30)}   ${`${theirs.kernelPerDeliveryUs.toFixed(0)} / ${mine.kernelPerDeliveryUs.toFixed(0)}`.padStart(29)}`,
-        );
-      }
+
+    const floor = floorTarget ? await open(floorTarget) : undefined;
+    if (floor) stops.unshift(() => floor.close());
+    const project = projectTarget ? await open(projectTarget) : undefined;
+    if (project) stops.unshift(() => project.close());
+    console.log('');
+    for (const rate of rates) {
+      await floor?.measure(rate);
+      await project?.measure(rate);
     }
+    floor?.report();
+    project?.report();
+    if (system) await printFanout(system, gatewayCount);
+    if (floor && project) compare(floor.results, project.results);
   } finally {
-    await system.stop();
+    for (const stop of stops) await stop();
+  }
+}
+
+/** The gateways' own account of the fan-out (Prometheus histograms on /metrics). */
+async function printFanout(system: TestSystem, gatewayCount: number): Promise<void> {
+  let count = 0;
+  let sum = 0;
+  let lagCount = 0;
+  let lagSum = 0;
+  for (let i = 0; i < gatewayCount; i++) {
+    const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
+    count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+    sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
+    lagCount += Number(/^event_fanout_lag_seconds_count (\S+)/m.exec(text)?.[1] ?? 0);
+    lagSum += Number(/^event_fanout_lag_seconds_sum (\S+)/m.exec(text)?.[1] ?? 0);
+  }
+  console.log(`\n  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
+  console.log(`  domain events waited ${((lagSum / Math.max(lagCount, 1)) * 1000).toFixed(1)} ms on average from publication to fan-out (${lagCount} events)`);
+}
+
+/** The project's rows against the floor's, rate by rate. */
+function compare(floor: RateResult[], project: RateResult[]): void {
+  console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
+  console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project   of which kernel floor/project');
+  for (const mine of project) {
+    const theirs = floor.find((row) => row.rate === mine.rate);
+    if (!theirs) continue;
+    const share = (row: RateResult) => `${((100 * row.delivered) / Math.max(row.expected, 1)).toFixed(0)}%`;
+    console.log(
+      `  ${String(mine.rate).padStart(10)}   ${`${theirs.p50.toFixed(0)} / ${theirs.p99.toFixed(0)}`.padStart(16)}   ${`${mine.p50.toFixed(0)} / ${mine.p99.toFixed(0)}`.padStart(18)}   ${(mine.p99 / theirs.p99).toFixed(1).padStart(8)}×   ${`${share(theirs)} / ${share(mine)}`.padStart(23)}   ${`${theirs.cpuPerDeliveryUs.toFixed(0)} / ${mine.cpuPerDeliveryUs.toFixed(0)}`.padStart(30)}   ${`${theirs.kernelPerDeliveryUs.toFixed(0)} / ${mine.kernelPerDeliveryUs.toFixed(0)}`.padStart(29)}`,
+    );
   }
 }
 
