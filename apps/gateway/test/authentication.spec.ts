@@ -1,7 +1,9 @@
-import { Factory, TestSystem, expectError, expectSuccess, type ApiResponse, type Credentials, type TestUser } from '@teamchat/testing';
+import { EventQueueClient, Factory, TestSystem, expectError, expectSuccess, type ApiResponse, type Credentials, type TestUser } from '@teamchat/testing';
 import { Role } from '@teamchat/zulip';
 
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` passes or the deadline; the auth cache in tests lives 1 s. */
 async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
@@ -143,4 +145,32 @@ describe('API authentication (HTTP Basic email:api_key)', () => {
     await system.db.apiKey.update({ where: { userId: user.id }, data: { key: futureKey } });
     expectSuccess(await listUsers({ email: user.email, apiKey: futureKey }, realm.subdomain));
   });
+
+  it('keeps admitting a credential in use while it is checked again, without waiting for users-groups', async () => {
+    const realm = await factory.organization();
+    const user = await factory.user(realm);
+    const queue = await EventQueueClient.register(system.api, { auth: user, subdomain: realm.subdomain }, { event_types: JSON.stringify(['message']) });
+    // Remembered for a second from registering: past it, the next poll starts a check and is
+    // admitted as remembered; the check (half a second at most) remembers it for another second.
+    await sleep(1100);
+    expectSuccess(await queue.request({ dontBlock: true }));
+    await sleep(500);
+    const usersGroups = system.pids().get('users-groups')!;
+    process.kill(usersGroups, 'SIGSTOP');
+    try {
+      // Users-groups answers nothing now: for the rest of the credential's second, and past it
+      // while a check is on its way, polls are answered at once all the same.
+      const until = Date.now() + 1200;
+      while (Date.now() < until) {
+        const started = Date.now();
+        expectSuccess(await queue.request({ dontBlock: true }));
+        expect(Date.now() - started).toBeLessThan(500);
+        await sleep(100);
+      }
+    } finally {
+      process.kill(usersGroups, 'SIGCONT');
+    }
+    // The check answered, the credential is remembered afresh.
+    expect(await eventually(async () => (await queue.request({ dontBlock: true })).status === 200)).toBe(true);
+  }, 30_000);
 });

@@ -8,7 +8,7 @@ export * from './api/endpoint';
 export * from './api/openapi-document';
 export { serverSettings } from './server-settings';
 export * as UsersGroups from './users-groups';
-export type { RealmInfo, UserRecord, FetchApiKeyResult, GroupSettingValue, GroupSettingChange, GroupPermissionSettingName, UserGroupRecord } from './users-groups';
+export type { RealmInfo, Authenticated, AuthenticatedOrRefused, UserRecord, FetchApiKeyResult, GroupSettingValue, GroupSettingChange, GroupPermissionSettingName, UserGroupRecord } from './users-groups';
 export {
   USER_SETTINGS,
   GROUP_PERMISSION_SETTING_NAMES,

@@ -27,6 +27,11 @@ export class CredentialCache implements OnModuleInit {
   /** Which remembered credential each `Authorization` header names, by host: a poll neither decodes its header nor builds a key. */
   private readonly headers = new Map<string, Map<string, string>>();
   private headerCount = 0;
+  /** The names being refreshed (see remember): one refresh at a time each. */
+  private readonly refreshing = new Set<string>();
+  /** Credentials due for their refresh, by host and name (see checkAgain). */
+  private readonly due = new Map<string, Map<string, { email: string | null; apiKey: string }>>();
+  private checkDueSoon = false;
   /** Users whose remembered credentials are not to be trusted, until when (ms). */
   private readonly revoked = new Map<number, number>();
 
@@ -79,15 +84,24 @@ export class CredentialCache implements OnModuleInit {
     const name = this.headers.get(host)?.get(authorization);
     if (name === undefined) return undefined;
     const kept = this.local.get(name);
-    return kept && kept.until > Date.now() && !this.isRevoked((kept.value as Identity).user.id) ? (kept.value as Identity) : undefined;
+    if (!kept || this.isRevoked((kept.value as Identity).user.id)) return undefined;
+    const now = Date.now();
+    if (kept.until > now) return kept.value as Identity;
+    if (now - kept.until >= this.graceMs()) return undefined;
+    // Due for a refresh: `authenticate` starts it (see remember) and answers what is kept.
+    const { email, apiKey } = parseBasicAuth(authorization);
+    this.authenticate(host, email, apiKey).catch(() => undefined);
+    return kept.value as Identity;
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
   authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<Identity> {
+    const name = email === null ? `key:${host}\n${apiKey}` : userKey(host, email, apiKey);
     return this.remember(
-      email === null ? `key:${host}\n${apiKey}` : userKey(host, email, apiKey),
+      name,
       () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, { within }),
       (value) => value.user.id,
+      () => this.checkAgain(host, name, { email, apiKey }),
     );
   }
 
@@ -118,12 +132,92 @@ export class CredentialCache implements OnModuleInit {
    * With `userOf`, a remembered value whose user is revoked is not trusted and a loaded one
    * not remembered.
    */
-  private async remember<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): Promise<T> {
+  private async remember<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number, refresh?: () => void): Promise<T> {
     const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
     if (ttl === 0) return load();
     const now = Date.now();
     const kept = this.local.get(name);
-    if (kept && kept.until > now && !(userOf && this.isRevoked(userOf(kept.value as T)))) return kept.value as T;
+    if (kept && !(userOf && this.isRevoked(userOf(kept.value as T)))) {
+      if (kept.until > now) return kept.value as T;
+      // Just past its time: answered as it was while one refresh asks again, so that the
+      // requests of a credential in use do not all wait for users-groups once per TTL (with
+      // the default 5 s and a thousand clients long-polling, two hundred waits a second). A
+      // refresh that fails forgets it: the next request asks, and gets the answer, itself.
+      if (now - kept.until < this.graceMs()) {
+        if (refresh) refresh();
+        else this.refresh(name, () => this.fetch(name, load, userOf));
+        return kept.value as T;
+      }
+    }
+    return this.fetch(name, load, userOf);
+  }
+
+  /** How long past its time a remembered answer is still given while it is being refreshed. */
+  private graceMs(): number {
+    return Math.min(this.config.AUTH_CACHE_TTL_SECONDS * 1000, REFRESH_GRACE_MS);
+  }
+
+  private refresh(name: string, fetch: () => Promise<unknown>): void {
+    if (this.refreshing.has(name)) return;
+    this.refreshing.add(name);
+    fetch()
+      .catch(() => this.local.delete(name))
+      .finally(() => this.refreshing.delete(name));
+  }
+
+  /**
+   * A remembered credential's refresh: checked with the others of its host due meanwhile, in
+   * one `authenticate_many` on the next turn of the event loop (credentials remembered
+   * together come due together: a thousand clients that registered at once are checked again
+   * together every TTL, where a request each cost users-groups a millisecond of CPU apiece).
+   */
+  private checkAgain(host: string, name: string, credential: { email: string | null; apiKey: string }): void {
+    if (this.refreshing.has(name)) return;
+    this.refreshing.add(name);
+    let ofHost = this.due.get(host);
+    if (!ofHost) this.due.set(host, (ofHost = new Map()));
+    ofHost.set(name, credential);
+    if (!this.checkDueSoon) {
+      this.checkDueSoon = true;
+      setImmediate(() => this.checkDue());
+    }
+  }
+
+  private checkDue(): void {
+    this.checkDueSoon = false;
+    const due = [...this.due];
+    this.due.clear();
+    for (const [host, credentials] of due) {
+      const entries = [...credentials];
+      for (let from = 0; from < entries.length; from += CHECKED_AT_ONCE) void this.check(host, entries.slice(from, from + CHECKED_AT_ONCE));
+    }
+  }
+
+  private async check(host: string, entries: [string, { email: string | null; apiKey: string }][]): Promise<void> {
+    try {
+      const { results } = await this.commands.call(UsersGroups.authenticateMany, { host, credentials: entries.map(([, credential]) => credential) });
+      const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
+      const until = Date.now() + ttl * 1000;
+      const stored = this.redis.pipeline();
+      entries.forEach(([name], i) => {
+        const result = results[i];
+        // Refused now (or revoked meanwhile): forgotten, the next request asks and gets the refusal itself.
+        if (!result || !('ok' in result) || this.isRevoked(result.ok.user.id)) return void this.local.delete(name);
+        stored.set(`authcache:${digest(name)}`, JSON.stringify(result.ok), 'EX', ttl);
+        this.keep(name, result.ok, until);
+      });
+      await stored.exec();
+    } catch {
+      for (const [name] of entries) this.local.delete(name);
+    } finally {
+      for (const [name] of entries) this.refreshing.delete(name);
+    }
+  }
+
+  /** Reads Redis, then users-groups, and remembers what it found (see remember). */
+  private async fetch<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): Promise<T> {
+    const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
+    const now = Date.now();
     const key = `authcache:${digest(name)}`;
     // Redis's remaining time bounds the memory copy, so an entry never outlives the TTL.
     const [[, cached], [, remainingMs]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
@@ -152,6 +246,13 @@ export class CredentialCache implements OnModuleInit {
 }
 
 const LOCAL_ENTRIES = 100_000;
+/**
+ * The most a remembered answer is given past its time while a refresh is on its way (and at
+ * most the TTL): a refresh takes milliseconds; one that hangs gives way to asking again.
+ */
+const REFRESH_GRACE_MS = 2000;
+/** The most credentials one `authenticate_many` checks (its schema's limit). */
+const CHECKED_AT_ONCE = 1000;
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
 export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
 /** The name an email and API key are remembered under. */

@@ -25,6 +25,11 @@ export class AuthHandler {
     return this.authenticate.execute(payload);
   }
 
+  @CommandHandler(UsersGroups.authenticateMany)
+  authenticateCallers(@Payload() payload: PayloadOf<typeof UsersGroups.authenticateMany>) {
+    return this.authenticate.executeMany(payload);
+  }
+
   @CommandHandler(UsersGroups.fetchApiKey)
   fetchKey(@Payload() payload: PayloadOf<typeof UsersGroups.fetchApiKey>) {
     return this.fetchApiKey.execute(payload);

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthUser, RealmInfo } from '@teamchat/contracts';
+import type { Authenticated, AuthenticatedOrRefused } from '@teamchat/contracts';
 import { ZulipError } from '@teamchat/zulip';
+import type { RealmRow } from '../data/organizations.repository';
 import { RealmDirectory } from '../realms/realm-directory';
 import { resolveSettings } from '@teamchat/contracts';
 import { BotType, apiEmail } from '@teamchat/contracts';
-import { CredentialsRepository } from '../data/credentials.repository';
+import { CredentialsRepository, type ApiKeyOwner } from '../data/credentials.repository';
 import { isWellFormedApiKey } from './api-keys';
 
 const unauthorized = (msg: string) => new ZulipError('UNAUTHORIZED', msg);
@@ -21,11 +22,35 @@ export class Authenticate {
     private readonly realms: RealmDirectory,
   ) {}
 
-  async execute(input: { host: string; email: string | null; apiKey: string }): Promise<{ realm: RealmInfo; user: AuthUser; sendOnly?: boolean }> {
+  async execute(input: { host: string; email: string | null; apiKey: string }): Promise<Authenticated> {
     const realm = await this.realms.resolve(input.host);
     if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
+    return this.check(realm, input, await this.credentials.apiKeyOwner(input.apiKey));
+  }
 
-    const user = await this.credentials.apiKeyOwner(input.apiKey);
+  /**
+   * Many credentials of the host's organization, in one read of their keys' owners: each
+   * answered as `execute` answers it, a refusal by its message (a host naming no organization
+   * fails them all, as `execute` fails).
+   */
+  async executeMany(input: { host: string; credentials: { email: string | null; apiKey: string }[] }): Promise<{ results: AuthenticatedOrRefused[] }> {
+    const realm = await this.realms.resolve(input.host);
+    const owners = await this.credentials.apiKeyOwners(input.credentials.map((c) => c.apiKey).filter(isWellFormedApiKey));
+    return {
+      results: input.credentials.map((credential) => {
+        try {
+          if (!isWellFormedApiKey(credential.apiKey)) throw unauthorized('Malformed API key');
+          return { ok: this.check(realm, credential, owners.get(credential.apiKey)) };
+        } catch (error) {
+          if (error instanceof ZulipError) return { refused: error.message };
+          throw error;
+        }
+      }),
+    };
+  }
+
+  /** Zulip's checks of a key's owner against the credential and the organization. */
+  private check(realm: RealmRow, input: { email: string | null }, user: ApiKeyOwner | undefined): Authenticated {
     if (!user) throw unauthorized('Invalid API key');
     const visibility = resolveSettings(user.settings).email_address_visibility;
     const shownEmail = apiEmail(user, visibility, this.realms.hostnameOf(user.realmSubdomain));

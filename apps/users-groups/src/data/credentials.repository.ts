@@ -15,6 +15,14 @@ const apiKeyOwner = statement<ApiKeyOwner, [apiKey: string]>(
    WHERE k.key = $1`,
 );
 
+const apiKeyOwners = statement<ApiKeyOwner & { apiKey: string }, [apiKeys: string[]]>(
+  'users_groups.api_key_owners',
+  `SELECT k.key AS "apiKey", u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.role,
+     u.is_active AS "isActive", u.is_bot AS "isBot", u.bot_type AS "botType", u.settings, r.subdomain AS "realmSubdomain"
+   FROM api_keys k JOIN users u ON u.id = k.user_id JOIN realms r ON r.id = u.realm_id
+   WHERE k.key = ANY($1::text[])`,
+);
+
 type StoredPassword = { hash: string } | null;
 
 /**
@@ -31,6 +39,12 @@ export class CredentialsRepository {
 
   async apiKeyOwner(apiKey: string): Promise<ApiKeyOwner | undefined> {
     return (await this.pg.run(apiKeyOwner, apiKey))[0];
+  }
+
+  /** The owners of many keys in one statement, by key (a key no one has is not there). */
+  async apiKeyOwners(apiKeys: string[]): Promise<Map<string, ApiKeyOwner>> {
+    const rows = await this.pg.run(apiKeyOwners, apiKeys);
+    return new Map(rows.map(({ apiKey, ...owner }) => [apiKey, owner]));
   }
 
   /** The organization's account whose real address is `email` (any case), with its password and key: a login's candidate. */

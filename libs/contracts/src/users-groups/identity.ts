@@ -35,6 +35,19 @@ export const authenticate = defineCommand<{ host: string; email: string | null; 
   z.object({ host: z.string(), email: z.string().nullable(), apiKey: z.string() }),
 );
 
+/**
+ * `authenticate` for many credentials of one organization's host at once, each answered as
+ * `authenticate` would (an Authenticated, or the 401's message): what the gateway asks to check
+ * again the credentials it remembers and that are in use, in one round trip.
+ */
+export type AuthenticatedOrRefused = { ok: Authenticated } | { refused: string };
+
+export const authenticateMany = defineCommand<{ host: string; credentials: { email: string | null; apiKey: string }[] }, { results: AuthenticatedOrRefused[] }>(
+  'users-groups',
+  'authenticate_many',
+  z.object({ host: z.string(), credentials: z.array(z.object({ email: z.string().nullable(), apiKey: z.string() })).max(1000) }),
+);
+
 export const fetchApiKeyParams = {
   username: param.string(),
   password: param.string(),
