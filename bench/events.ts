@@ -298,7 +298,7 @@ async function main() {
     if (process.env.BENCH_PROJECT !== '0') {
       const inFlight = process.env.EVENT_FANOUT_MAX_IN_FLIGHT;
       const started = await startBenchSystem(
-        { AUTH_CACHE_TTL_SECONDS: '5', EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
+        { EVENT_HEARTBEAT_SECONDS: '45', ...(inFlight ? { EVENT_FANOUT_MAX_IN_FLIGHT: inFlight } : {}) },
         gatewayCount,
       );
       system = started;
