@@ -4,6 +4,7 @@ import type { AuthUser, RealmInfo } from '@teamchat/contracts';
 import { UsersGroups } from '@teamchat/contracts';
 import { APP_CONFIG, CommandClient, REDIS, type AppConfig, type CommandTime, type RedisClient } from '@teamchat/platform';
 import type { Msg } from 'nats';
+import { ZulipError } from '@teamchat/zulip';
 import { parseBasicAuth } from './basic-credentials';
 
 /**
@@ -85,12 +86,13 @@ export class CredentialCache implements OnModuleInit {
     if (name === undefined) return undefined;
     const kept = this.local.get(name);
     if (!kept || this.isRevoked((kept.value as Identity).user.id)) return undefined;
-    const now = Date.now();
-    if (kept.until > now) return kept.value as Identity;
-    if (now - kept.until >= this.graceMs()) return undefined;
-    // Due for a refresh: `authenticate` starts it (see remember) and answers what is kept.
-    const { email, apiKey } = parseBasicAuth(authorization);
-    this.authenticate(host, email, apiKey).catch(() => undefined);
+    const left = kept.until - Date.now();
+    if (left <= 0) return undefined;
+    if (left < this.refreshAheadMs() && !this.refreshing.has(name)) {
+      // Due for its check: `authenticate` starts it (see remember).
+      const { email, apiKey } = parseBasicAuth(authorization);
+      this.authenticate(host, email, apiKey).catch(() => undefined);
+    }
     return kept.value as Identity;
   }
 
@@ -137,37 +139,42 @@ export class CredentialCache implements OnModuleInit {
     if (ttl === 0) return load();
     const now = Date.now();
     const kept = this.local.get(name);
-    if (kept && !(userOf && this.isRevoked(userOf(kept.value as T)))) {
-      if (kept.until > now) return kept.value as T;
-      // Just past its time: answered as it was while one refresh asks again, so that the
-      // requests of a credential in use do not all wait for users-groups once per TTL (with
-      // the default 5 s and a thousand clients long-polling, two hundred waits a second). A
-      // refresh that fails forgets it: the next request asks, and gets the answer, itself.
-      if (now - kept.until < this.graceMs()) {
+    if (kept && kept.until > now && !(userOf && this.isRevoked(userOf(kept.value as T)))) {
+      // Used near the end of its time: checked again ahead, so that the requests of a
+      // credential in use do not wait for users-groups once per TTL (with the default 5 s and a
+      // thousand clients long-polling, that was two hundred waits a second). Nothing is admitted
+      // past its time: a check that fails, or comes too late, leaves the next request to ask.
+      if (kept.until - now < this.refreshAheadMs()) {
         if (refresh) refresh();
-        else this.refresh(name, () => this.fetch(name, load, userOf));
-        return kept.value as T;
+        else this.refresh(name, load, userOf);
       }
+      return kept.value as T;
     }
     return this.fetch(name, load, userOf);
   }
 
-  /** How long past its time a remembered answer is still given while it is being refreshed. */
-  private graceMs(): number {
-    return Math.min(this.config.AUTH_CACHE_TTL_SECONDS * 1000, REFRESH_GRACE_MS);
+  /** How long before its time runs out a remembered answer in use is checked again. */
+  private refreshAheadMs(): number {
+    return Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 4, REFRESH_AHEAD_MS);
   }
 
-  private refresh(name: string, fetch: () => Promise<unknown>): void {
+  /** Asks again for one remembered answer (not Redis's copy, which is as old) and remembers it afresh. */
+  private refresh<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): void {
     if (this.refreshing.has(name)) return;
     this.refreshing.add(name);
-    fetch()
-      .catch(() => this.local.delete(name))
+    load()
+      .then(async (value) => {
+        if (userOf && this.isRevoked(userOf(value))) return;
+        await this.store(name, value);
+      })
+      // Refused now: forgotten. Unanswered: kept for the rest of its time.
+      .catch((error: unknown) => refusedNow(error) && this.local.delete(name))
       .finally(() => this.refreshing.delete(name));
   }
 
   /**
    * A remembered credential's refresh: checked with the others of its host due meanwhile, in
-   * one `authenticate_many` on the next turn of the event loop (credentials remembered
+   * one `authenticate_many` a few milliseconds later (credentials remembered
    * together come due together: a thousand clients that registered at once are checked again
    * together every TTL, where a request each cost users-groups a millisecond of CPU apiece).
    */
@@ -179,7 +186,8 @@ export class CredentialCache implements OnModuleInit {
     ofHost.set(name, credential);
     if (!this.checkDueSoon) {
       this.checkDueSoon = true;
-      setImmediate(() => this.checkDue());
+      // A little later, with those that come due meanwhile.
+      setTimeout(() => this.checkDue(), REFRESH_GATHER_MS).unref();
     }
   }
 
@@ -207,8 +215,9 @@ export class CredentialCache implements OnModuleInit {
         this.keep(name, result.ok, until);
       });
       await stored.exec();
-    } catch {
-      for (const [name] of entries) this.local.delete(name);
+    } catch (error) {
+      if (refusedNow(error)) for (const [name] of entries) this.local.delete(name);
+      // Unanswered: each is kept for the rest of its time.
     } finally {
       for (const [name] of entries) this.refreshing.delete(name);
     }
@@ -216,7 +225,6 @@ export class CredentialCache implements OnModuleInit {
 
   /** Reads Redis, then users-groups, and remembers what it found (see remember). */
   private async fetch<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): Promise<T> {
-    const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
     const now = Date.now();
     const key = `authcache:${digest(name)}`;
     // Redis's remaining time bounds the memory copy, so an entry never outlives the TTL.
@@ -234,9 +242,16 @@ export class CredentialCache implements OnModuleInit {
     const value = await load();
     const userId = userOf?.(value);
     if (userId !== undefined && this.isRevoked(userId)) return value;
-    await this.redis.set(key, JSON.stringify(value), 'EX', ttl);
-    this.keep(name, value, now + ttl * 1000);
+    await this.store(name, value);
     return value;
+  }
+
+  /** Remembers a fresh answer, in Redis and here, for the TTL. */
+  private async store(name: string, value: unknown): Promise<void> {
+    const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
+    const until = Date.now() + ttl * 1000;
+    await this.redis.set(`authcache:${digest(name)}`, JSON.stringify(value), 'EX', ttl);
+    this.keep(name, value, until);
   }
 
   private keep(name: string, value: unknown, until: number): void {
@@ -247,10 +262,12 @@ export class CredentialCache implements OnModuleInit {
 
 const LOCAL_ENTRIES = 100_000;
 /**
- * The most a remembered answer is given past its time while a refresh is on its way (and at
- * most the TTL): a refresh takes milliseconds; one that hangs gives way to asking again.
+ * A remembered answer in use is checked again in its last second (at most a quarter of its
+ * TTL): a client long-polling while anything happens asks more often than that.
  */
-const REFRESH_GRACE_MS = 2000;
+const REFRESH_AHEAD_MS = 1000;
+/** How long the credentials that come due are gathered before they are checked together. */
+const REFRESH_GATHER_MS = 20;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
@@ -259,5 +276,7 @@ export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
 const userKey = (host: string, email: string, apiKey: string) => `user:${host}\n${email}\n${apiKey}`;
 /** How much later than another replica one may hear a revocation, at worst. */
 const REVOCATION_MARGIN_MS = 5000;
+/** Whether a failed check says no (the organization or the credential refused), rather than not answering. */
+const refusedNow = (error: unknown) => error instanceof ZulipError && error.code !== 'SERVICE_UNAVAILABLE';
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 const revokedKey = (userId: number) => `authcache:revoked:${userId}`;
