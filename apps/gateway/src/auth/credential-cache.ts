@@ -30,9 +30,8 @@ export class CredentialCache implements OnModuleInit {
   private headerCount = 0;
   /** The names being refreshed (see remember): one refresh at a time each. */
   private readonly refreshing = new Set<string>();
-  /** Credentials due for their refresh, by host and name (see checkAgain). */
-  private readonly due = new Map<string, Map<string, { email: string | null; apiKey: string }>>();
-  private checkDueSoon = false;
+  /** Credentials to check in the next `authenticate_many`, by host (see checked). */
+  private readonly pending = new Map<string, PendingCheck[]>();
   /** Users whose remembered credentials are not to be trusted, until when (ms). */
   private readonly revoked = new Map<number, number>();
 
@@ -99,12 +98,7 @@ export class CredentialCache implements OnModuleInit {
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
   authenticate(host: string, email: string | null, apiKey: string, within?: CommandTime): Promise<Identity> {
     const name = email === null ? `key:${host}\n${apiKey}` : userKey(host, email, apiKey);
-    return this.remember(
-      name,
-      () => this.commands.call(UsersGroups.authenticate, { host, email, apiKey }, { within }),
-      (value) => value.user.id,
-      () => this.checkAgain(host, name, { email, apiKey }),
-    );
+    return this.remember(name, () => this.checked(host, { email, apiKey }, within), (value) => value.user.id);
   }
 
   /** Stops trusting (and remembering) the user's credentials for as long as any remembered copy can live. */
@@ -134,7 +128,7 @@ export class CredentialCache implements OnModuleInit {
    * With `userOf`, a remembered value whose user is revoked is not trusted and a loaded one
    * not remembered.
    */
-  private async remember<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number, refresh?: () => void): Promise<T> {
+  private async remember<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): Promise<T> {
     const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
     if (ttl === 0) return load();
     const now = Date.now();
@@ -144,10 +138,7 @@ export class CredentialCache implements OnModuleInit {
       // credential in use do not wait for users-groups once per TTL (with the default 5 s and a
       // thousand clients long-polling, that was two hundred waits a second). Nothing is admitted
       // past its time: a check that fails, or comes too late, leaves the next request to ask.
-      if (kept.until - now < this.refreshAheadMs()) {
-        if (refresh) refresh();
-        else this.refresh(name, load, userOf);
-      }
+      if (kept.until - now < this.refreshAheadMs()) this.refresh(name, load, userOf);
       return kept.value as T;
     }
     return this.fetch(name, load, userOf);
@@ -173,53 +164,39 @@ export class CredentialCache implements OnModuleInit {
   }
 
   /**
-   * A remembered credential's refresh: checked with the others of its host due meanwhile, in
-   * one `authenticate_many` a few milliseconds later (credentials remembered
-   * together come due together: a thousand clients that registered at once are checked again
-   * together every TTL, where a request each cost users-groups a millisecond of CPU apiece).
+   * A credential checked by users-groups, with every other of its host asked for in the same
+   * turn of the event loop, in one `authenticate_many` (one statement for all their keys):
+   * credentials remembered together run out together, and a thousand clients whose polls had
+   * waited past the TTL come back together at the next message; one `authenticate` each cost
+   * users-groups a millisecond of CPU apiece and held those polls up by a second.
    */
-  private checkAgain(host: string, name: string, credential: { email: string | null; apiKey: string }): void {
-    if (this.refreshing.has(name)) return;
-    this.refreshing.add(name);
-    let ofHost = this.due.get(host);
-    if (!ofHost) this.due.set(host, (ofHost = new Map()));
-    ofHost.set(name, credential);
-    if (!this.checkDueSoon) {
-      this.checkDueSoon = true;
-      // A little later, with those that come due meanwhile.
-      setTimeout(() => this.checkDue(), REFRESH_GATHER_MS).unref();
+  private checked(host: string, credential: Credential, within?: CommandTime): Promise<Identity> {
+    let ofHost = this.pending.get(host);
+    if (!ofHost) this.pending.set(host, (ofHost = []));
+    if (this.pending.size === 1 && ofHost.length === 0) setImmediate(() => this.checkPending());
+    return new Promise((resolve, reject) => ofHost.push({ credential, within, resolve, reject }));
+  }
+
+  private checkPending(): void {
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const [host, asked] of pending) {
+      for (let from = 0; from < asked.length; from += CHECKED_AT_ONCE) void this.checkMany(host, asked.slice(from, from + CHECKED_AT_ONCE));
     }
   }
 
-  private checkDue(): void {
-    this.checkDueSoon = false;
-    const due = [...this.due];
-    this.due.clear();
-    for (const [host, credentials] of due) {
-      const entries = [...credentials];
-      for (let from = 0; from < entries.length; from += CHECKED_AT_ONCE) void this.check(host, entries.slice(from, from + CHECKED_AT_ONCE));
-    }
-  }
-
-  private async check(host: string, entries: [string, { email: string | null; apiKey: string }][]): Promise<void> {
+  private async checkMany(host: string, asked: PendingCheck[]): Promise<void> {
     try {
-      const { results } = await this.commands.call(UsersGroups.authenticateMany, { host, credentials: entries.map(([, credential]) => credential) });
-      const ttl = this.config.AUTH_CACHE_TTL_SECONDS;
-      const until = Date.now() + ttl * 1000;
-      const stored = this.redis.pipeline();
-      entries.forEach(([name], i) => {
+      // The call lives as long as the first of its callers has.
+      const within = asked.find((check) => check.within)?.within;
+      const { results } = await this.commands.call(UsersGroups.authenticateMany, { host, credentials: asked.map((check) => check.credential) }, { within });
+      asked.forEach((check, i) => {
         const result = results[i];
-        // Refused now (or revoked meanwhile): forgotten, the next request asks and gets the refusal itself.
-        if (!result || !('ok' in result) || this.isRevoked(result.ok.user.id)) return void this.local.delete(name);
-        stored.set(`authcache:${digest(name)}`, JSON.stringify(result.ok), 'EX', ttl);
-        this.keep(name, result.ok, until);
+        if (result && 'ok' in result) check.resolve(result.ok);
+        else check.reject(new ZulipError('UNAUTHORIZED', result?.refused ?? 'Invalid API key'));
       });
-      await stored.exec();
     } catch (error) {
-      if (refusedNow(error)) for (const [name] of entries) this.local.delete(name);
-      // Unanswered: each is kept for the rest of its time.
-    } finally {
-      for (const [name] of entries) this.refreshing.delete(name);
+      for (const check of asked) check.reject(error);
     }
   }
 
@@ -266,10 +243,10 @@ const LOCAL_ENTRIES = 100_000;
  * TTL): a client long-polling while anything happens asks more often than that.
  */
 const REFRESH_AHEAD_MS = 1000;
-/** How long the credentials that come due are gathered before they are checked together. */
-const REFRESH_GATHER_MS = 20;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
+type Credential = { email: string | null; apiKey: string };
+type PendingCheck = { credential: Credential; within?: CommandTime; resolve: (identity: Identity) => void; reject: (error: unknown) => void };
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
 export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
 /** The name an email and API key are remembered under. */
