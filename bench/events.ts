@@ -338,27 +338,24 @@ async function main() {
   }
 }
 
-/** The gateways' own account of the fan-out (Prometheus histograms on /metrics). */
+/** The gateways' own account (on /metrics) of the fan-out and of their credential checks. */
 async function printFanout(system: TestSystem, gatewayCount: number): Promise<void> {
   let count = 0;
   let sum = 0;
   let lagCount = 0;
   let lagSum = 0;
+  // How often the gateways had credentials checked (each call checks all those due at once).
+  let checks = 0;
   for (let i = 0; i < gatewayCount; i++) {
     const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
     count += Number(/^event_fanout_duration_seconds_count\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
     sum += Number(/^event_fanout_duration_seconds_sum\{outcome="ok"\} (\S+)/m.exec(text)?.[1] ?? 0);
     lagCount += Number(/^event_fanout_lag_seconds_count (\S+)/m.exec(text)?.[1] ?? 0);
     lagSum += Number(/^event_fanout_lag_seconds_sum (\S+)/m.exec(text)?.[1] ?? 0);
+    for (const [, calls] of text.matchAll(/^command_call_duration_seconds_count\{subject="[^"]*users-groups\.authenticate_many\.v1",outcome="[^"]*"\} (\d+)$/gm)) checks += Number(calls);
   }
   console.log(`\n  fan-out: ${count} batches of domain events, ${((sum / Math.max(count, 1)) * 1000).toFixed(1)} ms each on average`);
   console.log(`  domain events waited ${((lagSum / Math.max(lagCount, 1)) * 1000).toFixed(1)} ms on average from publication to fan-out (${lagCount} events)`);
-  // How often the gateways had credentials checked (each call checks all those due at once).
-  let checks = 0;
-  for (let i = 0; i < gatewayCount; i++) {
-    const text = await (await fetch(new URL('/metrics', system.apiVia(i).baseUrl))).text();
-    for (const [, count] of text.matchAll(/^command_call_duration_seconds_count\{subject="[^"]*users-groups\.authenticate_many\.v1",outcome="[^"]*"\} (\d+)$/gm)) checks += Number(count);
-  }
   console.log(`  credential checks: ${checks} calls to users-groups`);
 }
 

@@ -84,11 +84,10 @@ export class CredentialCache implements OnModuleInit {
     const name = this.headers.get(host)?.get(authorization);
     if (name === undefined) return undefined;
     const kept = this.local.get(name);
-    if (!kept || this.isRevoked((kept.value as Identity).user.id)) return undefined;
-    const left = kept.until - Date.now();
-    if (left <= 0) return undefined;
-    if (left < this.refreshAheadMs() && !this.refreshing.has(name)) {
-      // Due for its check: `authenticate` starts it (see remember).
+    const now = Date.now();
+    if (!kept || kept.until <= now || this.isRevoked((kept.value as Identity).user.id)) return undefined;
+    if (this.dueForCheck(name, kept.until, now)) {
+      // `authenticate` starts the check (see remember).
       const { email, apiKey } = parseBasicAuth(authorization);
       this.authenticate(host, email, apiKey).catch(() => undefined);
     }
@@ -138,20 +137,22 @@ export class CredentialCache implements OnModuleInit {
       // credential in use do not wait for users-groups once per TTL (with the default 5 s and a
       // thousand clients long-polling, that was two hundred waits a second). Nothing is admitted
       // past its time: a check that fails, or comes too late, leaves the next request to ask.
-      if (kept.until - now < this.refreshAheadMs()) this.refresh(name, load, userOf);
+      if (this.dueForCheck(name, kept.until, now)) this.refresh(name, load, userOf);
       return kept.value as T;
     }
     return this.fetch(name, load, userOf);
   }
 
-  /** How long before its time runs out a remembered answer in use is checked again. */
-  private refreshAheadMs(): number {
-    return Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 4, REFRESH_AHEAD_MS);
+  /**
+   * Whether a remembered answer in use is to be checked again now: in its last second (at most
+   * a quarter of the TTL), and not being checked already.
+   */
+  private dueForCheck(name: string, until: number, now: number): boolean {
+    return until - now < Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 4, REFRESH_AHEAD_MS) && !this.refreshing.has(name);
   }
 
   /** Asks again for one remembered answer (not Redis's copy, which is as old) and remembers it afresh. */
   private refresh<T>(name: string, load: () => Promise<T>, userOf?: (value: T) => number): void {
-    if (this.refreshing.has(name)) return;
     this.refreshing.add(name);
     load()
       .then(async (value) => {
@@ -164,16 +165,19 @@ export class CredentialCache implements OnModuleInit {
   }
 
   /**
-   * A credential checked by users-groups, with every other of its host asked for in the same
-   * turn of the event loop, in one `authenticate_many` (one statement for all their keys):
+   * A credential checked by users-groups, with every other of its host asked for within
+   * CHECK_GATHER_MS, in one `authenticate_many` (one statement for all their keys):
    * credentials remembered together run out together, and a thousand clients whose polls had
    * waited past the TTL come back together at the next message; one `authenticate` each cost
    * users-groups a millisecond of CPU apiece and held those polls up by a second.
    */
   private checked(host: string, credential: Credential, within?: CommandTime): Promise<Identity> {
+    // The first asked for since the last call: the call goes a few milliseconds later, with the
+    // others asked for meanwhile (requests that arrive together reach this point a little
+    // apart, each after its own read of Redis's copy).
+    if (this.pending.size === 0) setTimeout(() => this.checkPending(), CHECK_GATHER_MS);
     let ofHost = this.pending.get(host);
     if (!ofHost) this.pending.set(host, (ofHost = []));
-    if (this.pending.size === 1 && ofHost.length === 0) setImmediate(() => this.checkPending());
     return new Promise((resolve, reject) => ofHost.push({ credential, within, resolve, reject }));
   }
 
@@ -243,6 +247,8 @@ const LOCAL_ENTRIES = 100_000;
  * TTL): a client long-polling while anything happens asks more often than that.
  */
 const REFRESH_AHEAD_MS = 1000;
+/** How long credentials asked for are gathered before they are checked together. */
+const CHECK_GATHER_MS = 5;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
 type Credential = { email: string | null; apiKey: string };

@@ -22,24 +22,26 @@ export class Authenticate {
     private readonly realms: RealmDirectory,
   ) {}
 
+  /** One credential (the command of gateways of the previous release): `executeMany`'s answer, a refusal thrown. */
   async execute(input: { host: string; email: string | null; apiKey: string }): Promise<Authenticated> {
-    const realm = await this.realms.resolve(input.host);
-    if (!isWellFormedApiKey(input.apiKey)) throw unauthorized('Malformed API key');
-    return this.check(realm, input, await this.credentials.apiKeyOwner(input.apiKey));
+    const [result] = (await this.executeMany({ host: input.host, credentials: [input] })).results;
+    if ('refused' in result) throw unauthorized(result.refused);
+    return result.ok;
   }
 
   /**
    * Many credentials of the host's organization, in one read of their keys' owners: each
-   * answered as `execute` answers it, a refusal by its message (a host naming no organization
-   * fails them all, as `execute` fails).
+   * answered with its caller, or refused with the 401's message (a host naming no
+   * organization fails them all).
    */
   async executeMany(input: { host: string; credentials: { email: string | null; apiKey: string }[] }): Promise<{ results: AuthenticatedOrRefused[] }> {
     const realm = await this.realms.resolve(input.host);
-    const owners = await this.credentials.apiKeyOwners(input.credentials.map((c) => c.apiKey).filter(isWellFormedApiKey));
+    const wellFormed = input.credentials.map((credential) => isWellFormedApiKey(credential.apiKey));
+    const owners = await this.credentials.apiKeyOwners(input.credentials.filter((_, i) => wellFormed[i]).map((credential) => credential.apiKey));
     return {
-      results: input.credentials.map((credential) => {
+      results: input.credentials.map((credential, i) => {
         try {
-          if (!isWellFormedApiKey(credential.apiKey)) throw unauthorized('Malformed API key');
+          if (!wellFormed[i]) throw unauthorized('Malformed API key');
           return { ok: this.check(realm, credential, owners.get(credential.apiKey)) };
         } catch (error) {
           if (error instanceof ZulipError) return { refused: error.message };

@@ -7,14 +7,6 @@ export type ApiKeyOwner = Pick<UserModel, 'id' | 'realmId' | 'deliveryEmail' | '
   realmSubdomain: string;
 };
 
-const apiKeyOwner = statement<ApiKeyOwner, [apiKey: string]>(
-  'users_groups.api_key_owner',
-  `SELECT u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.role,
-     u.is_active AS "isActive", u.is_bot AS "isBot", u.bot_type AS "botType", u.settings, r.subdomain AS "realmSubdomain"
-   FROM api_keys k JOIN users u ON u.id = k.user_id JOIN realms r ON r.id = u.realm_id
-   WHERE k.key = $1`,
-);
-
 const apiKeyOwners = statement<ApiKeyOwner & { apiKey: string }, [apiKeys: string[]]>(
   'users_groups.api_key_owners',
   `SELECT k.key AS "apiKey", u.id, u.realm_id AS "realmId", u.delivery_email AS "deliveryEmail", u.full_name AS "fullName", u.role,
@@ -26,9 +18,9 @@ const apiKeyOwners = statement<ApiKeyOwner & { apiKey: string }, [apiKeys: strin
 type StoredPassword = { hash: string } | null;
 
 /**
- * Credentials: `api_keys` and `password_credentials`, one of each per user at most. The key's
- * owner is looked up on every authentication the gateway has not cached (pg, one named
- * statement); the rest is Prisma.
+ * Credentials: `api_keys` and `password_credentials`, one of each per user at most. The keys'
+ * owners are looked up for every batch of authentications the gateway has not cached (pg, one
+ * named statement); the rest is Prisma.
  */
 @Injectable()
 export class CredentialsRepository {
@@ -37,12 +29,9 @@ export class CredentialsRepository {
     private readonly pg: PgService,
   ) {}
 
-  async apiKeyOwner(apiKey: string): Promise<ApiKeyOwner | undefined> {
-    return (await this.pg.run(apiKeyOwner, apiKey))[0];
-  }
-
   /** The owners of many keys in one statement, by key (a key no one has is not there). */
   async apiKeyOwners(apiKeys: string[]): Promise<Map<string, ApiKeyOwner>> {
+    if (apiKeys.length === 0) return new Map();
     const rows = await this.pg.run(apiKeyOwners, apiKeys);
     return new Map(rows.map(({ apiKey, ...owner }) => [apiKey, owner]));
   }

@@ -37,8 +37,10 @@ export const authenticate = defineCommand<{ host: string; email: string | null; 
 
 /**
  * `authenticate` for many credentials of one organization's host at once, each answered as
- * `authenticate` would (an Authenticated, or the 401's message): what the gateway asks to check
- * again the credentials it remembers and that are in use, in one round trip.
+ * `authenticate` would (an Authenticated, or the 401's message): how the gateway checks every
+ * credential, those asked for within a few milliseconds in one round trip. The single
+ * `authenticate` stays served for gateways of the previous release during a rolling upgrade
+ * (users-groups rolls first).
  */
 export type AuthenticatedOrRefused = { ok: Authenticated } | { refused: string };
 
