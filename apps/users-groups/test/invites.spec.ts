@@ -352,6 +352,8 @@ describe('invitations and sign-up', () => {
     it('refuses an owner’s invitation to an administrator who is not its creator', async () => {
       const target = address('owner-invitee');
       expectSuccess(await invite(owner, { invitee_emails: target, invite_as: Role.OWNER }));
+      // The invitation's own mail goes out after the answer: counted before the snapshot, not after.
+      await sink.waitFor(target, 1);
       const row = (await stored()).find((entry) => entry.email === target)!;
       events.clear();
       const before = await snapshot();
