@@ -187,4 +187,34 @@ describe('API authentication (HTTP Basic email:api_key)', () => {
       process.kill(usersGroups, 'SIGCONT');
     }
   }, 30_000);
+
+  it("keeps a waiting poll's credential checked, so the client's next poll after a long wait needs no users-groups", async () => {
+    const realm = await factory.organization();
+    const [user, sender] = await Promise.all([factory.user(realm), factory.user(realm)]);
+    const register = () => EventQueueClient.register(system.api, { auth: user, subdomain: realm.subdomain }, { event_types: JSON.stringify(['message']) });
+    // A client with two queues (a poll of a queue ends the one before it).
+    const [queue, other] = await Promise.all([register(), register()]);
+    // Run out, so that the waiting poll's own admission remembers it for a second from `checkedAt`.
+    await sleep(1100);
+    const checkedAt = Date.now();
+    const waiting = queue.request();
+    // Nothing else uses the credential: only the wait can have it checked again.
+    await sleep(950 - (Date.now() - checkedAt));
+    const usersGroups = system.pids().get('users-groups')!;
+    process.kill(usersGroups, 'SIGSTOP');
+    try {
+      // Past the second it had been remembered for, as a client polls again after its wait.
+      await sleep(1300 - (Date.now() - checkedAt));
+      const started = Date.now();
+      expectSuccess(await other.request({ dontBlock: true }));
+      expect(Date.now() - started).toBeLessThan(500);
+    } finally {
+      process.kill(usersGroups, 'SIGCONT');
+    }
+    // The poll that waited still gets what arrives.
+    expectSuccess(await system.api.post('/messages', { type: 'direct', to: JSON.stringify([user.id]), content: 'after the wait' }, { subdomain: realm.subdomain, auth: sender }));
+    const answer = await waiting;
+    expectSuccess(answer);
+    expect(answer.body.events.map((event) => event.type)).toEqual(['message']);
+  }, 30_000);
 });

@@ -12,6 +12,8 @@ import { Sessions } from './sessions';
 
 type Identified = IncomingMessage & Pick<ApiRequest, 'ctx'>;
 
+const NOTHING_HELD = () => undefined;
+
 /** Methods that change nothing, which need no CSRF token (Django's safe methods). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
@@ -50,6 +52,17 @@ export class AdmitCaller {
     const known = this.credentials.knownBasic(host, authorization);
     if (known) return admitAs(req, known);
     return this.credentials.authenticateBasic(host, authorization, req.ctx.time).then((identity) => admitAs(req, identity));
+  }
+
+  /**
+   * Keeps the caller's credential checked ahead while its request waits (CredentialCache.hold),
+   * until the answer given back is called. A session's request is not held: a browser's
+   * session comes back at its next message with one check, not a thousand.
+   */
+  hold(req: Identified): () => void {
+    const authorization = req.headers.authorization;
+    if (!authorization || isSessionRequest(req)) return NOTHING_HELD;
+    return this.credentials.hold(req.headers.host ?? '', authorization);
   }
 
   /**

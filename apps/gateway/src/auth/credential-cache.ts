@@ -34,6 +34,9 @@ export class CredentialCache implements OnModuleInit {
   private readonly pending = new Map<string, PendingCheck[]>();
   /** Users whose remembered credentials are not to be trusted, until when (ms). */
   private readonly revoked = new Map<number, number>();
+  /** The remembered credentials of waiting polls, by name, with how many wait (see hold). */
+  private readonly held = new Map<string, Holding>();
+  private sweeping?: NodeJS.Timeout;
 
   constructor(
     private readonly commands: CommandClient,
@@ -92,6 +95,36 @@ export class CredentialCache implements OnModuleInit {
       this.authenticate(host, email, apiKey).catch(() => undefined);
     }
     return kept.value as Identity;
+  }
+
+  /**
+   * Keeps the credential of a header remembered here checked ahead while a poll waits on it,
+   * until the answer given back is called. A poll waits up to EVENT_HEARTBEAT_SECONDS, longer
+   * than the TTL: without this, a quiet organization's clients all came back at its next
+   * message with credentials that had run out, and that message's successors waited for a
+   * thousand checks. Costs one batched check per TTL for all the polls waiting.
+   */
+  hold(host: string, authorization: string): () => void {
+    const name = this.headers.get(host)?.get(authorization);
+    if (name === undefined) return () => undefined;
+    let holding = this.held.get(name);
+    if (!holding) this.held.set(name, (holding = { host, authorization, polls: 0 }));
+    holding.polls++;
+    this.sweeping ??= setInterval(() => this.sweep(), Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 8, REFRESH_AHEAD_MS / 4)).unref();
+    const held = holding;
+    return () => {
+      if (--held.polls === 0) this.held.delete(name);
+    };
+  }
+
+  /** Starts the checks due of every credential held (knownBasic starts a check that is due). */
+  private sweep(): void {
+    if (this.held.size === 0) {
+      clearInterval(this.sweeping);
+      this.sweeping = undefined;
+      return;
+    }
+    for (const { host, authorization } of this.held.values()) this.knownBasic(host, authorization);
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
@@ -252,6 +285,7 @@ const CHECK_GATHER_MS = 5;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
 type Credential = { email: string | null; apiKey: string };
+type Holding = { host: string; authorization: string; polls: number };
 type PendingCheck = { credential: Credential; within?: CommandTime; resolve: (identity: Identity) => void; reject: (error: unknown) => void };
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
 export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };

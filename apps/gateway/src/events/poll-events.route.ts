@@ -63,15 +63,22 @@ export class PollEventsRoute {
       const { realm, user } = loggedIn(request.ctx);
       const { values: params, ignored } = decodeParams(Realtime.getEventsParams, rawParams({ method: 'GET', query: queryOf(req.url ?? ''), body: undefined }));
       request.ctx.ignored = ignored;
-      const events = await this.longPoll.poll({
-        queueId: params.queue_id,
-        realmId: realm.id,
-        userId: user.id,
-        lastEventId: params.last_event_id,
-        dontBlock: params.dont_block,
-        // `on`, not `once`: 'close' comes once per response, and `once` wraps every listener.
-        onClose: (listener) => res.on('close', listener),
-      });
+      // A poll may wait longer than its credential is remembered: it is kept checked meanwhile.
+      const release = params.dont_block ? undefined : this.admission.hold(request);
+      let events: string[];
+      try {
+        events = await this.longPoll.poll({
+          queueId: params.queue_id,
+          realmId: realm.id,
+          userId: user.id,
+          lastEventId: params.last_event_id,
+          dontBlock: params.dont_block,
+          // `on`, not `once`: 'close' comes once per response, and `once` wraps every listener.
+          onClose: (listener) => res.on('close', listener),
+        });
+      } finally {
+        release?.();
+      }
       const parsed = tracing.enabled ? events.map((event) => JSON.parse(event) as Record<string, unknown>) : undefined;
       const spans = parsed ? traceDeliveries(parsed, params.queue_id, request.ctx.requestId) : undefined;
       if (!res.writableEnded) {
