@@ -114,6 +114,9 @@ async function open(target: Target): Promise<Session> {
 
   // Every delivery: the latency from just before the send to the moment the client had it.
   let latencies: number[] = [];
+  /** The same latencies by the second of the rate's sending they were sent in (see measure). */
+  let bySecond: number[][] = [];
+  let measuredFrom = 0;
   let delivered = 0;
   let answered = 0;
   let pollErrors = 0;
@@ -140,6 +143,7 @@ async function open(target: Target): Promise<Session> {
           const sentAt = event.type === 'message' ? Number(/^sent (\d+)/.exec(event.message!.content)?.[1]) : NaN;
           if (!Number.isNaN(sentAt)) {
             latencies.push(now - sentAt);
+            (bySecond[Math.max(0, Math.floor((sentAt - measuredFrom) / 1000))] ??= []).push(now - sentAt);
             delivered++;
           }
         }
@@ -201,6 +205,8 @@ async function open(target: Target): Promise<Session> {
   const measure = async (rate: number): Promise<RateResult> => {
     const before = cpuSnapshot(target.pids());
     latencies = [];
+    bySecond = [];
+    measuredFrom = Date.now();
     delivered = 0;
     answered = 0;
     const { sent, sendErrors, sendTimes, started } = await sendAt(rate, seconds, `rate ${rate}`);
@@ -230,6 +236,9 @@ async function open(target: Target): Promise<Session> {
     };
     results.push(row);
     console.log(`  ${target.name} at ${rate} messages/s: p50 ${row.p50.toFixed(0)} ms, p99 ${row.p99.toFixed(0)} ms, ${row.delivered} of ${row.expected} delivered`);
+    // Where in the run the slow deliveries were: a slow start is a cache or a connection, a slow end a backlog.
+    const secondP99 = (values: number[] = []) => (values.length === 0 ? '-' : percentile([...values].sort((a, b) => a - b), 99).toFixed(0));
+    console.log(`    p99 ms by second sent: ${Array.from({ length: bySecond.length }, (_, i) => secondP99(bySecond[i])).join(' ')}`);
     await sleep(1000);
     return row;
   };
