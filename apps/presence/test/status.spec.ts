@@ -1,4 +1,4 @@
-import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
+import { JSONCodec, connect, type NatsConnection } from 'nats';
 import { Realtime, resolveSettings, type ClientEvent } from '@teamchat/contracts';
 import { Role } from '@teamchat/zulip';
 import {
@@ -14,7 +14,6 @@ import {
   type FormValue,
   type TestUser,
 } from '@teamchat/testing';
-import { firstValueFrom } from 'rxjs';
 
 const STATUS_CHANGED = 'event.presence.user_status_changed.v1';
 const SETTINGS_CHANGED = 'event.users-groups.user_settings_changed.v1';
@@ -481,19 +480,21 @@ describe('user status', () => {
   });
 
   describe('user_status in POST /register’s initial state', () => {
-    let client: ClientProxy;
+    const codec = JSONCodec();
+    let nats: NatsConnection;
     beforeAll(async () => {
-      client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [system.env.NATS_URL] } });
-      await client.connect();
+      nats = await connect({ servers: system.env.NATS_URL });
     });
-    afterAll(() => client.close());
+    afterAll(() => nats.close());
 
     /** Asks presence for its part of the state, as the gateway's POST /register does. */
     const registerState = async (caller: TestUser, fetchEventTypes: string[] | null) => {
       const realm = { id: realmId, subdomain, name: 'Test organization', url: `http://${subdomain}.testserver.local`, host: `${subdomain}.testserver.local` };
       const user = { id: caller.id, realmId, email: caller.email, deliveryEmail: caller.email, fullName: caller.fullName, role: caller.role, isBot: false };
       const payload = { realm, user, fetchEventTypes, clientGravatar: true, includeSubscribers: false, capabilities: {}, requestId: 'status-spec' };
-      const reply = await firstValueFrom(client.send(system.env.NATS_SUBJECT_PREFIX + Realtime.registerState.presence.subject, payload));
+      // The command's packet, as CommandClient sends it; the answer's `response` is the reply.
+      const message = await nats.request(system.env.NATS_SUBJECT_PREFIX + Realtime.registerState.presence.subject, codec.encode({ id: 'status-spec', data: payload }), { timeout: 10_000 });
+      const reply = (codec.decode(message.data) as { response: unknown }).response;
       expect(reply).toMatchObject({ ok: true });
       return (reply as { data: Record<string, unknown> }).data;
     };

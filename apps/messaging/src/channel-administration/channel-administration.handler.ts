@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { ArchiveChannel } from './archive-channel.use-case';
 import { GetChannel } from './get-channel.use-case';
 import { UpdateChannel } from './update-channel.use-case';

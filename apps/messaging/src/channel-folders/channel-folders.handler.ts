@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateChannelFolder } from './create-channel-folder.use-case';
 import { ListChannelFolders } from './list-channel-folders.use-case';
 import { ReorderChannelFolders } from './reorder-channel-folders.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateChannel } from './create-channel.use-case';
 import { GetChannelEmailAddress } from './get-channel-email-address.use-case';
 import { GetChannelId } from './get-channel-id.use-case';

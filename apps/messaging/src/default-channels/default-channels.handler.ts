@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { AddDefaultChannel } from './add-default-channel.use-case';
 import { RemoveDefaultChannel } from './remove-default-channel.use-case';
 import { SubscribeToDefaultChannels } from './subscribe-to-default-channels.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateDrafts } from './create-drafts.use-case';
 import { DeleteDraft } from './delete-draft.use-case';
 import { DeleteUserDrafts } from './delete-user-drafts.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { AddReaction } from './add-reaction.use-case';
 import { DeleteMessage } from './delete-message.use-case';
 import { GetMessageHistory } from './get-message-history.use-case';

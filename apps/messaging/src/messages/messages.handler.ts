@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CheckMessage } from './check-message.use-case';
 import { GetMessages } from './get-messages.use-case';
 import { ReadableMessages } from './readable-messages.use-case';

@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { MessagingCoreModule } from '../core/core.module';
 import { MuteUser } from './mute-user.use-case';
 import { UnmuteUser } from './unmute-user.use-case';

@@ -1,8 +1,7 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Realtime } from '@teamchat/contracts';
 import { DbModule } from '@teamchat/db';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { ChannelStatsReader } from '../channels/channel-stats';
 import { MessagingCoreModule } from '../core/core.module';
 import { ListSubscriptions } from '../channels/list-subscriptions.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Messaging, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DeleteTopic } from './delete-topic.use-case';
 import { ListTopics } from './list-topics.use-case';
 import { MarkTopicAsRead } from './mark-topic-as-read.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Presence, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { GetRealmPresence } from './get-realm-presence.use-case';
 import { GetUserPresence } from './get-user-presence.use-case';
 import { UpdatePresence } from './update-presence.use-case';

@@ -1,7 +1,6 @@
 import { Controller, Injectable, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Realtime, type Presence } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { PresenceCoreModule } from '../core/core.module';
 import { PeopleReadonlyRepository } from '../data/people.readonly.repository';
 import { UserStatusRepository } from '../data/user-status.repository';

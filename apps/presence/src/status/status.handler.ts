@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Presence, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { GetUserStatus } from './get-user-status.use-case';
 import { UpdateOwnStatus } from './update-own-status.use-case';
 import { UpdateUserStatus } from './update-user-status.use-case';

@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Push, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { PushDeviceTokensRepository } from '../data/push-device-tokens.repository';
 import { RelayModule } from '../relay/relay.module';
 import { AddDeviceToken } from './add-device-token.use-case';

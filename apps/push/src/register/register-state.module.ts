@@ -1,7 +1,6 @@
 import { Controller, Injectable, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Realtime, type Push } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DevicesModule } from '../devices/devices.module';
 import { statusOf } from '../devices/push-device';
 import { PushDevicesRepository } from '../data/push-devices.repository';

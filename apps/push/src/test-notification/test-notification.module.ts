@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Push, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DevicesModule } from '../devices/devices.module';
 import { RelayModule } from '../relay/relay.module';
 import { SendE2eeTestNotification } from './send-e2ee-test-notification.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Scheduler, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateReminder } from './create-reminder.use-case';
 import { DeleteReminder } from './delete-reminder.use-case';
 import { ListReminders } from './list-reminders.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Realtime, Scheduler, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateScheduledMessage } from './create-scheduled-message.use-case';
 import { DeleteScheduledMessage } from './delete-scheduled-message.use-case';
 import { ListScheduledMessages } from './list-scheduled-messages.use-case';

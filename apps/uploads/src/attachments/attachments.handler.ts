@@ -1,8 +1,7 @@
 import { Controller, Injectable } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Uploads, type PayloadOf } from '@teamchat/contracts';
 import { isStoredId } from '@teamchat/db';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { badRequest } from '@teamchat/zulip';
 import { AttachmentsRepository } from '../data/attachments.repository';
 import { FileStorage } from '../storage/file-storage';

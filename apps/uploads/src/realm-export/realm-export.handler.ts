@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Uploads, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DeleteRealmExport } from './delete-realm-export.use-case';
 import { ListRealmExportConsents } from './list-realm-export-consents.use-case';
 import { ListRealmExports } from './list-realm-exports.use-case';

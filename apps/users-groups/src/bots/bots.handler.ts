@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { AddBot } from './add-bot.use-case';
 import { DeactivateBot } from './deactivate-bot.use-case';
 import { ListBots } from './list-bots.use-case';

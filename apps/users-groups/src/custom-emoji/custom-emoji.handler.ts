@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { ChangeAvatar } from '../avatars/change-avatar.use-case';
 import { RegenerateApiKey } from '../auth/regenerate-api-key.use-case';
 import { AddCustomEmoji } from './add-custom-emoji.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { ChangeGroupMembership } from './change-group-membership.use-case';
 import { CreateUserGroup } from './create-user-group.use-case';
 import { DeactivateUserGroup } from './deactivate-user-group.use-case';

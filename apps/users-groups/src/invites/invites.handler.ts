@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateMultiuseInvite } from './create-multiuse-invite.use-case';
 import { ListInvites } from './list-invites.use-case';
 import { RegisterAccount } from './register-account.use-case';

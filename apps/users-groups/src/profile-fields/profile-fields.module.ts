@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DataModule } from '../data/data.module';
 import { AnnounceProfileFields } from './announce-profile-fields';
 import { CreateProfileField } from './create-profile-field.use-case';

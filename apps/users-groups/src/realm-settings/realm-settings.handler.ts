@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { ChangeRealmImage } from './change-realm-image.use-case';
 import { CreateRealmDomain } from './create-realm-domain.use-case';
 import { DeleteRealmDomain } from './delete-realm-domain.use-case';

@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { Realtime, type UserRecord } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { DataModule } from '../data/data.module';
 import { RealmDirectory } from '../realms/realm-directory';
 import { ListUsers } from '../users/list-users.use-case';

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { SetPresenceEnabled } from './set-presence-enabled.use-case';
 import { UnsubscribeMissedMessageEmails } from './unsubscribe-missed-message-emails.use-case';
 import { UpdateRealmUserSettingsDefaults } from './update-realm-user-settings-defaults.use-case';

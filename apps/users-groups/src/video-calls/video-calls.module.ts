@@ -1,7 +1,6 @@
 import { Controller, Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
 import { UsersGroups, type PayloadOf } from '@teamchat/contracts';
-import { CommandHandler } from '@teamchat/platform';
+import { CommandHandler, Payload } from '@teamchat/platform';
 import { CreateBigBlueButtonCall } from './create-bigbluebutton-call.use-case';
 
 @Controller()

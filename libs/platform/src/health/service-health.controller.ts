@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Payload } from '../commands/command-handler.decorator';
 import type { Response } from 'express';
 import { HealthCommands, type HealthReport, type ServiceName } from '@teamchat/contracts';
 import { CommandHandler } from '../commands/command-handler.decorator';
