@@ -257,6 +257,37 @@ describe('notifications of messages: mobile push and missed-message email', () =
       expect((await decision(mutedChannel)).push).toBe(0);
     });
 
+    it("notifies through a channel's notifications turned on in the subscription or by the organization's default, and not whoever turned them off", async () => {
+      const sender = await user('Default Sender');
+      const subscribed = await user('Subscription Pusher', { enable_stream_push_notifications: false });
+      // Nothing stored for the setting: the organization's default decides.
+      const defaulted = await user('Default Follower');
+      const optedOut = await user('Default Opt Out', { enable_stream_push_notifications: false });
+      const [sPhone, dPhone, oPhone] = [await device(subscribed), await device(defaulted), await device(optedOut)];
+      const channel = await factory.channel(realm, { name: `defaults-${Date.now()}`, subscribers: [sender, subscribed, defaulted, optedOut] });
+      const property = { subscription_data: [{ stream_id: channel.id, property: 'push_notifications', value: true }] };
+      expectSuccess(await system.api.post('/users/me/subscriptions/properties', property, as(subscribed)));
+
+      const bySubscription = await post(sender, channel, 'news', 'the subscription asks for this one');
+      expect((await decision(bySubscription)).push).toBe(1);
+      await pushed(bySubscription);
+      expect(shownOn(sPhone).map((p) => p.message_id)).toEqual([bySubscription]);
+      expect(shownOn(dPhone)).toEqual([]);
+
+      const { userSettingsDefaults } = await system.db.realm.findUniqueOrThrow({ where: { id: realm.id }, select: { userSettingsDefaults: true } });
+      const defaults = userSettingsDefaults as Record<string, unknown>;
+      await system.db.realm.update({ where: { id: realm.id }, data: { userSettingsDefaults: { ...defaults, enable_stream_push_notifications: true } } });
+      try {
+        const byDefault = await post(sender, channel, 'news', 'the default asks for this one');
+        expect((await decision(byDefault)).push).toBe(2);
+        await pushed(byDefault);
+        expect(shownOn(dPhone).map((p) => p.message_id)).toEqual([byDefault]);
+        expect(shownOn(oPhone)).toEqual([]);
+      } finally {
+        await system.db.realm.update({ where: { id: realm.id }, data: { userSettingsDefaults: defaults as object } });
+      }
+    });
+
     it('reading the message sends the removal to every device', async () => {
       const [sender, reader] = [await user('Removal Sender'), await user('Removal Reader')];
       const phone = await device(reader);

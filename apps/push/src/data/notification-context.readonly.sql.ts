@@ -66,6 +66,15 @@ export interface RecipientRow {
 const setting = (name: string) =>
   `COALESCE((u.settings->>'${name}')::boolean, (m.realm_defaults->>'${name}')::boolean, false)`;
 
+/** Whether the message's organization turns a setting on for users who have not set it (`m`: the message's row below). */
+const realmDefault = (name: string) => `COALESCE((m.realm_defaults->>'${name}')::boolean, false)`;
+
+/**
+ * The users who turned on push or email notifications for every channel they are in: few, and
+ * found through the partial index users_stream_notifications_idx (its predicate, word for word).
+ */
+const STREAM_NOTIFICATIONS_ON = `(settings->'enable_stream_push_notifications' = 'true' OR settings->'enable_stream_email_notifications' = 'true')`;
+
 /**
  * The recipients of these messages who might be notified, with their settings, their
  * subscription to the channel and their policy for the topic: one round trip for a batch of
@@ -76,10 +85,15 @@ const setting = (name: string) =>
  *
  * Each table is read only where the messages reach, however large it is and whatever the plan:
  * the messages by id (with their organization's defaults: a message's recipients are its
- * organization's users), their recipients' rows, those users by id, the channels' subscriptions
- * and topic policies by channel, each gathered once (materialized CTEs) and joined in memory;
- * presence only for the rows kept, and the mute check a look-up per recipient (`OFFSET 0` keeps
- * it a subplan). Written as plain joins, push's generic plan (see DbModule.withGenericPlans)
+ * organization's users), their recipients' rows, the channels' subscriptions and topic policies
+ * by channel, each gathered once (materialized CTEs) and joined in memory. A channel message's
+ * recipient can only be notified when mentioned, following the topic, with notifications on
+ * for the channel, or with them on for every channel (their settings, or the organization's
+ * default): `maybe` keeps those, judged without reading `users` but for the few who turned
+ * them on everywhere (a partial index), so only their rows are read. Reading every recipient's
+ * row, settings and all, was half of the statement's time for a channel of a thousand. Presence
+ * only for the rows kept, and the mute check a look-up per recipient (`OFFSET 0` keeps it a
+ * subplan). Written as plain joins, push's generic plan (see DbModule.withGenericPlans)
  * merge-joined the recipients with `messages` and `users` in id order, reading each from its
  * first row up to the highest id asked for: 84–108 ms for a message of id 200,000 on a scratch
  * database, growing with every message sent (candidate-recipients.spec.ts counts the rows read).
@@ -89,27 +103,37 @@ export const candidateRecipients = statement<RecipientRow, [messageIds: number[]
   `WITH m AS MATERIALIZED (SELECT m.id, m.sender_id, m.stream_id, m.topic, r.user_settings_defaults AS realm_defaults
                             FROM messages m JOIN realms r ON r.id = m.realm_id WHERE m.id = ANY($1::int[])),
         um AS MATERIALIZED (SELECT um.message_id, um.user_id, um.flags FROM m JOIN user_messages um ON um.message_id = m.id AND um.user_id <> m.sender_id),
-        u AS MATERIALIZED (SELECT id, is_active, is_bot, settings FROM users
-                            WHERE id = ANY(ARRAY(SELECT DISTINCT user_id FROM um)) AND is_active AND NOT is_bot),
         sub AS MATERIALIZED (SELECT user_id, stream_id, is_muted, push_notifications, email_notifications, wildcard_mentions_notify
                                FROM subscriptions WHERE stream_id = ANY(ARRAY(SELECT stream_id FROM m)) AND active),
         ut AS MATERIALIZED (SELECT user_id, stream_id, lower(topic_name) AS topic, visibility_policy
-                              FROM user_topics WHERE stream_id = ANY(ARRAY(SELECT stream_id FROM m)))
+                              FROM user_topics WHERE stream_id = ANY(ARRAY(SELECT stream_id FROM m))),
+        on_everywhere AS MATERIALIZED (SELECT id FROM users WHERE id = ANY(ARRAY(SELECT DISTINCT user_id FROM um)) AND ${STREAM_NOTIFICATIONS_ON}),
+        maybe AS MATERIALIZED (
+          SELECT um.message_id, um.user_id, um.flags, sub.is_muted, sub.push_notifications, sub.email_notifications,
+                 sub.wildcard_mentions_notify, ut.visibility_policy
+            FROM um
+            JOIN m ON m.id = um.message_id
+            LEFT JOIN sub ON sub.user_id = um.user_id AND sub.stream_id = m.stream_id
+            LEFT JOIN ut ON ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND ut.topic = lower(m.topic)
+           WHERE m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3
+              OR sub.push_notifications OR sub.email_notifications
+              OR ${realmDefault('enable_stream_push_notifications')} OR ${realmDefault('enable_stream_email_notifications')}
+              OR um.user_id IN (SELECT id FROM on_everywhere)),
+        u AS MATERIALIZED (SELECT id, is_active, is_bot, settings FROM users
+                            WHERE id = ANY(ARRAY(SELECT DISTINCT user_id FROM maybe)) AND is_active AND NOT is_bot)
    SELECT um.message_id AS "messageId", um.user_id AS "userId", um.flags, u.is_active AS "isActive", u.is_bot AS "isBot", u.settings,
           m.realm_defaults AS "realmDefaults",
-          sub.is_muted AS "subMuted", sub.push_notifications AS "subPush", sub.email_notifications AS "subEmail",
-          sub.wildcard_mentions_notify AS "subWildcard", ut.visibility_policy AS "visibility",
+          um.is_muted AS "subMuted", um.push_notifications AS "subPush", um.email_notifications AS "subEmail",
+          um.wildcard_mentions_notify AS "subWildcard", um.visibility_policy AS "visibility",
           COALESCE((SELECT p.last_active_time >= now() - make_interval(secs => $2) FROM user_presence p WHERE p.user_id = um.user_id), false)
             AS "presenceActive"
-     FROM um
+     FROM maybe um
      JOIN m ON m.id = um.message_id
      JOIN u ON u.id = um.user_id
-     LEFT JOIN sub ON sub.user_id = um.user_id AND sub.stream_id = m.stream_id
-     LEFT JOIN ut ON ut.user_id = um.user_id AND ut.stream_id = m.stream_id AND ut.topic = lower(m.topic)
     WHERE NOT EXISTS (SELECT 1 FROM muted_users mu WHERE mu.user_id = um.user_id AND mu.muted_user_id = m.sender_id OFFSET 0)
-      AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR ut.visibility_policy = 3
-           OR COALESCE(sub.push_notifications, ${setting('enable_stream_push_notifications')})
-           OR COALESCE(sub.email_notifications, ${setting('enable_stream_email_notifications')}))`,
+      AND (m.stream_id IS NULL OR um.flags & 56 <> 0 OR um.visibility_policy = 3
+           OR COALESCE(um.push_notifications, ${setting('enable_stream_push_notifications')})
+           OR COALESCE(um.email_notifications, ${setting('enable_stream_email_notifications')}))`,
 );
 
 /** Which of these messages the user has not read (and still has). */
