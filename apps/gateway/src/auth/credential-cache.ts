@@ -108,9 +108,9 @@ export class CredentialCache implements OnModuleInit {
     const name = this.headers.get(host)?.get(authorization);
     if (name === undefined) return () => undefined;
     let holding = this.held.get(name);
-    if (!holding) this.held.set(name, (holding = { host, authorization, polls: 0 }));
+    if (!holding) this.held.set(name, (holding = { name, host, authorization, polls: 0 }));
     holding.polls++;
-    this.sweeping ??= setInterval(() => this.sweep(), Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 8, REFRESH_AHEAD_MS / 4)).unref();
+    this.sweeping ??= setInterval(() => this.sweep(), Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 8, REFRESH_AHEAD_MS / 2)).unref();
     const held = holding;
     return () => {
       if (--held.polls === 0) this.held.delete(name);
@@ -124,7 +124,12 @@ export class CredentialCache implements OnModuleInit {
       this.sweeping = undefined;
       return;
     }
-    for (const { host, authorization } of this.held.values()) this.knownBasic(host, authorization);
+    const now = Date.now();
+    // Most are not due: their remembered time is read directly (a gateway may hold a poll per client).
+    for (const { name, host, authorization } of this.held.values()) {
+      const until = this.local.get(name)?.until;
+      if (until !== undefined && until > now && this.dueForCheck(name, until, now)) this.knownBasic(host, authorization);
+    }
   }
 
   /** `email: null`: the API key alone (the `api_key` query parameter of file URLs). */
@@ -285,7 +290,7 @@ const CHECK_GATHER_MS = 5;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
 type Credential = { email: string | null; apiKey: string };
-type Holding = { host: string; authorization: string; polls: number };
+type Holding = { name: string; host: string; authorization: string; polls: number };
 type PendingCheck = { credential: Credential; within?: CommandTime; resolve: (identity: Identity) => void; reject: (error: unknown) => void };
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
 export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
