@@ -7,12 +7,10 @@ import { isSessionRequest } from '../http/json-routes';
 import type { ApiRequest } from '../http/request-context';
 import { ApiRateLimit } from './api-rate-limit';
 import { notLoggedIn } from './basic-credentials';
-import { CredentialCache, type Identity } from './credential-cache';
+import { CredentialCache, NOTHING_HELD, type Identity } from './credential-cache';
 import { Sessions } from './sessions';
 
 type Identified = IncomingMessage & Pick<ApiRequest, 'ctx'>;
-
-const NOTHING_HELD = () => undefined;
 
 /** Methods that change nothing, which need no CSRF token (Django's safe methods). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

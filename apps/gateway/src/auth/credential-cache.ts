@@ -106,29 +106,30 @@ export class CredentialCache implements OnModuleInit {
    */
   hold(host: string, authorization: string): () => void {
     const name = this.headers.get(host)?.get(authorization);
-    if (name === undefined) return () => undefined;
+    if (name === undefined) return NOTHING_HELD;
     let holding = this.held.get(name);
-    if (!holding) this.held.set(name, (holding = { name, host, authorization, polls: 0 }));
+    if (!holding) this.held.set(name, (holding = { host, authorization, polls: 0 }));
     holding.polls++;
     this.sweeping ??= setInterval(() => this.sweep(), Math.min((this.config.AUTH_CACHE_TTL_SECONDS * 1000) / 8, REFRESH_AHEAD_MS / 2)).unref();
     const held = holding;
-    return () => {
-      if (--held.polls === 0) this.held.delete(name);
-    };
+    // Kept at none until the sweep: a client's next poll holds it again, without a map write each time.
+    return () => void held.polls--;
   }
 
-  /** Starts the checks due of every credential held (knownBasic starts a check that is due). */
+  /**
+   * Lets go of the credentials no poll holds any more, and starts the checks due of the others
+   * (knownBasic starts a check that is due). Most are not due: their remembered time is read
+   * directly, as a gateway may hold a poll per client.
+   */
   private sweep(): void {
+    const now = Date.now();
+    for (const [name, { host, authorization, polls }] of this.held) {
+      if (polls === 0) this.held.delete(name);
+      else if (this.dueForCheck(name, this.local.get(name)?.until ?? 0, now)) this.knownBasic(host, authorization);
+    }
     if (this.held.size === 0) {
       clearInterval(this.sweeping);
       this.sweeping = undefined;
-      return;
-    }
-    const now = Date.now();
-    // Most are not due: their remembered time is read directly (a gateway may hold a poll per client).
-    for (const { name, host, authorization } of this.held.values()) {
-      const until = this.local.get(name)?.until;
-      if (until !== undefined && until > now && this.dueForCheck(name, until, now)) this.knownBasic(host, authorization);
     }
   }
 
@@ -290,7 +291,9 @@ const CHECK_GATHER_MS = 5;
 /** The most credentials one `authenticate_many` checks (its schema's limit). */
 const CHECKED_AT_ONCE = 1000;
 type Credential = { email: string | null; apiKey: string };
-type Holding = { name: string; host: string; authorization: string; polls: number };
+type Holding = { host: string; authorization: string; polls: number };
+/** What `hold` answers when there is nothing to hold. */
+export const NOTHING_HELD = (): void => undefined;
 type PendingCheck = { credential: Credential; within?: CommandTime; resolve: (identity: Identity) => void; reject: (error: unknown) => void };
 /** Who a credential names: the organization, the user, and whether it may only send (an incoming webhook bot). */
 export type Identity = { realm: RealmInfo; user: AuthUser; sendOnly?: boolean };
