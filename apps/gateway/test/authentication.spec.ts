@@ -146,6 +146,25 @@ describe('API authentication (HTTP Basic email:api_key)', () => {
     expectSuccess(await listUsers({ email: user.email, apiKey: futureKey }, realm.subdomain));
   });
 
+  it('answers each credential checked together as it would be answered alone', async () => {
+    const realm = await factory.organization();
+    const [user, gone] = await Promise.all([factory.user(realm), factory.user(realm, { isActive: false })]);
+    const stranger = await factory.user(await factory.organization());
+    // Asked for at once, so they go to users-groups in the same batch.
+    const [right, wrongKey, malformed, deactivated, elsewhere] = await Promise.all([
+      listUsers(user, realm.subdomain),
+      listUsers({ email: user.email, apiKey: 'Y'.repeat(32) }, realm.subdomain),
+      listUsers({ email: user.email, apiKey: 'short' }, realm.subdomain),
+      listUsers(gone, realm.subdomain),
+      listUsers(stranger, realm.subdomain),
+    ]);
+    expectSuccess(right);
+    expectUnauthorized(wrongKey, 'Invalid API key');
+    expectUnauthorized(malformed, 'Malformed API key');
+    expectUnauthorized(deactivated, 'Account is deactivated');
+    expectUnauthorized(elsewhere, 'Account is not associated with this subdomain');
+  });
+
   it('checks the credentials that run out together in one call to users-groups', async () => {
     const realm = await factory.organization();
     const users = await Promise.all(Array.from({ length: 10 }, () => factory.user(realm)));
