@@ -7,7 +7,8 @@
  * two replicas), rate by rate, the floor then the project at each rate: what the machine has to
  * spare drifts over minutes (it shares its host), and measured a few seconds apart the two
  * meet the same machine. Prints, per rate and for each, the send-to-delivery latency over all queues
- * (p50/p95/p99) and what was dropped, then the project's p99 as a multiple of the floor's, each
+ * (p50/p95/p99) and what was dropped, per message its first delivery's latency and the spread to
+ * its last (the pipeline before any answer, and the answers' burst), then the project's p99 as a multiple of the floor's, each
  * process's CPU and the server side's CPU per delivery.
  * Before the first rate, each target gets the same unmeasured warm-up: BENCH_WARMUP_SECONDS (3)
  * at 10 messages/s, so what a server pays once (its code compiled, its caches filled, its
@@ -116,6 +117,8 @@ async function open(target: Target): Promise<Session> {
   let latencies: number[] = [];
   /** The same latencies by the second of the rate's sending they were sent in (see measure). */
   let bySecond: number[][] = [];
+  /** Per message (its content's `sent … #n`): its first and last delivery's latency, the pipeline before the answers and the answers' burst. */
+  let perMessage = new Map<string, { first: number; last: number }>();
   let measuredFrom = 0;
   let delivered = 0;
   let answered = 0;
@@ -140,9 +143,13 @@ async function open(target: Target): Promise<Session> {
         const { events } = JSON.parse(res.body) as { events: { id: number; type: string; message?: { content: string } }[] };
         for (const event of events) {
           client.lastEventId = event.id;
-          const sentAt = event.type === 'message' ? Number(/^sent (\d+)/.exec(event.message!.content)?.[1]) : NaN;
-          if (!Number.isNaN(sentAt)) {
+          const sent = event.type === 'message' ? /^sent (\d+) #\d+/.exec(event.message!.content) : null;
+          const sentAt = Number(sent?.[1]);
+          if (sent && !Number.isNaN(sentAt)) {
             latencies.push(now - sentAt);
+            const spread = perMessage.get(sent[0]);
+            if (spread) spread.last = Math.max(spread.last, now - sentAt);
+            else perMessage.set(sent[0], { first: now - sentAt, last: now - sentAt });
             (bySecond[Math.max(0, Math.floor((sentAt - measuredFrom) / 1000))] ??= []).push(now - sentAt);
             delivered++;
           }
@@ -206,6 +213,7 @@ async function open(target: Target): Promise<Session> {
     const before = cpuSnapshot(target.pids());
     latencies = [];
     bySecond = [];
+    perMessage = new Map();
     measuredFrom = Date.now();
     delivered = 0;
     answered = 0;
@@ -239,6 +247,11 @@ async function open(target: Target): Promise<Session> {
     // Where in the run the slow deliveries were: a slow start is a cache or a connection, a slow end a backlog.
     const secondP99 = (values: number[] = []) => (values.length === 0 ? '-' : percentile([...values].sort((a, b) => a - b), 99).toFixed(0));
     console.log(`    p99 ms by second sent: ${Array.from({ length: bySecond.length }, (_, i) => secondP99(bySecond[i])).join(' ')}`);
+    const firsts = [...perMessage.values()].map((m) => m.first).sort((a, b) => a - b);
+    const bursts = [...perMessage.values()].map((m) => m.last - m.first).sort((a, b) => a - b);
+    console.log(
+      `    per message: first delivery p50/p99 ${percentile(firsts, 50).toFixed(0)}/${percentile(firsts, 99).toFixed(0)} ms (send to the first answer), first to last p50/p99 ${percentile(bursts, 50).toFixed(0)}/${percentile(bursts, 99).toFixed(0)} ms (the answers)`,
+    );
     await sleep(1000);
     return row;
   };
