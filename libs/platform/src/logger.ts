@@ -1,6 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 /** How a person reads a log line in a terminal: time, level, message, then the fields on one line. */
 export const PRETTY_LOG_OPTIONS = {
@@ -19,6 +18,9 @@ export const logsForPeople = (): boolean => Boolean(process.stdout.isTTY) && pro
 export function createLogger(service: string, level: string): Logger {
   const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime };
   if (!logsForPeople()) return pino(options);
+  // Loaded only for a person's terminal: a service in production or under the launcher never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { build: pretty } = require('pino-pretty') as typeof import('pino-pretty');
   return pino(options, pretty({ ...PRETTY_LOG_OPTIONS, colorize: true, sync: true }));
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { APP_CONFIG, type AppConfig } from './config';
 import { LOGGER } from './logger';
@@ -27,17 +27,27 @@ type MailConfig = Pick<
  */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
-  private readonly transport: Transporter;
+  /** Made at the first mail: nodemailer is loaded then, not at every service's start (a tenth of a second's CPU, and most never send). */
+  private transport?: Promise<Transporter>;
   private readonly from: string;
   private readonly smtp: boolean;
 
   constructor(
-    @Inject(APP_CONFIG) config: MailConfig,
+    @Inject(APP_CONFIG) private readonly config: MailConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.smtp = config.EMAIL_HOST !== '';
     this.from = config.NOREPLY_EMAIL_ADDRESS || `noreply@${new URL(config.EXTERNAL_URL).hostname}`;
-    this.transport = this.smtp
+  }
+
+  private transportOf(): Promise<Transporter> {
+    return (this.transport ??= this.createTransport());
+  }
+
+  private async createTransport(): Promise<Transporter> {
+    const { default: nodemailer } = await import('nodemailer');
+    const config = this.config;
+    return this.smtp
       ? nodemailer.createTransport({
           host: config.EMAIL_HOST,
           port: config.EMAIL_PORT,
@@ -57,7 +67,8 @@ export class Mailer implements OnApplicationShutdown {
   }
 
   async send(mail: Mail): Promise<void> {
-    const info = (await this.transport.sendMail({
+    const transport = await this.transportOf();
+    const info = (await transport.sendMail({
       from: { name: mail.fromName, address: this.from },
       to: mail.to,
       subject: mail.subject,
@@ -72,6 +83,6 @@ export class Mailer implements OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close());
   }
 }
