@@ -43,13 +43,15 @@ export class ServiceHttp {
     req.resume();
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
+    // HEAD is GET without the body, as Express answered it.
+    const get = method === 'GET' || method === 'HEAD';
     try {
-      if (method === 'GET' && path === '/health/live') return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ status: 'ok' }));
-      if (method === 'GET' && path === '/health/ready') {
+      if (get && path === '/health/live') return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ status: 'ok' }));
+      if (get && path === '/health/ready') {
         const report = await this.sources.health();
         return send(res, report.ready ? 200 : 503, 'application/json; charset=utf-8', JSON.stringify(report));
       }
-      if (method === 'GET' && path === '/metrics') return send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', await this.sources.metrics());
+      if (get && path === '/metrics') return send(res, 200, 'text/plain; version=0.0.4; charset=utf-8', await this.sources.metrics());
       send(res, 404, 'application/json; charset=utf-8', JSON.stringify({ message: `Cannot ${method} ${path}`, error: 'Not Found', statusCode: 404 }));
     } catch {
       send(res, 500, 'application/json; charset=utf-8', JSON.stringify({ statusCode: 500, message: 'Internal server error' }));
@@ -60,5 +62,6 @@ export class ServiceHttp {
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  // node:http writes no body for HEAD.
   res.end(body);
 }
