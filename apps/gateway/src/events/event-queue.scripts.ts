@@ -75,20 +75,25 @@ for q = 1, queues do
   local mine = items[g]
   if #mine > 0 then
     local id, meta, list = ARGV[3 + q], KEYS[2 * q], KEYS[2 * q + 1]
-    local ttl = redis.call('PTTL', meta)
-    if ttl > 0 then
-      local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
+    local first = redis.call('HINCRBY', meta, 'last', #mine) - #mine + 1
+    -- A queue gone (expired, deleted) got a new hash of that one field, as a queue whose last
+    -- id was 0 would answer: only then is its owner looked for (one call, not one per queue).
+    if first == 1 and redis.call('HEXISTS', meta, 'o') == 0 then
+      redis.call('DEL', meta)
+      gone[#gone + 1] = id
+    else
       local length = 0
       -- In slices: unpack puts every value on Lua's stack.
       for from = 1, #mine, 500 do
         length = redis.call('RPUSH', list, unpack(mine, from, math.min(from + 499, #mine)))
       end
       -- A new list takes the queue's remaining time; polls keep the two in step after that.
-      if length == #mine then redis.call('PEXPIRE', list, ttl) end
+      if length == #mine then
+        local ttl = redis.call('PTTL', meta)
+        if ttl > 0 then redis.call('PEXPIRE', list, ttl) end
+      end
       appended[#appended + 1] = id
       heard[#heard + 1] = id .. ' ' .. first .. ' ' .. g
-    else
-      gone[#gone + 1] = id
     end
   end
 end
