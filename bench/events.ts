@@ -16,13 +16,16 @@
  * Tunable: BENCH_USERS (1000), BENCH_RATES (comma-separated messages/s: 10,20,50,100),
  * BENCH_SECONDS per rate (10), BENCH_GRACE_SECONDS to wait for stragglers (5), BENCH_GATEWAYS
  * (1), BENCH_FLOOR=0 to skip the floor, BENCH_FLOOR_SERVER=net for the floor without node:http
- * (bench/floor-net-server.ts), BENCH_PROJECT=0 for the floor alone, BENCH_WARMUP_SECONDS (0: none); EVENT_FANOUT_MAX_IN_FLIGHT
- * is passed on to the gateways.
+ * (bench/floor-net-server.ts), BENCH_PROJECT=0 for the floor alone, BENCH_WARMUP_SECONDS (0: none),
+ * BENCH_FLOOR_DURABLE=1 for a third target, the floor with Postgres and Redis before each answer
+ * (bench/floor-durable.ts); EVENT_FANOUT_MAX_IN_FLIGHT is passed on to the gateways.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Factory, type TestSystem } from '@teamchat/testing';
+import { Factory, TEST_POSTGRES_URL, TEST_REDIS_URL, type TestSystem } from '@teamchat/testing';
+import { Client as PgClient } from 'pg';
 import { PollConnection } from './poll-connection';
 import { cpuSnapshot, cpuUsed, printCpu, type CpuSnapshot } from './process-cpu';
 import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
@@ -285,26 +288,49 @@ async function open(target: Target): Promise<Session> {
   return { measure, report, results, close };
 }
 
-/** The floor server as its own process, and a target for it. */
-async function startFloor(userCount: number): Promise<Target & { stop(): void }> {
+/**
+ * The floor server as its own process, and a target for it. `durable`: the durable floor
+ * (bench/floor-durable.ts), on a database of its own made here and dropped on stop.
+ */
+async function startFloor(userCount: number, durable = false): Promise<Target & { stop(): Promise<void> }> {
   // BENCH_NODE_ARGS reach the floor too (as the services): `--cpu-prof` compares their profiles.
   const only = process.env.BENCH_NODE_ARGS_SERVICES?.split(',');
   const nodeArgs = !only || only.includes('floor') ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
-  const bare = process.env.BENCH_FLOOR_SERVER === 'net';
-  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, bare ? 'floor-net-server.js' : 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = !durable && process.env.BENCH_FLOOR_SERVER === 'net';
+  const database = durable ? `bench_floor_${randomBytes(4).toString('hex')}` : undefined;
+  const admin = async (sql: string) => {
+    const client = new PgClient({ connectionString: `${TEST_POSTGRES_URL}/postgres` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  if (database) await admin(`CREATE DATABASE ${database}`);
+  const env = database
+    ? { ...process.env, FLOOR_DATABASE_URL: `${TEST_POSTGRES_URL}/${database}`, FLOOR_REDIS_URL: TEST_REDIS_URL, FLOOR_REDIS_PREFIX: `${database}:` }
+    : process.env;
+  const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, bare ? 'floor-net-server.js' : 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
   });
   const users = Array.from({ length: userCount }, (_, i) => ({ email: `floor-${i}@example.test`, apiKey: 'floor' }));
+  const name = durable ? 'durable floor' : 'floor';
   return {
-    name: `floor (one process, in memory${bare ? ', bare sockets' : ''})`,
+    name: durable ? 'durable floor (one process, Postgres and Redis before answering)' : `floor (one process, in memory${bare ? ', bare sockets' : ''})`,
     host: '127.0.0.1',
     gateways: [new URL(`http://127.0.0.1:${port}`)],
     users,
     sender: { email: 'sender@example.test', apiKey: 'floor' },
-    pids: () => new Map([['floor', child.pid!]]),
-    stop: () => void child.kill(),
+    pids: () => new Map([[name, child.pid!]]),
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+      if (database) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    },
   };
 }
 
@@ -315,6 +341,8 @@ async function main() {
   try {
     const floorTarget = process.env.BENCH_FLOOR !== '0' ? await startFloor(userCount) : undefined;
     if (floorTarget) stops.push(() => floorTarget.stop());
+    const durableTarget = process.env.BENCH_FLOOR_DURABLE === '1' ? await startFloor(userCount, true) : undefined;
+    if (durableTarget) stops.push(() => durableTarget.stop());
     let projectTarget: Target | undefined;
     let system: TestSystem | undefined;
     if (process.env.BENCH_PROJECT !== '0') {
@@ -344,17 +372,22 @@ async function main() {
 
     const floor = floorTarget ? await open(floorTarget) : undefined;
     if (floor) stops.unshift(() => floor.close());
+    const durableFloor = durableTarget ? await open(durableTarget) : undefined;
+    if (durableFloor) stops.unshift(() => durableFloor.close());
     const project = projectTarget ? await open(projectTarget) : undefined;
     if (project) stops.unshift(() => project.close());
     console.log('');
     for (const rate of rates) {
       await floor?.measure(rate);
+      await durableFloor?.measure(rate);
       await project?.measure(rate);
     }
     floor?.report();
+    durableFloor?.report();
     project?.report();
     if (system) await printFanout(system, gatewayCount);
     if (floor && project) compare(floor.results, project.results);
+    if (durableFloor && project) compare(durableFloor.results, project.results, 'the durable floor');
   } finally {
     for (const stop of stops) await stop();
   }
@@ -381,9 +414,9 @@ async function printFanout(system: TestSystem, gatewayCount: number): Promise<vo
   console.log(`  credential checks: ${checks} calls to users-groups`);
 }
 
-/** The project's rows against the floor's, rate by rate. */
-function compare(floor: RateResult[], project: RateResult[]): void {
-  console.log('\nproject against the floor (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)\n');
+/** The project's rows against a floor's, rate by rate. */
+function compare(floor: RateResult[], project: RateResult[], which = 'the floor'): void {
+  console.log(`\nproject against ${which}${which === 'the floor' ? ' (p99 ratio: the goal is at most 2× at 10, 20 and 50 messages/s)' : ''}\n`);
   console.log('  rate msg/s   floor p50/p99 ms   project p50/p99 ms   p99 ratio   delivered floor/project   server µs/delivery floor/project   of which kernel floor/project');
   for (const mine of project) {
     const theirs = floor.find((row) => row.rate === mine.rate);

@@ -46,12 +46,25 @@ export function poll(query: string, answer: (body: string) => void): () => void 
   return () => queue.waiting === send && (queue.waiting = undefined);
 }
 
-/** POST /api/v1/messages (a form body): a message event to every queue, waking their polls. */
-export function sendMessage(body: string): string {
+/** A message of a POST /api/v1/messages form body: its id, and its JSON text, serialised once. */
+export function messageOf(body: string): { id: number; message: string } {
   const form = parseQueryString(body);
   const id = ++nextMessage;
-  // Serialised once; each queue's copy differs only by its event id.
-  const message = JSON.stringify({ id, type: 'stream', display_recipient: form.to, subject: form.topic, content: form.content, timestamp: Math.floor(Date.now() / 1000) });
+  return { id, message: JSON.stringify({ id, type: 'stream', display_recipient: form.to, subject: form.topic, content: form.content, timestamp: Math.floor(Date.now() / 1000) }) };
+}
+
+/** The queues' ids (the durable floor stores a copy of each event per queue). */
+export function queueIds(): string[] {
+  return [...queues.keys()];
+}
+
+/** POST /api/v1/messages (a form body): a message event to every queue, waking their polls. */
+export function sendMessage(body: string): string {
+  return deliver(messageOf(body));
+}
+
+/** Appends the message's event to every queue (each copy differs only by its event id) and wakes their polls. */
+export function deliver({ id, message }: { id: number; message: string }): string {
   for (const queue of queues.values()) {
     const eventId = ++queue.lastId;
     queue.events.push({ id: eventId, text: `{"id":${eventId},"type":"message","flags":[],"message":${message}}` });
@@ -62,8 +75,16 @@ export function sendMessage(body: string): string {
   return `{"result":"success","msg":"","id":${id}}`;
 }
 
-/** Prints the server's port on stdout (how bench/events.ts finds it), and exits normally on SIGTERM, so what `--cpu-prof` gathered is written. */
-export function announce(port: number): void {
-  process.once('SIGTERM', () => process.exit(0));
+/** Each queue's events not yet acknowledged, by queue id. */
+export function pendingCounts(): Map<string, number> {
+  return new Map([...queues].map(([queueId, queue]) => [queueId, queue.events.length]));
+}
+
+/**
+ * Prints the server's port on stdout (how bench/events.ts finds it), and exits normally on
+ * SIGTERM (after `beforeExit`), so what `--cpu-prof` gathered is written.
+ */
+export function announce(port: number, beforeExit: () => Promise<void> = () => Promise.resolve()): void {
+  process.once('SIGTERM', () => void beforeExit().finally(() => process.exit(0)));
   process.stdout.write(`${port}\n`);
 }
