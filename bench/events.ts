@@ -22,13 +22,11 @@
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Factory, TEST_POSTGRES_URL, TEST_REDIS_URL, type TestSystem } from '@teamchat/testing';
-import { Client as PgClient } from 'pg';
+import { Factory, TEST_REDIS_URL, dropTestDatabase, type TestSystem } from '@teamchat/testing';
 import { PollConnection } from './poll-connection';
 import { cpuSnapshot, cpuUsed, printCpu, type CpuSnapshot } from './process-cpu';
-import { createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
+import { createBenchDatabase, createUsers, percentile, postForm, runBenchmark, seedHistory, startBenchSystem } from './support';
 
 interface Client {
   authorization: string;
@@ -290,27 +288,15 @@ async function open(target: Target): Promise<Session> {
 
 /**
  * The floor server as its own process, and a target for it. `durable`: the durable floor
- * (bench/floor-durable.ts), on a database of its own made here and dropped on stop.
+ * (bench/floor-durable.ts), on a database of its own, dropped on stop.
  */
 async function startFloor(userCount: number, durable = false): Promise<Target & { stop(): Promise<void> }> {
   // BENCH_NODE_ARGS reach the floor too (as the services): `--cpu-prof` compares their profiles.
   const only = process.env.BENCH_NODE_ARGS_SERVICES?.split(',');
   const nodeArgs = !only || only.includes('floor') ? (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
   const bare = !durable && process.env.BENCH_FLOOR_SERVER === 'net';
-  const database = durable ? `bench_floor_${randomBytes(4).toString('hex')}` : undefined;
-  const admin = async (sql: string) => {
-    const client = new PgClient({ connectionString: `${TEST_POSTGRES_URL}/postgres` });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  if (database) await admin(`CREATE DATABASE ${database}`);
-  const env = database
-    ? { ...process.env, FLOOR_DATABASE_URL: `${TEST_POSTGRES_URL}/${database}`, FLOOR_REDIS_URL: TEST_REDIS_URL, FLOOR_REDIS_PREFIX: `${database}:` }
-    : process.env;
+  const database = durable ? await createBenchDatabase() : undefined;
+  const env = database ? { ...process.env, FLOOR_DATABASE_URL: database.url, FLOOR_REDIS_URL: TEST_REDIS_URL, FLOOR_REDIS_PREFIX: `${database.name}:` } : process.env;
   const child = spawn(process.execPath, [...nodeArgs, path.join(__dirname, bare ? 'floor-net-server.js' : 'floor-server.js')], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
@@ -329,7 +315,7 @@ async function startFloor(userCount: number, durable = false): Promise<Target & 
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
       await exited;
-      if (database) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      if (database) await dropTestDatabase(database.name);
     },
   };
 }

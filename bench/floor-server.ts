@@ -59,6 +59,6 @@ if (durable) setInterval(() => void durable.then((floor) => floor.trim(pendingCo
 void (durable ?? Promise.resolve()).then(() =>
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
-    announce(typeof address === 'object' && address ? address.port : 0, () => (durable ? durable.then((floor) => floor.close()) : Promise.resolve()));
+    announce(typeof address === 'object' && address ? address.port : 0, () => (durable ? durable.then((floor) => floor.close(queueIds())) : Promise.resolve()));
   }),
 );

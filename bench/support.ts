@@ -1,11 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createTemplateDatabase, dropTestDatabase, templateDatabase, TestSystem } from '@teamchat/testing';
+import { createTemplateDatabase, createTestDatabase, dropTestDatabase, templateDatabase, TestSystem } from '@teamchat/testing';
+
+let templateMade: Promise<void> | undefined;
+
+/** This run's migrated template, made once (runBenchmark drops it). */
+function templateReady(): Promise<void> {
+  process.env.TEAMCHAT_TEMPLATE_DB ??= `teamchat_bench_template_${randomBytes(4).toString('hex')}`;
+  return (templateMade ??= createTemplateDatabase());
+}
+
+/** A fresh, migrated database of a benchmark's own, copied from this run's template. */
+export async function createBenchDatabase(): Promise<{ name: string; url: string }> {
+  await templateReady();
+  return createTestDatabase();
+}
 
 /** Starts the whole system as the tests do (real processes, fresh database) for a benchmark. */
 export async function startBenchSystem(env: Record<string, string> = {}, gateways = 1, databaseVia?: (url: string) => string): Promise<TestSystem> {
-  process.env.TEAMCHAT_TEMPLATE_DB ??= `teamchat_bench_template_${randomBytes(4).toString('hex')}`;
-  await createTemplateDatabase();
+  await templateReady();
   // BENCH_NODE_ARGS reach every service process: `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles them.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // BENCH_NODE_ARGS_SERVICES=gateway: only those (a profile of each process slows the others down).

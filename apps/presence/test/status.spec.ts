@@ -1,5 +1,5 @@
-import { JSONCodec, connect, type NatsConnection } from 'nats';
 import { Realtime, resolveSettings, type ClientEvent } from '@teamchat/contracts';
+import { CommandClient, loadConfig } from '@teamchat/platform';
 import { Role } from '@teamchat/zulip';
 import {
   EventQueueClient,
@@ -480,23 +480,20 @@ describe('user status', () => {
   });
 
   describe('user_status in POST /register’s initial state', () => {
-    const codec = JSONCodec();
-    let nats: NatsConnection;
-    beforeAll(async () => {
-      nats = await connect({ servers: system.env.NATS_URL });
+    let commands: CommandClient;
+    beforeAll(() => {
+      commands = new CommandClient(loadConfig({ NATS_URL: system.env.NATS_URL }));
     });
-    afterAll(() => nats.close());
+    afterAll(() => commands.onApplicationShutdown());
 
     /** Asks presence for its part of the state, as the gateway's POST /register does. */
     const registerState = async (caller: TestUser, fetchEventTypes: string[] | null) => {
       const realm = { id: realmId, subdomain, name: 'Test organization', url: `http://${subdomain}.testserver.local`, host: `${subdomain}.testserver.local` };
       const user = { id: caller.id, realmId, email: caller.email, deliveryEmail: caller.email, fullName: caller.fullName, role: caller.role, isBot: false };
       const payload = { realm, user, fetchEventTypes, clientGravatar: true, includeSubscribers: false, capabilities: {}, requestId: 'status-spec' };
-      // The command's packet, as CommandClient sends it; the answer's `response` is the reply.
-      const message = await nats.request(system.env.NATS_SUBJECT_PREFIX + Realtime.registerState.presence.subject, codec.encode({ id: 'status-spec', data: payload }), { timeout: 10_000 });
-      const reply = (codec.decode(message.data) as { response: unknown }).response;
-      expect(reply).toMatchObject({ ok: true });
-      return (reply as { data: Record<string, unknown> }).data;
+      // This process's contracts carry no subject prefix: the system's is put on the command's subject.
+      const command = { ...Realtime.registerState.presence, subject: system.env.NATS_SUBJECT_PREFIX + Realtime.registerState.presence.subject };
+      return (await commands.call(command, payload, { timeoutMs: 10_000 })) as Record<string, unknown>;
     };
 
     it('lists the statuses that show anything, of active users only', async () => {

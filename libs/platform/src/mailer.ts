@@ -40,10 +40,6 @@ export class Mailer implements OnApplicationShutdown {
     this.from = config.NOREPLY_EMAIL_ADDRESS || `noreply@${new URL(config.EXTERNAL_URL).hostname}`;
   }
 
-  private transportOf(): Promise<Transporter> {
-    return (this.transport ??= this.createTransport());
-  }
-
   private async createTransport(): Promise<Transporter> {
     const { default: nodemailer } = await import('nodemailer');
     const config = this.config;
@@ -67,7 +63,7 @@ export class Mailer implements OnApplicationShutdown {
   }
 
   async send(mail: Mail): Promise<void> {
-    const transport = await this.transportOf();
+    const transport = await (this.transport ??= this.createTransport());
     const info = (await transport.sendMail({
       from: { name: mail.fromName, address: this.from },
       to: mail.to,

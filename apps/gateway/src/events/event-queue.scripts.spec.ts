@@ -188,48 +188,28 @@ describe('appending in groups, reading with ids', () => {
     expect((await store.take('a', 6, 1, -1)).events).toEqual(['{"id":0,"type":"old"}', '{"id":1,"type":"old"}', '{"id":2,"type":"new"}']);
     expect((await store.take('a', 6, 1, 1)).events).toEqual(['{"id":2,"type":"new"}']);
   });
-});
 
-describe('the append script', () => {
-  const realmId = 3;
-  let store: EventQueueStore;
-  let inspector: Redis;
-
-  beforeAll(() => {
-    store = new EventQueueStore(loadConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `test:append:${randomBytes(4).toString('hex')}:` }));
-    inspector = new Redis(TEST_REDIS_URL);
-  });
-  afterAll(async () => {
-    inspector.disconnect();
-    await store.onApplicationShutdown();
-  });
-
-  const queue = (queueId: string, userId: number) => queueDescriptor({ queueId, realmId, userId });
   const append = (queueIds: string[], type: string) =>
-    store.appendBatch([{ deliveries: queueIds.map((queueId) => ({ queueId, event: `{"type":"${type}"}` })), onceKey: '' }], { partition: store.partitionOf(realmId) });
-  const keysOf = (queueId: string) => [store.keys.meta(store.partitionOf(realmId), queueId), store.keys.events(store.partitionOf(realmId), queueId)];
+    store.appendBatch([{ deliveries: queueIds.map((queueId) => ({ queueId, event: `{"type":"${type}"}` })), onceKey: '' }], target());
+  const keysOf = (queueId: string) => [store.keys.meta(store.partitionOf(6), queueId), store.keys.events(store.partitionOf(6), queueId)];
 
-  it('numbers each queue from 0 on, past the queue whose last id is 0, and gives its list the queue\'s remaining time', async () => {
-    await store.create(queue('fresh', 7));
-    expect(await append(['fresh'], 'first')).toEqual(['fresh']);
+  it("numbers each queue from 0 on, past the queue whose last id is 0, and gives its list the queue's remaining time", async () => {
+    expect(await append(['a'], 'first')).toEqual(['a']);
     // Its last id is 0 now: the next append must still find the queue there.
-    expect(await append(['fresh'], 'second')).toEqual(['fresh']);
-    expect((await store.take('fresh', realmId, 7, -1)).events).toEqual(['{"id":0,"type":"first"}', '{"id":1,"type":"second"}']);
-    const [meta, list] = keysOf('fresh');
+    expect(await append(['a'], 'second')).toEqual(['a']);
+    expect((await store.take('a', 6, 1, -1)).events).toEqual(['{"id":0,"type":"first"}', '{"id":1,"type":"second"}']);
+    const [meta, list] = keysOf('a');
     const [metaTtl, listTtl] = await Promise.all([inspector.pttl(meta), inspector.pttl(list)]);
     expect(listTtl).toBeGreaterThan(0);
     expect(listTtl).toBeLessThanOrEqual(metaTtl + 1000);
   });
 
   it('appends nothing to a queue gone, whatever its last id was, and leaves no key of it behind', async () => {
-    await store.create(queue('never-used', 8));
-    await store.create(queue('used-once', 9));
-    await append(['used-once'], 'one');
-    // Expired (or deleted behind the store's back): its keys are gone.
-    await inspector.del(...keysOf('never-used'), ...keysOf('used-once'));
-    await store.create(queue('alive', 10));
-    expect(await append(['never-used', 'used-once', 'alive'], 'later')).toEqual(['alive']);
-    expect(await inspector.exists(...keysOf('never-used'), ...keysOf('used-once'))).toBe(0);
-    await expect(store.take('used-once', realmId, 9, -1)).rejects.toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
+    await append(['b'], 'one');
+    // Expired (or deleted behind the store's back): the keys of 'a' (last id -1) and 'b' (last id 0) are gone.
+    await inspector.del(...keysOf('a'), ...keysOf('b'));
+    expect(await append(['a', 'b', 'c'], 'later')).toEqual(['c']);
+    expect(await inspector.exists(...keysOf('a'), ...keysOf('b'))).toBe(0);
+    await expect(store.take('b', 6, 2, -1)).rejects.toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
   });
 });

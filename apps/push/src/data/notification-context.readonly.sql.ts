@@ -62,12 +62,11 @@ export interface RecipientRow {
   presenceActive: boolean;
 }
 
-/** A user's setting as stored, else the organization's default, else false (`u`, `m`: the recipient's and the message's rows below). */
-const setting = (name: string) =>
-  `COALESCE((u.settings->>'${name}')::boolean, (m.realm_defaults->>'${name}')::boolean, false)`;
-
 /** Whether the message's organization turns a setting on for users who have not set it (`m`: the message's row below). */
 const realmDefault = (name: string) => `COALESCE((m.realm_defaults->>'${name}')::boolean, false)`;
+
+/** A user's setting as stored, else the organization's default, else false (`u`, `m`: the recipient's and the message's rows below). */
+const setting = (name: string) => `COALESCE((u.settings->>'${name}')::boolean, ${realmDefault(name)})`;
 
 /**
  * The users who turned on push or email notifications for every channel they are in: few, and

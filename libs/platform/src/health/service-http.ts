@@ -60,7 +60,6 @@ export class ServiceHttp {
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
-  if (res.headersSent) return void res.end();
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   // node:http writes no body for HEAD.
   res.end(body);
